@@ -1,0 +1,208 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// RowGroupSize bounds the rows of one Parquet row group, and with it the
+// memory a writer or a streaming reader holds at once.
+const RowGroupSize = 64 * 1024
+
+// readBatch is how many rows a streaming reader decodes at a time.
+const readBatch = 4096
+
+// ParquetWriter writes typed rows to a Parquet file atomically: rows go to a
+// temporary file beside the destination, which replaces the destination
+// only when Close succeeds. An abandoned or failed writer (Abort, or an
+// error from Close) leaves any earlier file at that path untouched.
+type ParquetWriter[T any] struct {
+	path string
+	tmp  *os.File
+	w    *parquet.GenericWriter[T]
+	n    int64
+	done bool
+}
+
+// CreateParquet starts an atomic Parquet file of rows of type T at path,
+// compressed with zstd and cut into row groups of at most RowGroupSize rows.
+// The parent folder is created when missing.
+func CreateParquet[T any](path string) (*ParquetWriter[T], error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	w := parquet.NewGenericWriter[T](tmp,
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.MaxRowsPerRowGroup(RowGroupSize),
+	)
+	return &ParquetWriter[T]{path: path, tmp: tmp, w: w}, nil
+}
+
+// Write appends rows.
+func (pw *ParquetWriter[T]) Write(rows ...T) error {
+	if pw.done {
+		return fmt.Errorf("write %s: writer already closed", pw.path)
+	}
+	if _, err := pw.w.Write(rows); err != nil {
+		return fmt.Errorf("write %s: %w", pw.path, err)
+	}
+	pw.n += int64(len(rows))
+	return nil
+}
+
+// Rows reports how many rows were written so far.
+func (pw *ParquetWriter[T]) Rows() int64 { return pw.n }
+
+// Close finishes the file and moves it into place.
+func (pw *ParquetWriter[T]) Close() error {
+	if pw.done {
+		return nil
+	}
+	pw.done = true
+	err := pw.w.Close()
+	if err == nil {
+		err = pw.tmp.Sync()
+	}
+	if cerr := pw.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(pw.tmp.Name(), pw.path)
+	}
+	if err != nil {
+		_ = os.Remove(pw.tmp.Name())
+		return fmt.Errorf("write %s: %w", pw.path, err)
+	}
+	return nil
+}
+
+// Abort discards everything written; the destination is left as it was.
+// It is safe to call after Close (then it does nothing), so
+// `defer w.Abort()` is the usual guard.
+func (pw *ParquetWriter[T]) Abort() {
+	if pw.done {
+		return
+	}
+	pw.done = true
+	_ = pw.tmp.Close()
+	_ = os.Remove(pw.tmp.Name())
+}
+
+// WriteParquet writes all rows to path atomically (see CreateParquet).
+func WriteParquet[T any](path string, rows []T) error {
+	w, err := CreateParquet[T](path)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	for start := 0; start < len(rows); start += RowGroupSize {
+		end := min(start+RowGroupSize, len(rows))
+		if err := w.Write(rows[start:end]...); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// ScanParquet streams the rows of a Parquet file of row type T in batches,
+// calling fn for each batch; memory stays bounded whatever the file's size.
+// The batch slice is reused: fn must copy rows it keeps. The file's columns
+// must include every required column of T, or the error names the file,
+// the missing columns and the columns found.
+func ScanParquet[T any](path string, fn func(batch []T) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if st.Size() == 0 {
+		return fmt.Errorf("read %s: empty file, expected a Parquet file", path)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return fmt.Errorf("read %s: not a Parquet file: %w", path, err)
+	}
+	if err := checkColumns[T](path, pf.Schema()); err != nil {
+		return err
+	}
+	r := parquet.NewGenericReader[T](pf)
+	defer r.Close()
+	buf := make([]T, readBatch)
+	var row int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if ferr := fn(buf[:n]); ferr != nil {
+				return fmt.Errorf("read %s: rows %d-%d: %w", path, row, row+int64(n)-1, ferr)
+			}
+			row += int64(n)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: row %d: %w", path, row, err)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+}
+
+// ReadParquet reads every row of a Parquet file of row type T.
+func ReadParquet[T any](path string) ([]T, error) {
+	var rows []T
+	err := ScanParquet(path, func(batch []T) error {
+		rows = append(rows, batch...)
+		return nil
+	})
+	return rows, err
+}
+
+// checkColumns verifies that the file schema has every non-optional leaf
+// column of T, so a file of another schema fails with a clear message
+// instead of yielding zero-valued rows.
+func checkColumns[T any](path string, got *parquet.Schema) error {
+	want := parquet.SchemaOf(new(T))
+	have := map[string]bool{}
+	var haveList []string
+	for _, p := range got.Columns() {
+		k := strings.Join(p, ".")
+		have[k] = true
+		haveList = append(haveList, k)
+	}
+	var missing []string
+	for _, p := range want.Columns() {
+		k := strings.Join(p, ".")
+		leaf, ok := want.Lookup(p...)
+		if !ok || have[k] {
+			continue
+		}
+		if leaf.Node.Optional() {
+			continue
+		}
+		missing = append(missing, k)
+	}
+	if len(missing) > 0 {
+		slices.Sort(haveList)
+		return fmt.Errorf("read %s: not a %s file: missing columns %s (found %s)",
+			path, want.Name(), strings.Join(missing, ", "), strings.Join(haveList, ", "))
+	}
+	return nil
+}
