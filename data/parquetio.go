@@ -79,6 +79,10 @@ func (pw *ParquetWriter[T]) Close() error {
 		err = cerr
 	}
 	if err == nil {
+		// CreateTemp makes 0600 files; corpus files are ordinary data.
+		err = os.Chmod(pw.tmp.Name(), 0o644)
+	}
+	if err == nil {
 		err = os.Rename(pw.tmp.Name(), pw.path)
 	}
 	if err != nil {

@@ -102,7 +102,10 @@ func newFlags(e *env, name, operands string) *flag.FlagSet {
 // found among the positional arguments is a usage error naming it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
 	}
 	for _, a := range fs.Args() {
 		if strings.HasPrefix(a, "-") && len(a) > 1 {

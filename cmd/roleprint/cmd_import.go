@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/corpusstats"
+	// genimport registers the role-play formats (rolebench, chatharuhi, ...).
+	_ "github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/data/importers"
+)
+
+func init() {
+	register(&command{
+		Name:    "import",
+		Summary: "convert transcripts (--format F, files or folders) into a Parquet corpus file",
+		Run:     runImport,
+	})
+}
+
+// importOutput is the --json object of `roleprint import`; its keys are
+// documented in docs/corpora.md.
+type importOutput struct {
+	Format        string                     `json:"format"`
+	Out           string                     `json:"out"`
+	Inputs        []string                   `json:"inputs"`
+	Files         int                        `json:"files"`
+	SkippedFiles  int                        `json:"skipped_files"`
+	NumSources    int                        `json:"num_sources"`
+	Speakers      int                        `json:"speakers"`
+	Utterances    int                        `json:"utterances"`
+	Conversations int                        `json:"conversations"`
+	Dropped       map[string]int             `json:"dropped"`
+	DroppedTotal  int                        `json:"dropped_total"`
+	TopSpeakers   []corpusstats.SpeakerCount `json:"top_speakers"`
+	Seconds       float64                    `json:"seconds"`
+}
+
+// keyValues is a repeatable flag of key=value pairs, also accepting
+// several pairs separated by commas or semicolons in one value.
+type keyValues map[string]string
+
+func (kv keyValues) String() string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		parts = append(parts, k+"="+kv[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+func (kv keyValues) Set(s string) error {
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' }) {
+		k, v, ok := strings.Cut(part, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return fmt.Errorf("%q: expected key=value", part)
+		}
+		kv[k] = strings.TrimSpace(v)
+	}
+	return nil
+}
+
+// runImport reads the inputs with one importer and writes the corpus file
+// atomically: on any error the output path is left as it was.
+func runImport(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "import", "PATH...")
+	format := fs.String("format", "", "input format (required; --formats lists them)")
+	out := fs.String("out", "", "output corpus file (.parquet, required); replaced only when the import succeeds")
+	asJSON := fs.Bool("json", false, "print one JSON object with the counts (keys in docs/corpora.md)")
+	source := fs.String("source", "", "replace the format's source name (the part before '/' for collections)")
+	encoding := fs.String("encoding", "", "text encoding: utf-8, latin-1 or auto (default: the format's)")
+	listFormats := fs.Bool("formats", false, "list the formats, their files and settings, then stop")
+	columns := keyValues{}
+	params := keyValues{}
+	fs.Var(columns, "map", "lines format: field=column pairs, e.g. speaker=who,text=line,conversation=scene")
+	fs.Var(params, "set", "format setting key=value (repeatable; --formats lists each format's settings)")
+	if err := parseFlags(fs, args); err != nil {
+		return flagUsage(err)
+	}
+	if *listFormats {
+		return printFormats(e)
+	}
+	if *format == "" {
+		return usagef("--format is required (one of: %s)", strings.Join(importers.Formats(), ", "))
+	}
+	if _, ok := importers.Lookup(*format); !ok {
+		return usagef("unknown format %q (one of: %s)", *format, strings.Join(importers.Formats(), ", "))
+	}
+	if *out == "" {
+		return usagef("--out FILE.parquet is required")
+	}
+	if fs.NArg() == 0 {
+		return usagef("no input files or folders given")
+	}
+	if len(columns) > 0 && *format != "lines" {
+		return usagef("--map applies to the lines format only")
+	}
+	start := time.Now()
+	report, finish := e.progress("import " + *format)
+	opts := importers.Options{
+		Source:   *source,
+		Encoding: *encoding,
+		Columns:  columns,
+		Params:   params,
+		// Progress appears only for imports longer than a second.
+		Progress: func(done, total int) {
+			if time.Since(start) > time.Second {
+				report(done, total)
+			}
+		},
+		Logf: e.Logf,
+	}
+	res, err := importers.Import(ctx, *format, fs.Args(), opts)
+	finish()
+	if err != nil {
+		return err
+	}
+	if err := data.WriteUtterances(*out, res.Utterances); err != nil {
+		return err
+	}
+	c := res.Counts
+	o := importOutput{
+		Format: *format, Out: *out, Inputs: fs.Args(), Files: c.Files, SkippedFiles: c.SkippedFiles,
+		NumSources: c.Sources, Speakers: c.Speakers, Utterances: c.Utterances, Conversations: c.Conversations,
+		Dropped: c.Dropped, DroppedTotal: c.DroppedTotal(),
+		TopSpeakers: corpusstats.Compute(res.Utterances).TopSpeakers,
+		Seconds:     time.Since(start).Seconds(),
+	}
+	if *asJSON {
+		return e.JSON(o)
+	}
+	w := e.Stdout()
+	fmt.Fprintf(w, "imported %s: %d utterances, %d speakers, %d conversations, %d sources from %d files → %s (%.1fs)\n",
+		*format, o.Utterances, o.Speakers, o.Conversations, o.NumSources, o.Files, *out, o.Seconds)
+	if o.SkippedFiles > 0 {
+		fmt.Fprintf(w, "skipped %d files without %s content\n", o.SkippedFiles, *format)
+	}
+	if o.DroppedTotal > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(o.Dropped)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, o.Dropped[k]))
+		}
+		fmt.Fprintf(w, "dropped %d lines: %s\n", o.DroppedTotal, strings.Join(parts, ", "))
+	}
+	var top []string
+	for _, s := range o.TopSpeakers {
+		top = append(top, fmt.Sprintf("%s (%d)", s.Speaker, s.Utterances))
+	}
+	fmt.Fprintf(w, "top speakers: %s\n", strings.Join(top, ", "))
+	return nil
+}
+
+// flagUsage turns a flag-parsing error (an unknown flag, a bad value) into
+// a usage error, so the command exits with 2 as for other command-line
+// mistakes.
+func flagUsage(err error) error {
+	if err == nil || isUsage(err) {
+		return err
+	}
+	return usagef("%v", err)
+}
+
+// printFormats lists every registered format with its description and
+// settings.
+func printFormats(e *env) error {
+	w := e.Stdout()
+	for _, name := range importers.Formats() {
+		imp, _ := importers.Lookup(name)
+		fmt.Fprintf(w, "%s\n    %s\n", name, imp.Describe())
+		for _, p := range imp.Params() {
+			def := p.Default
+			if def == "" {
+				def = `""`
+			}
+			fmt.Fprintf(w, "    --set %s=... (default %s): %s\n", p.Name, def, p.Doc)
+		}
+	}
+	return nil
+}

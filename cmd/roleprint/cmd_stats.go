@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/data/corpusstats"
+)
+
+func init() {
+	register(&command{
+		Name:    "stats",
+		Summary: "corpus statistics like the paper's Table 4 (speakers, utterances, conversations, top speakers)",
+		Run:     runStats,
+	})
+}
+
+// statsOutput is the --json object of `roleprint stats`: the corpus
+// statistics (overall figures at the top level, then datasets and
+// sources) and the files they were computed from. Keys are documented in
+// docs/corpora.md.
+type statsOutput struct {
+	Inputs []string `json:"inputs"`
+	*corpusstats.Stats
+}
+
+// runStats streams the corpus files (or the embedded default corpus when
+// none is given) through a statistics accumulator, so memory does not grow
+// with the number of rows beyond the distinct speakers and conversations.
+func runStats(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "stats", "[CORPUS.parquet...]")
+	asJSON := fs.Bool("json", false, "print one JSON object (keys in docs/corpora.md) instead of Markdown tables")
+	top := fs.Int("top", corpusstats.DefaultTopSpeakers, "how many top speakers to list per row")
+	if err := parseFlags(fs, args); err != nil {
+		return flagUsage(err)
+	}
+	if *top < 1 {
+		return usagef("--top must be at least 1")
+	}
+	acc := corpusstats.NewAccumulator(*top)
+	inputs := fs.Args()
+	if len(inputs) == 0 {
+		utts, err := corpus.Default()
+		if err != nil {
+			return err
+		}
+		acc.Add(utts...)
+		inputs = []string{"embedded:" + corpus.DefaultName}
+	}
+	for _, p := range fs.Args() {
+		err := data.ScanUtterances(p, func(batch []data.Utterance) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			acc.Add(batch...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	st := acc.Stats()
+	if *asJSON {
+		return e.JSON(statsOutput{Inputs: inputs, Stats: st})
+	}
+	fmt.Fprintf(e.Stdout(), "corpus: %v\n\n", inputs)
+	return corpusstats.WriteMarkdown(e.Stdout(), st)
+}

@@ -1,0 +1,21 @@
+// Package importers converts real transcripts into RolePrint's one corpus
+// row type, data.Utterance. Each input format (Friends HTML and JSON, MELD
+// CSV, The Big Bang Theory, AnnoMI, Shakespeare, Cornell Movie Dialogs,
+// Harry Potter movie CSVs, Multi-Session Chat, users' own tables) is an
+// Importer registered by name, so the CLI's `--format NAME` and other
+// packages (data/genimport adds the role-play formats) reach them all the
+// same way:
+//
+//	res, err := importers.Import(ctx, "tbbt", []string{dir}, importers.Options{})
+//	// res.Utterances, res.Counts.Speakers, res.Counts.Dropped["multiple_speakers"]
+//
+// Every importer feeds its lines through one Collector, which applies the
+// shared rules: speaker names are normalised (NormalizeSpeaker), lines said
+// by several people are dropped and counted (never credited to one of
+// them), stage directions are removed from the text (CleanText), turns are
+// numbered within each conversation, conversation IDs are unique per source
+// and a conversation read twice (the same scene in two files) is kept once.
+// Bad input (missing file, empty file, wrong columns, invalid UTF-8) fails
+// with an *InputError naming the file, the line or row, and what was
+// expected.
+package importers
