@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/roleprint/roleprint/persona/distill"
+	"github.com/roleprint/roleprint/persona/judge"
+)
+
+func init() {
+	register(&command{
+		Name:    "judge",
+		Summary: "LLM-judge scores: SpeechRole ratio table, VoxRole six dimensions, context-length ablation",
+		Run:     runJudge,
+	})
+}
+
+// readJSONL decodes one T per non-blank line of path; the error names the
+// file and line.
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 64<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var v T
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w (expected one JSON object per line; see docs/persona.md)", path, n, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no records", path)
+	}
+	return out, nil
+}
+
+// judgeSystemJSON is one system row of `judge --json`.
+type judgeSystemJSON struct {
+	System    string             `json:"system"`
+	N         int                `json:"n"`
+	Scores    map[string]float64 `json:"scores"`
+	Overall   float64            `json:"overall"`
+	Instances any                `json:"instances,omitempty"`
+}
+
+// judgeJSON is the --json output of `roleprint judge`.
+type judgeJSON struct {
+	Protocol   string            `json:"protocol"`
+	Judge      string            `json:"judge"`
+	Offline    bool              `json:"offline"`
+	Dimensions []string          `json:"dimensions,omitempty"`
+	Systems    []judgeSystemJSON `json:"systems,omitempty"`
+	// Ablation fields.
+	Agent   string               `json:"agent,omitempty"`
+	Ks      []int                `json:"ks,omitempty"`
+	N       int                  `json:"n,omitempty"`
+	Overall []float64            `json:"overall,omitempty"`
+	ByK     []map[string]float64 `json:"scores_by_k,omitempty"`
+}
+
+func systemName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+func runJudge(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "judge", "FILES...")
+	protocol := fs.String("protocol", "speechrole", "speechrole (FILES: JSONL of SpeechRole instances, one system per file), voxrole (JSONL of VoxRole instances, one system per file) or ablation (FILES: corpus Parquet or script files)")
+	judgeName := fs.String("judge", "lexical", "judge: lexical (offline text-similarity heuristic) or llm (needs --llm-model)")
+	asJSON := fs.Bool("json", false, "print one JSON object (see docs/persona.md)")
+	perInstance := fs.Bool("per-instance", false, "with --json, include every instance's scores")
+	agentName := fs.String("agent", "retrieval", "ablation: the agent answering (retrieval: offline, answers with the role's own lines from other scenes; llm: the --llm-model)")
+	ksFlag := fs.String("k", "4,6,8,10", "ablation: context lengths (turns)")
+	roles := fs.String("roles", "", "ablation: comma-separated roles (default: the 5 speakers with most lines)")
+	perRole := fs.Int("per-role", 20, "ablation: target lines per role")
+	personas := fs.String("personas", "", "ablation: personas.json from `persona distill` (personas become the agent's prompt and the judge's persona)")
+	client := llmFlags(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no input files")
+	}
+	c, err := client(*judgeName == "llm" || *agentName == "llm")
+	if err != nil {
+		return err
+	}
+	var pj judge.PairJudge
+	var vj judge.Judge
+	switch *judgeName {
+	case "lexical":
+		lj := judge.NewLexicalJudge()
+		pj, vj = lj, lj
+	case "llm":
+		pj, vj = &judge.LLMPairJudge{Client: c}, &judge.LLMJudge{Client: c}
+	default:
+		return usagef("unknown --judge %q (lexical, llm)", *judgeName)
+	}
+	out := judgeJSON{Protocol: *protocol, Judge: vj.Name(), Offline: *judgeName == "lexical"}
+	switch *protocol {
+	case "speechrole":
+		out.Dimensions = judge.Codes(judge.SpeechRoleDimensions)
+		for _, p := range fs.Args() {
+			insts, err := readJSONL[judge.SRInstance](p)
+			if err != nil {
+				return err
+			}
+			rep, fin := e.progress("judge " + systemName(p))
+			res, err := judge.ScoreSpeechRole(ctx, pj, systemName(p), insts, rep)
+			fin()
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Ratio, Overall: res.Overall}
+			if *perInstance {
+				row.Instances = res.Instances
+			}
+			out.Systems = append(out.Systems, row)
+		}
+	case "voxrole":
+		out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
+		for _, p := range fs.Args() {
+			insts, err := readJSONL[judge.VRInstance](p)
+			if err != nil {
+				return err
+			}
+			rep, fin := e.progress("judge " + systemName(p))
+			res, err := judge.ScoreVoxRole(ctx, vj, systemName(p), insts, rep)
+			fin()
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Scores, Overall: res.Overall}
+			if *perInstance {
+				row.Instances = res.Instances
+			}
+			out.Systems = append(out.Systems, row)
+		}
+	case "ablation":
+		ks, err := parseInts(*ksFlag)
+		if err != nil {
+			return usagef("--k: %v", err)
+		}
+		s, err := loadScripts(fs.Args(), true)
+		if err != nil {
+			return err
+		}
+		utts := s.Utterances("", false)
+		var roleList []string
+		if *roles != "" {
+			for _, r := range strings.Split(*roles, ",") {
+				roleList = append(roleList, strings.TrimSpace(r))
+			}
+		} else {
+			for _, sc := range s.Speakers(1) {
+				if len(roleList) == 5 {
+					break
+				}
+				roleList = append(roleList, sc.Speaker)
+			}
+		}
+		pm := map[string]string{}
+		if *personas != "" {
+			b, err := os.ReadFile(*personas)
+			if err != nil {
+				return err
+			}
+			var ps []distill.Persona
+			if err := json.Unmarshal(b, &ps); err != nil {
+				return fmt.Errorf("%s: %w (expected personas.json from `roleprint persona distill`)", *personas, err)
+			}
+			for _, p := range ps {
+				pm[p.Character] = p.Prompt
+			}
+		}
+		maxK := 0
+		for _, k := range ks {
+			maxK = max(maxK, k)
+		}
+		items := judge.AblationItems(utts, roleList, pm, maxK, *perRole)
+		if len(items) == 0 {
+			return fmt.Errorf("no target lines with %d turns of history for roles %v", maxK, roleList)
+		}
+		var agent judge.Agent
+		switch *agentName {
+		case "retrieval":
+			agent = judge.NewRetrievalAgent(utts)
+		case "llm":
+			agent = &judge.LLMAgent{Client: c}
+		default:
+			return usagef("unknown --agent %q (retrieval, llm)", *agentName)
+		}
+		rep, fin := e.progress("ablation")
+		tab, err := judge.ContextAblation(ctx, agent, vj, items, ks, rep)
+		fin()
+		if err != nil {
+			return err
+		}
+		out.Agent, out.Ks, out.N, out.Overall, out.ByK = tab.Agent, tab.Ks, tab.N, tab.Overall, tab.Scores
+		out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
+		if *asJSON {
+			return e.JSON(out)
+		}
+		w := e.Stdout()
+		fmt.Fprintf(w, "Context-length ablation (VoxRole Table 4): agent %s, judge %s, %d target lines\n", tab.Agent, tab.Judge, tab.N)
+		fmt.Fprintf(w, "%-24s", "Context length")
+		for _, k := range tab.Ks {
+			fmt.Fprintf(w, "%8d", k)
+		}
+		fmt.Fprintf(w, "\n%-24s", tab.Agent)
+		for _, v := range tab.Overall {
+			fmt.Fprintf(w, "%8.2f", v)
+		}
+		fmt.Fprintln(w)
+		return nil
+	default:
+		return usagef("unknown --protocol %q (speechrole, voxrole, ablation)", *protocol)
+	}
+	if *asJSON {
+		return e.JSON(out)
+	}
+	w := e.Stdout()
+	fmt.Fprintf(w, "%s scores, judge %s\n%-24s", *protocol, out.Judge, "System")
+	for _, d := range out.Dimensions {
+		fmt.Fprintf(w, "%12s", d)
+	}
+	fmt.Fprintf(w, "%9s%6s\n", "Overall", "N")
+	for _, s := range out.Systems {
+		fmt.Fprintf(w, "%-24s", s.System)
+		for _, d := range out.Dimensions {
+			if v, ok := s.Scores[d]; ok {
+				fmt.Fprintf(w, "%12.3f", v)
+			} else {
+				fmt.Fprintf(w, "%12s", "–")
+			}
+		}
+		fmt.Fprintf(w, "%9.3f%6d\n", s.Overall, s.N)
+	}
+	return nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil || k <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, k)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no values")
+	}
+	return out, nil
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/persona/agree"
+	"github.com/roleprint/roleprint/persona/textmetrics"
+	"github.com/roleprint/roleprint/sv"
+)
+
+func init() {
+	register(&command{
+		Name:    "metrics",
+		Summary: "text metrics (ROUGE-L, METEOR, BERTScore-style F1), judge–human agreement, near-duplicate removal",
+		Run:     runMetrics,
+	})
+}
+
+// textPair is one line of a `metrics --kind text` input file.
+type textPair struct {
+	ID         string   `json:"id,omitempty"`
+	Candidate  string   `json:"candidate"`
+	Reference  string   `json:"reference,omitempty"`
+	References []string `json:"references,omitempty"`
+}
+
+// textMetricsJSON is one system row of `metrics --kind text --json`.
+type textMetricsJSON struct {
+	System      string  `json:"system"`
+	N           int     `json:"n"`
+	RougeL      float64 `json:"rouge_l"`
+	Meteor      float64 `json:"meteor"`
+	BERTScoreF1 float64 `json:"bertscore_f1"`
+}
+
+// metricsJSON is the --json output of `roleprint metrics`.
+type metricsJSON struct {
+	Kind string `json:"kind"`
+	// text
+	Systems       []textMetricsJSON `json:"systems,omitempty"`
+	MeteorModules []string          `json:"meteor_modules,omitempty"`
+	WordNet       string            `json:"wordnet,omitempty"`
+	Encoder       string            `json:"encoder,omitempty"`
+	RougeStemmed  *bool             `json:"rouge_stemmed,omitempty"`
+	// agreement
+	Agreement []agreementJSON `json:"agreement,omitempty"`
+	// dedup
+	Dedup *dedupJSON `json:"dedup,omitempty"`
+}
+
+type agreementJSON struct {
+	Dimension string `json:"dimension"`
+	agree.Report
+}
+
+type dedupJSON struct {
+	Dialogues   int     `json:"dialogues"`
+	Kept        int     `json:"kept"`
+	Dropped     int     `json:"dropped"`
+	Threshold   float64 `json:"threshold"`
+	Method      string  `json:"method"`
+	Comparisons int64   `json:"comparisons"`
+	Seconds     float64 `json:"seconds"`
+	Out         string  `json:"out,omitempty"`
+}
+
+// encoderByName returns textmetrics' HashEncoder for "hash-ngram", else
+// the sv encoder registered under name.
+func encoderByName(name string) (sv.Encoder, error) {
+	if name == "" || name == "hash-ngram" {
+		return textmetrics.NewHashEncoder(1024), nil
+	}
+	enc, err := sv.NewEncoder(name, sv.EncoderOptions{})
+	if err != nil {
+		return nil, usagef("--encoder %s: %v (hash-ngram or one of: %s)", name, err, strings.Join(sv.EncoderNames(), ", "))
+	}
+	return enc, nil
+}
+
+func runMetrics(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "metrics", "FILES...")
+	kind := fs.String("kind", "text", "text (FILES: JSONL {candidate, reference|references}, one system per file), agreement (FILES: CSV with human, judge and optional dimension columns) or dedup (FILES: corpus Parquet; one dialogue per conversation)")
+	asJSON := fs.Bool("json", false, "print one JSON object (see docs/persona.md)")
+	encName := fs.String("encoder", "hash-ngram", "encoder for BERTScore and dedup: hash-ngram (built in, lexical) or a registered sv encoder")
+	stem := fs.Bool("rouge-stem", false, "Porter-stem tokens for ROUGE-L (rouge-score's use_stemmer)")
+	noSyn := fs.Bool("no-synonyms", false, "METEOR without the WordNet synonym module")
+	idf := fs.Bool("idf", false, "IDF-weight BERTScore tokens over the references")
+	threshold := fs.Float64("threshold", 0.9, "dedup: cosine at or above which a dialogue duplicates an earlier one")
+	method := fs.String("method", "auto", "dedup: exact, lsh or auto")
+	outPath := fs.String("out", "", "dedup: write the kept rows to this Parquet file")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no input files")
+	}
+	out := metricsJSON{Kind: *kind}
+	switch *kind {
+	case "text":
+		enc, err := encoderByName(*encName)
+		if err != nil {
+			return err
+		}
+		mo := textmetrics.DefaultMeteorOptions()
+		if *noSyn {
+			mo.WordNet = nil
+		}
+		if mo.WordNet == nil && !*noSyn {
+			e.Logf("metrics: WordNet not installed (apt-get install wordnet-base): METEOR runs without synonyms")
+		}
+		out.MeteorModules = mo.ActiveModules()
+		if mo.WordNet != nil {
+			out.WordNet = mo.WordNet.Dir
+		}
+		out.Encoder, out.RougeStemmed = enc.Name(), stem
+		ro := textmetrics.RougeOptions{Stem: *stem}
+		for _, p := range fs.Args() {
+			pairs, err := readJSONL[textPair](p)
+			if err != nil {
+				return err
+			}
+			row := textMetricsJSON{System: systemName(p), N: len(pairs)}
+			var cands, refs []string
+			for i, tp := range pairs {
+				rs := tp.References
+				if tp.Reference != "" {
+					rs = append([]string{tp.Reference}, rs...)
+				}
+				if len(rs) == 0 {
+					return fmt.Errorf("%s: record %d has no reference", p, i+1)
+				}
+				row.RougeL += textmetrics.RougeLMulti(tp.Candidate, rs, ro).F
+				row.Meteor += textmetrics.MeteorMulti(tp.Candidate, rs, mo).Score
+				cands, refs = append(cands, tp.Candidate), append(refs, rs[0])
+			}
+			bs, err := textmetrics.BERTScore(ctx, enc, cands, refs, textmetrics.BERTScoreOptions{IDF: *idf})
+			if err != nil {
+				return err
+			}
+			for _, b := range bs {
+				row.BERTScoreF1 += b.F
+			}
+			n := float64(len(pairs))
+			row.RougeL, row.Meteor, row.BERTScoreF1 = row.RougeL/n, row.Meteor/n, row.BERTScoreF1/n
+			out.Systems = append(out.Systems, row)
+		}
+		if *asJSON {
+			return e.JSON(out)
+		}
+		w := e.Stdout()
+		fmt.Fprintf(w, "METEOR modules: %s; BERTScore encoder: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), out.Encoder)
+		fmt.Fprintf(w, "%-24s%10s%10s%14s%6s\n", "System", "Rouge-L", "Meteor", "BertScore F1", "N")
+		for _, r := range out.Systems {
+			fmt.Fprintf(w, "%-24s%10.2f%10.2f%14.2f%6d\n", r.System, 100*r.RougeL, 100*r.Meteor, 100*r.BERTScoreF1, r.N)
+		}
+		return nil
+	case "agreement":
+		for _, p := range fs.Args() {
+			rows, err := readAgreementCSV(p)
+			if err != nil {
+				return err
+			}
+			var dims []string
+			for d := range rows {
+				dims = append(dims, d)
+			}
+			sort.Strings(dims)
+			for _, d := range dims {
+				rep, err := agree.Compare(rows[d][0], rows[d][1])
+				if err != nil {
+					return fmt.Errorf("%s: dimension %q: %w", p, d, err)
+				}
+				out.Agreement = append(out.Agreement, agreementJSON{Dimension: d, Report: rep})
+			}
+		}
+		if *asJSON {
+			return e.JSON(out)
+		}
+		w := e.Stdout()
+		fmt.Fprintf(w, "%-16s%6s%10s%10s%12s%10s\n", "Dimension", "N", "Spearman", "Kendall", "Agreement", "Pearson")
+		for _, a := range out.Agreement {
+			fmt.Fprintf(w, "%-16s%6d%10.3f%10.3f%12.3f%10.3f\n", a.Dimension, a.N, a.Spearman, a.Kendall, a.Pairwise, a.Pearson)
+		}
+		return nil
+	case "dedup":
+		enc, err := encoderByName(*encName)
+		if err != nil {
+			return err
+		}
+		utts, err := data.ReadUtterances(fs.Args()...)
+		if err != nil {
+			return err
+		}
+		type conv struct {
+			rows []data.Utterance
+			text strings.Builder
+		}
+		var order []string
+		convs := map[string]*conv{}
+		for _, u := range utts {
+			k := u.Source + "\x00" + u.ConversationID
+			c := convs[k]
+			if c == nil {
+				c = &conv{}
+				convs[k] = c
+				order = append(order, k)
+			}
+			c.rows = append(c.rows, u)
+			c.text.WriteString(u.Speaker + ": " + u.Text + "\n")
+		}
+		texts := make([]string, len(order))
+		for i, k := range order {
+			texts[i] = convs[k].text.String()
+		}
+		start := time.Now()
+		rep, fin := e.progress("embed dialogues")
+		vecs, err := enc.Encode(ctx, texts, rep)
+		fin()
+		if err != nil {
+			return err
+		}
+		res, err := textmetrics.Dedup(ctx, vecs, textmetrics.DedupOptions{Threshold: *threshold, Method: *method})
+		if err != nil {
+			return err
+		}
+		d := &dedupJSON{Dialogues: len(order), Kept: len(res.Keep), Dropped: len(res.Duplicates), Threshold: *threshold, Method: res.Method,
+			Comparisons: res.Comparisons, Seconds: time.Since(start).Seconds(), Out: *outPath}
+		if *outPath != "" {
+			var kept []data.Utterance
+			for _, i := range res.Keep {
+				kept = append(kept, convs[order[i]].rows...)
+			}
+			if err := data.WriteUtterances(*outPath, kept); err != nil {
+				return err
+			}
+		}
+		out.Dedup, out.Encoder = d, enc.Name()
+		if *asJSON {
+			return e.JSON(out)
+		}
+		fmt.Fprintf(e.Stdout(), "%d dialogues: %d kept, %d near-duplicates (cosine ≥ %.2f under %s, %s search, %d comparisons) in %.2fs\n",
+			d.Dialogues, d.Kept, d.Dropped, d.Threshold, enc.Name(), d.Method, d.Comparisons, d.Seconds)
+		return nil
+	}
+	return usagef("unknown --kind %q (text, agreement, dedup)", *kind)
+}
+
+// readAgreementCSV reads a CSV with a header naming columns "human" and
+// "judge" (and optionally "dimension"); it returns, per dimension ("all"
+// when there is no dimension column), the human and judge scores.
+func readAgreementCSV(path string) (map[string][2][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(h))] = i
+	}
+	hi, okH := col["human"]
+	ji, okJ := col["judge"]
+	if !okH || !okJ {
+		return nil, fmt.Errorf("%s:1: header %v: expected columns human and judge (and optionally dimension)", path, header)
+	}
+	di, okD := col["dimension"]
+	out := map[string][2][]float64{}
+	line := 1
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line++
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if len(rec) <= max(hi, ji) || (okD && len(rec) <= di) {
+			return nil, fmt.Errorf("%s:%d: %d fields, expected %d", path, line, len(rec), len(header))
+		}
+		h, err1 := strconv.ParseFloat(strings.TrimSpace(rec[hi]), 64)
+		j, err2 := strconv.ParseFloat(strings.TrimSpace(rec[ji]), 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s:%d: human %q and judge %q must be numbers", path, line, rec[hi], rec[ji])
+		}
+		d := "all"
+		if okD {
+			d = strings.TrimSpace(rec[di])
+		}
+		v := out[d]
+		v[0], v[1] = append(v[0], h), append(v[1], j)
+		out[d] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,30 @@
+// Package persona is the evaluation half of the speech role-play papers
+// (VoxRole, SpeechRole): it turns scripts into character personas and
+// scores role-playing agents against references.
+//
+// The work is split into sub-packages, each with one job:
+//
+//   - persona/llm: an OpenAI-compatible chat-completions client with
+//     timeouts, retries with backoff, and an on-disk request cache, shared
+//     with sv/roleplay's LLM-as-verifier.
+//   - persona/script: screenplay parsing (scene headings, speaker lines,
+//     narration) and chunking of long scenes; data.Utterance rows are
+//     accepted as well.
+//   - persona/distill: the distillation pipeline (events → personality →
+//     relationships → linguistic style → second-person role prompt) with an
+//     offline extractive backend and an LLM backend, resumable from its
+//     stored intermediate results.
+//   - persona/judge: SpeechRole's multi-reference pairwise judge, VoxRole's
+//     six-dimension judge with acoustic tags, and the context-length
+//     ablation.
+//   - persona/agree: judge-versus-human agreement (Spearman ρ, Kendall τ-b,
+//     pairwise-order agreement, Pearson r).
+//   - persona/textmetrics: ROUGE-L, METEOR (exact, Porter stem, WordNet
+//     synonyms), BERTScore-style F1 with any sv.Encoder, and near-duplicate
+//     removal by embedding similarity.
+//   - persona/align: VoxRole's script-to-transcript word alignment by
+//     minimum edit distance, sentence matching and two-speaker segments.
+//
+// Data flows from package data into these packages, and from them into
+// plots and kernel; nothing here imports plots or kernel.
+package persona

@@ -1,0 +1,29 @@
+// Package llm is a small client for OpenAI-compatible chat-completions
+// servers (OpenAI, vLLM, llama.cpp's server, Ollama's /v1, LiteLLM, ...).
+//
+// It is built for long evaluation runs that must not pay twice:
+//
+//   - Config comes from code, from flags (Config.RegisterFlags) or from the
+//     environment (ConfigFromEnv): ROLEPRINT_LLM_BASE_URL (or
+//     OPENAI_BASE_URL), ROLEPRINT_LLM_MODEL, ROLEPRINT_LLM_API_KEY (or
+//     OPENAI_API_KEY), ROLEPRINT_LLM_CACHE, ROLEPRINT_LLM_TIMEOUT.
+//   - Every attempt has its own timeout; 408, 409, 429, 5xx replies,
+//     timeouts, dropped connections and unreadable reply bodies are retried
+//     with exponential backoff and full jitter, honouring Retry-After (and
+//     retry-after-ms); other statuses fail at once with the server's
+//     message.
+//   - Successful replies are stored in an on-disk cache keyed by a SHA-256
+//     of the request (model, messages, temperature, top_p, max_tokens,
+//     seed, stop, response_format and an optional CacheTag). Each entry is
+//     written to a temporary file and renamed into place, so an
+//     interrupted run resumes from the answers it already paid for and a
+//     crash never leaves a half-written entry.
+//   - Cancelling the context stops a request and any backoff sleep at once.
+//   - ChatJSON asks for a JSON object, parses it strictly and, when the
+//     reply is malformed or fails validation, asks again naming the error.
+//
+// Client is safe for concurrent use; Config.MaxConcurrent bounds the
+// requests in flight. Package llm/llmtest has a loopback fake server that
+// behaves like the API (including 429s, 5xx, slow replies and malformed
+// bodies) for tests.
+package llm
