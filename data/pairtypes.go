@@ -36,7 +36,7 @@ type TestKey struct {
 	Level    Level
 }
 
-// String renders the key as "exposure/level", the name of its pair file.
+// String renders the key as "exposure-level", the name of its pair file.
 func (k TestKey) String() string { return fmt.Sprintf("%s-%s", k.Exposure, k.Level) }
 
 // UtteranceSet is one speaker's utterances in one conversation: the unit a
@@ -78,6 +78,9 @@ type PairCorpus struct {
 	Tests map[TestKey][]Pair
 	// Seed is the seed the corpus was built with.
 	Seed int64
+	// Info records how the corpus was built (resolved config, filter
+	// counts, speakers per split); nil for a corpus assembled by hand.
+	Info *PairInfo
 }
 
 // Set returns the set with the given ID, or nil.

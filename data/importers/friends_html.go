@@ -157,6 +157,9 @@ func readFriendsHTML(path, episode, enc string, opts Options, c *Collector) erro
 			c.Drop(l, DropCredits)
 		case ok:
 			started = true
+			if full, abbr := friendsAbbreviations[strings.ToUpper(speaker)]; abbr {
+				speaker = full
+			}
 			l.Speaker, l.Text = speaker, text
 			c.Add(l)
 		case !started || isCredit(tl.Text):
@@ -166,4 +169,10 @@ func readFriendsHTML(path, episode, enc string, opts Options, c *Collector) erro
 		}
 	}
 	return nil
+}
+
+// friendsAbbreviations expands the four-letter labels some season-2 pages
+// use for the main cast ("MNCA: ..."), so they are not new speakers.
+var friendsAbbreviations = map[string]string{
+	"CHAN": "Chandler", "MNCA": "Monica", "PHOE": "Phoebe", "RACH": "Rachel",
 }

@@ -110,6 +110,9 @@ func readShakespeare(_ context.Context, path string, opts Options, c *Collector)
 				directionText.WriteString(t.Text)
 			case inBold && inSpeech && speaker == "":
 				speaker = collapseSpace(t.Text)
+				if full, ok := shakespeareLabelFixes[strings.ToUpper(speaker)]; ok {
+					speaker = full
+				}
 			case inSpeech:
 				text.WriteString(t.Text)
 			}
@@ -160,4 +163,12 @@ func readShakespeare(_ context.Context, path string, opts Options, c *Collector)
 	// A page without speeches adds nothing: Import then reports an
 	// explicitly named file, and skips one found in a folder.
 	return nil
+}
+
+// shakespeareLabelFixes repairs speaker labels the MIT edition truncates:
+// The Comedy of Errors prints the twin Antipholi as "OF SYRACUSE" and
+// "OF EPHESUS".
+var shakespeareLabelFixes = map[string]string{
+	"OF SYRACUSE": "ANTIPHOLUS OF SYRACUSE",
+	"OF EPHESUS":  "ANTIPHOLUS OF EPHESUS",
 }

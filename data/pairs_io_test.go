@@ -1,0 +1,202 @@
+package data_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// pairDirFiles lists the files WritePairDir must produce.
+func pairDirFiles() []string {
+	files := []string{"manifest.json", "sets.parquet", "train.parquet", "dev.parquet"}
+	for _, e := range data.Exposures {
+		for _, l := range data.Levels {
+			files = append(files, data.TestKey{Exposure: e, Level: l}.String()+".parquet")
+		}
+	}
+	return files
+}
+
+func TestPairDirRoundTrip(t *testing.T) {
+	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	dir := filepath.Join(t.TempDir(), "pairs")
+	if err := data.WritePairDir(dir, c); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	for _, f := range pairDirFiles() {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s (have %v)", f, got)
+		}
+	}
+	if len(got) != len(pairDirFiles()) {
+		t.Errorf("dir holds %v, want exactly %v (no temporary files left)", got, pairDirFiles())
+	}
+
+	r, err := data.ReadPairDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Train, c.Train) || !reflect.DeepEqual(r.Dev, c.Dev) || !reflect.DeepEqual(r.Tests, c.Tests) || r.Seed != c.Seed {
+		t.Fatal("pairs differ after a round trip")
+	}
+	if len(r.Sets) != len(c.Sets) {
+		t.Fatalf("read %d sets, wrote %d", len(r.Sets), len(c.Sets))
+	}
+	for id, s := range c.Sets {
+		if !reflect.DeepEqual(r.Sets[id], s) {
+			t.Fatalf("set %s differs: %+v vs %+v", id, r.Sets[id], s)
+		}
+	}
+	info := data.PairCorpusInfo(r)
+	if info == nil || info.Config == nil || !reflect.DeepEqual(info.Config.ExcludeSpeakers, data.DefaultExcludedSpeakers()) ||
+		info.Variant != data.VariantPaper || len(info.Splits) != 11 {
+		t.Errorf("manifest info not read back: %+v", info)
+	}
+	m, err := data.ReadPairManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Files {
+		if f.Name != "sets" && f.Positives != f.Negatives {
+			t.Errorf("manifest: %s has %d positives, %d negatives", f.Name, f.Positives, f.Negatives)
+		}
+	}
+}
+
+func TestPairDirByteIdentical(t *testing.T) {
+	utts := pairFixture(fixtureConvs)
+	dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
+	for _, d := range dirs {
+		if err := data.WritePairDir(d, mustBuild(t, utts, data.DefaultPairConfig())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range pairDirFiles() {
+		a, errA := os.ReadFile(filepath.Join(dirs[0], f))
+		b, errB := os.ReadFile(filepath.Join(dirs[1], f))
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two builds with seed 1", f)
+		}
+	}
+}
+
+func TestReadPairDirErrors(t *testing.T) {
+	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	fresh := func(t *testing.T) string {
+		dir := filepath.Join(t.TempDir(), "pairs")
+		if err := data.WritePairDir(dir, c); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	expectErr := func(t *testing.T, dir string, wants ...string) {
+		t.Helper()
+		_, err := data.ReadPairDir(dir)
+		if err == nil {
+			t.Fatalf("read %s: no error, want %q", dir, wants)
+		}
+		for _, w := range wants {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q does not say %q", err, w)
+			}
+		}
+	}
+
+	t.Run("no manifest", func(t *testing.T) {
+		dir := fresh(t)
+		os.Remove(filepath.Join(dir, "manifest.json"))
+		expectErr(t, dir, "manifest.json", "interrupted")
+	})
+	t.Run("missing file", func(t *testing.T) {
+		dir := fresh(t)
+		os.Remove(filepath.Join(dir, "seen-unseen-hard.parquet"))
+		expectErr(t, dir, "seen-unseen-hard.parquet")
+	})
+	t.Run("unknown set", func(t *testing.T) {
+		dir := fresh(t)
+		bad := append([]data.Pair(nil), c.Train...)
+		bad[17].B = "s999999"
+		if err := data.WriteParquet(filepath.Join(dir, "train.parquet"), bad); err != nil {
+			t.Fatal(err)
+		}
+		expectErr(t, dir, "train.parquet", "row 17", "s999999", "sets.parquet")
+	})
+	t.Run("row count", func(t *testing.T) {
+		dir := fresh(t)
+		if err := data.WriteParquet(filepath.Join(dir, "dev.parquet"), c.Dev[:len(c.Dev)-2]); err != nil {
+			t.Fatal(err)
+		}
+		expectErr(t, dir, "dev.parquet", "different builds")
+	})
+	t.Run("duplicate set", func(t *testing.T) {
+		dir := fresh(t)
+		var sets []data.UtteranceSet
+		for _, s := range c.Sets {
+			sets = append(sets, *s)
+		}
+		sets = append(sets, sets[3])
+		if err := data.WriteParquet(filepath.Join(dir, "sets.parquet"), sets); err != nil {
+			t.Fatal(err)
+		}
+		expectErr(t, dir, "sets.parquet", "duplicate set_id")
+	})
+	t.Run("wrong schema", func(t *testing.T) {
+		dir := fresh(t)
+		if err := data.WriteParquet(filepath.Join(dir, "train.parquet"), pairFixture(1)); err != nil {
+			t.Fatal(err)
+		}
+		expectErr(t, dir, "train.parquet", "missing columns")
+	})
+	t.Run("other format", func(t *testing.T) {
+		dir := fresh(t)
+		js, _ := json.Marshal(map[string]any{"format": "something-else", "version": 1})
+		os.WriteFile(filepath.Join(dir, "manifest.json"), js, 0o644)
+		expectErr(t, dir, "format", "something-else")
+	})
+}
+
+func TestWritePairDirRewriteAndBadCorpus(t *testing.T) {
+	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	dir := filepath.Join(t.TempDir(), "pairs")
+	if err := data.WritePairDir(dir, c); err != nil {
+		t.Fatal(err)
+	}
+	// A corpus with a dangling reference is refused before anything is
+	// touched, so the earlier complete directory stays readable.
+	bad := &data.PairCorpus{Sets: c.Sets, Train: []data.Pair{{ID: "x", A: c.Train[0].A, B: "nope", Label: 0}}, Tests: c.Tests}
+	if err := data.WritePairDir(dir, bad); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Fatalf("dangling reference: got %v", err)
+	}
+	if _, err := data.ReadPairDir(dir); err != nil {
+		t.Fatalf("earlier directory damaged: %v", err)
+	}
+	// A hand-made corpus gets a minimal manifest and reads back.
+	hand := &data.PairCorpus{Sets: c.Sets, Train: c.Train[:4], Dev: c.Dev[:2], Tests: c.Tests, Seed: 9}
+	if err := data.WritePairDir(dir, hand); err != nil {
+		t.Fatal(err)
+	}
+	r, err := data.ReadPairDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Train) != 4 || r.Seed != 9 || data.PairCorpusInfo(r).Config != nil {
+		t.Errorf("hand-made corpus read back as %d train pairs, seed %d, config %v", len(r.Train), r.Seed, data.PairCorpusInfo(r).Config)
+	}
+}

@@ -1,0 +1,221 @@
+package data
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// Speaker roles in one build.
+const (
+	roleSeen int8 = iota
+	roleUnseen
+	roleDev
+)
+
+// speakerSplit is the outcome of the seen/unseen/dev split.
+type speakerSplit struct {
+	role []int8 // per speaker
+	// held marks conversations in which an unseen or dev speaker speaks:
+	// none of their sets is trained on.
+	held []bool
+	// train are the seen speakers' training sets; heldOut their Seen-Unseen
+	// hold-outs; parked their sets in held conversations (unused).
+	train, heldOut, parked []int32
+	unseen, dev            []int32 // sets of unseen and dev speakers
+	datasets               []DatasetSplit
+}
+
+// DatasetSplit records the unseen and dev speakers drawn in one dataset.
+type DatasetSplit struct {
+	Name string `json:"name"`
+	// Speakers kept in the dataset, and Candidates among them (fewer than
+	// UnseenMaxSets sets and not a main role).
+	Speakers   int      `json:"speakers"`
+	Candidates int      `json:"candidates"`
+	Unseen     []string `json:"unseen"`
+	Dev        []string `json:"dev"`
+}
+
+// newRand returns the random stream named name for a seed: every split
+// draws from its own stream, so changing one split's cap does not reshuffle
+// the others.
+func newRand(seed int64, name string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+}
+
+// splitSpeakers draws unseen and dev speakers per dataset, holds out their
+// conversations, and picks the seen speakers' Seen-Unseen hold-out sets.
+func splitSpeakers(idx *pairIndex, cfg *PairConfig) *speakerSplit {
+	sp := &speakerSplit{role: make([]int8, len(idx.speakers)), held: make([]bool, len(idx.convs))}
+	main := newSpeakerMatcher(cfg.MainRoles, true)
+
+	byDataset := make([][]int32, len(idx.datasets))
+	for s := range idx.speakers {
+		d := idx.speakers[s].dataset
+		byDataset[d] = append(byDataset[d], int32(s))
+	}
+	// Dataset order is by name so the draw does not depend on input order.
+	order := make([]int, len(idx.datasets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return strings.Compare(idx.datasets[a], idx.datasets[b])
+	})
+	for _, d := range order {
+		spks := byDataset[d]
+		var cands []int32
+		for _, s := range spks {
+			info := &idx.speakers[s]
+			if len(info.sets) < cfg.UnseenMaxSets && !main.match(info.key.Source, info.key.Speaker) {
+				cands = append(cands, s)
+			}
+		}
+		r := newRand(cfg.Seed, "unseen/"+idx.datasets[d])
+		r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		adj := cooccurrence(idx, cands)
+		nU := min(cfg.UnseenPerDataset, len(cands)/cfg.UnseenDivisor)
+		unseen, rest := drawSpeakers(cands, nU, adj, cfg.PreferCooccurring)
+		nD := min(cfg.DevPerDataset, len(rest)/cfg.UnseenDivisor)
+		dev, _ := drawSpeakers(rest, nD, adj, cfg.PreferCooccurring)
+		ds := DatasetSplit{Name: idx.datasets[d], Speakers: len(spks), Candidates: len(cands),
+			Unseen: []string{}, Dev: []string{}}
+		for _, s := range unseen {
+			sp.role[s] = roleUnseen
+			ds.Unseen = append(ds.Unseen, idx.speakers[s].key.String())
+		}
+		for _, s := range dev {
+			sp.role[s] = roleDev
+			ds.Dev = append(ds.Dev, idx.speakers[s].key.String())
+		}
+		slices.Sort(ds.Unseen)
+		slices.Sort(ds.Dev)
+		sp.datasets = append(sp.datasets, ds)
+	}
+
+	for c := range idx.convs {
+		for _, s := range idx.convs[c].present {
+			if sp.role[s] != roleSeen {
+				sp.held[c] = true
+				break
+			}
+		}
+	}
+
+	r := newRand(cfg.Seed, "hold-out")
+	for s := range idx.speakers {
+		info := &idx.speakers[s]
+		switch sp.role[s] {
+		case roleUnseen:
+			sp.unseen = append(sp.unseen, info.sets...)
+			continue
+		case roleDev:
+			sp.dev = append(sp.dev, info.sets...)
+			continue
+		}
+		var eligible []int32
+		for _, si := range info.sets {
+			if sp.held[idx.setConv[si]] {
+				sp.parked = append(sp.parked, si)
+			} else {
+				eligible = append(eligible, si)
+			}
+		}
+		n := cfg.HoldOut
+		if len(info.sets) >= cfg.HoldOutLargeFrom {
+			n = cfg.HoldOutLarge
+		}
+		n = max(0, min(n, len(eligible)-1))
+		r.Shuffle(len(eligible), func(i, j int) { eligible[i], eligible[j] = eligible[j], eligible[i] })
+		sp.heldOut = append(sp.heldOut, eligible[:n]...)
+		sp.train = append(sp.train, eligible[n:]...)
+	}
+	for _, l := range [][]int32{sp.train, sp.heldOut, sp.parked, sp.unseen, sp.dev} {
+		slices.Sort(l)
+	}
+	return sp
+}
+
+// cooccurrence links candidates that both have a set in one conversation.
+func cooccurrence(idx *pairIndex, cands []int32) map[int32]map[int32]bool {
+	isCand := map[int32]bool{}
+	for _, s := range cands {
+		isCand[s] = true
+	}
+	adj := map[int32]map[int32]bool{}
+	seenConv := map[int32]bool{}
+	for _, s := range cands {
+		for _, si := range idx.speakers[s].sets {
+			c := idx.setConv[si]
+			if seenConv[c] {
+				continue
+			}
+			seenConv[c] = true
+			var here []int32
+			for _, o := range idx.convs[c].sets {
+				if isCand[idx.setSpk[o]] {
+					here = append(here, idx.setSpk[o])
+				}
+			}
+			for _, a := range here {
+				for _, b := range here {
+					if a != b {
+						if adj[a] == nil {
+							adj[a] = map[int32]bool{}
+						}
+						adj[a][b] = true
+					}
+				}
+			}
+		}
+	}
+	return adj
+}
+
+// drawSpeakers takes n speakers from order (already shuffled). With prefer,
+// it takes the first one linked to a speaker already drawn, else (when two
+// or more are still to draw) the first one linked to any remaining one,
+// else the first; so co-occurring speakers are drawn together.
+func drawSpeakers(order []int32, n int, adj map[int32]map[int32]bool, prefer bool) (drawn, rest []int32) {
+	rest = slices.Clone(order)
+	for len(drawn) < n && len(rest) > 0 {
+		pick := 0
+		if prefer {
+			pick = -1
+			for i, s := range rest {
+				for _, d := range drawn {
+					if adj[s][d] {
+						pick = i
+						break
+					}
+				}
+				if pick >= 0 {
+					break
+				}
+			}
+			if pick < 0 && n-len(drawn) >= 2 {
+				inRest := make(map[int32]bool, len(rest))
+				for _, s := range rest {
+					inRest[s] = true
+				}
+			search:
+				for i, s := range rest {
+					for o := range adj[s] {
+						if inRest[o] {
+							pick = i
+							break search
+						}
+					}
+				}
+			}
+			pick = max(pick, 0)
+		}
+		drawn = append(drawn, rest[pick])
+		rest = slices.Delete(rest, pick, pick+1)
+	}
+	return drawn, rest
+}
