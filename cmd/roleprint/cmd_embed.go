@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/roleprint/roleprint/sv"
+	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
+)
+
+func init() {
+	register(&command{
+		Name:    "embed",
+		Summary: "embed utterances (one per line) with a registered encoder",
+		Run:     runEmbed,
+	})
+}
+
+// embedOutput is the --json output of `roleprint embed`.
+type embedOutput struct {
+	Encoder string      `json:"encoder"`
+	Dim     int         `json:"dim"`
+	Count   int         `json:"count"`
+	Vectors [][]float32 `json:"vectors"`
+}
+
+// runEmbed reads one utterance per line from TEXTFILE ("-" for stdin) and
+// prints one vector per utterance: space-separated values per line, or
+// with --json one object {encoder, dim, count, vectors}. Encoders that must
+// be fitted (tfidf, liwc, pos, glove-sif) are fitted on the input itself,
+// or on --fit FILE.
+func runEmbed(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "embed", "TEXTFILE")
+	name := fs.String("encoder", "", "encoder name (required); one of: "+strings.Join(sv.EncoderNames(), ", "))
+	asJSON := fs.Bool("json", false, "print one JSON object {encoder, dim, count, vectors}")
+	fitFile := fs.String("fit", "", "fit Fitter encoders on this file's lines (default: on the input itself)")
+	set := fs.String("set", "", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
+	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
+	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *name == "" {
+		return usagef("--encoder is required (one of: %s)", strings.Join(sv.EncoderNames(), ", "))
+	}
+	if fs.NArg() != 1 {
+		return usagef("expected exactly one TEXTFILE (one utterance per line; - for stdin), got %d", fs.NArg())
+	}
+	settings, err := sv.ParseSettings(*set)
+	if err != nil {
+		return usagef("--set: %v", err)
+	}
+	if _, ft := sv.SplitFineTuned(*name); ft {
+		return usagef("encoder %s: embed uses untrained encoders; fine-tune with `roleprint train` and embed its checkpoint", *name)
+	}
+	enc, err := sv.NewEncoder(*name, sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Settings: settings, Logf: e.Logf})
+	if err != nil {
+		return err
+	}
+	if c, ok := enc.(sv.Closer); ok {
+		defer c.Close()
+	}
+	texts, err := embedReadLines(fs.Arg(0), e)
+	if err != nil {
+		return err
+	}
+	if len(texts) == 0 {
+		return fmt.Errorf("%s: no utterances (expected one utterance per line)", fs.Arg(0))
+	}
+	if f, ok := enc.(sv.Fitter); ok {
+		fitTexts := texts
+		if *fitFile != "" {
+			if fitTexts, err = embedReadLines(*fitFile, e); err != nil {
+				return err
+			}
+		}
+		if err := f.Fit(ctx, fitTexts); err != nil {
+			return err
+		}
+	}
+	report, finish := e.progress("embed " + *name)
+	vecs, err := enc.Encode(ctx, texts, report)
+	finish()
+	if err != nil {
+		return err
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("encoder %s returned %d vectors for %d utterances", *name, len(vecs), len(texts))
+	}
+	if *asJSON {
+		return e.JSON(embedOutput{Encoder: *name, Dim: enc.Dim(), Count: len(vecs), Vectors: vecs})
+	}
+	w := bufio.NewWriter(e.Stdout())
+	for _, v := range vecs {
+		for d, x := range v {
+			if d > 0 {
+				w.WriteByte(' ')
+			}
+			w.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
+		}
+		w.WriteByte('\n')
+	}
+	return w.Flush()
+}
+
+// readLines reads one utterance per line; trailing blank lines are
+// ignored, a blank line between utterances is an error naming it.
+func embedReadLines(path string, e *env) ([]string, error) {
+	var r io.Reader
+	if path == "-" {
+		r = os.Stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	var lines []string
+	blank := 0
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" {
+			if blank == 0 {
+				blank = n
+			}
+			continue
+		}
+		if blank != 0 {
+			return nil, fmt.Errorf("%s:%d: empty line between utterances (expected one utterance per line)", path, blank)
+		}
+		lines = append(lines, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return lines, nil
+}

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/sv"
+	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
+)
+
+func init() {
+	register(&command{
+		Name:    "reproduce",
+		Summary: "run the paper's Table 2 (speaker verification) on the embedded corpus or on X.parquet files",
+		Run:     runReproduce,
+	})
+}
+
+// reproduceOutput is the --json output of `roleprint reproduce`: the rows
+// of Table 2 (sv.Table2Row: encoder, exposure, level, auc_mean, auc_std,
+// acc_mean, acc_std, f1_mean, f1_std, best_acc_*, best_f1_*, eer_*,
+// rounds, pairs, paper_*; fractions in [0, 1]) and what the run was.
+type reproduceOutput struct {
+	Corpus   string              `json:"corpus"`
+	Inputs   []sv.InputFile      `json:"inputs"`
+	Rounds   int                 `json:"rounds"`
+	Seeds    []int64             `json:"seeds"`
+	Quick    bool                `json:"quick"`
+	Encoders []string            `json:"encoders"`
+	Mixed    []string            `json:"mixed"`
+	Rows     []sv.Table2Row      `json:"rows"`
+	Pairs    []sv.RoundInfo      `json:"pairs"`
+	Skipped  []sv.SkippedEncoder `json:"skipped"`
+	Notes    []string            `json:"notes"`
+	OutDir   string              `json:"out_dir"`
+	Files    []string            `json:"files"`
+	Seconds  float64             `json:"seconds"`
+}
+
+// runReproduce runs sv.RunTable2 on the embedded Shakespeare corpus (no
+// files) or on utterance Parquet files, prints Table 2 (or one JSON
+// object) and writes the reports, manifest and checkpoints into --out.
+func runReproduce(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "reproduce", "[X.parquet...]")
+	def := sv.DefaultTable2Config()
+	quick := fs.Bool("quick", false, "smoke run (< 60 s on 2 cores): 1 round, capped pairs and fitting texts")
+	out := fs.String("out", "reproduce-out", "output folder for table2.{md,csv,parquet,json}, manifest.json and checkpoints/")
+	encoders := fs.String("encoders", strings.Join(def.Encoders, ","), "comma-separated encoders (rows); x_ft fine-tunes x. Known: "+strings.Join(sv.EncoderNames(), ", "))
+	mixed := fs.String("mixed", strings.Join(def.Mixed, ","), `comma-separated parts of the "mixed" row (Mixed Features); "none" for no mixed row`)
+	rounds := fs.Int("rounds", def.Rounds, "rounds (seeds seed..seed+rounds-1); default 3, 1 with --quick")
+	seed := fs.Int64("seed", def.Seed, "seed of the first round")
+	criterion := fs.String("criterion", string(def.Criterion), "what the dev-set threshold maximises: accuracy or macro_f1")
+	set := fs.String("set", "", `encoder settings "key=value;enc.key=value" (e.g. "tfidf.max_features=50000")`)
+	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default automatic")
+	variant := fs.String("pair-variant", string(data.VariantPaper), "pair building: paper (the paper's text) or code (its public code)")
+	pairSet := fs.String("pair-set", "", `pair-building settings by their JSON names, "key=value;..." (e.g. "unseen_per_dataset=10;max_test_pairs=2000"; see docs/pairs.md)`)
+	fitMax := fs.Int("fit-max", 0, "fit Fitter encoders on at most this many training texts (0: all; 20000 with --quick)")
+	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
+	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+
+	cfg := def
+	pairCfg := data.DefaultPairConfig()
+	if *quick {
+		cfg = sv.QuickTable2Config()
+		pairCfg = sv.QuickPairConfig(pairCfg)
+	}
+	cfg.Encoders = reproSplitList(*encoders)
+	cfg.Mixed = reproSplitList(*mixed)
+	if len(cfg.Mixed) == 1 && cfg.Mixed[0] == "none" {
+		cfg.Mixed = nil
+	}
+	if given["rounds"] || !*quick {
+		cfg.Rounds = *rounds
+	}
+	if given["fit-max"] || !*quick {
+		cfg.FitMaxTexts = *fitMax
+	}
+	cfg.Seed = *seed
+	crit, err := sv.ParseCriterion(*criterion)
+	if err != nil {
+		return usagef("--criterion: %v", err)
+	}
+	cfg.Criterion = crit
+	cfg.Backend = *backend
+	if cfg.Settings, err = sv.ParseSettings(*set); err != nil {
+		return usagef("--set: %v", err)
+	}
+	// Encoders named on the command line must run; the defaults may skip
+	// the ones whose assets are not installed.
+	cfg.SkipMissing = !given["encoders"]
+	pairCfg.Variant = data.PairVariant(*variant)
+	if fs.NArg() == 0 {
+		pairCfg = sv.EmbeddedPairConfig(pairCfg)
+	}
+	if *pairSet != "" {
+		kv, err := sv.ParseSettings(*pairSet)
+		if err != nil {
+			return usagef("--pair-set: %v", err)
+		}
+		if pairCfg, err = reproSetPairConfig(pairCfg, kv); err != nil {
+			return usagef("--pair-set: %v", err)
+		}
+	}
+	if err := pairCfg.Validate(); err != nil {
+		return usagef("pair configuration: %v", err)
+	}
+	if _, err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+
+	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	ckpt := filepath.Join(*out, "checkpoints")
+	if *fresh {
+		if err := os.RemoveAll(ckpt); err != nil {
+			return err
+		}
+	}
+	cfg.CheckpointDir = ckpt
+	cfg.Logf = e.Logf
+	prog := newStageProgress(e)
+	cfg.Progress = prog.report
+	e.Logf("reproduce: %s, %d utterances, %d round(s), encoders %s, mixed %s, output %s",
+		corpusName, len(utts), cfg.Rounds, strings.Join(cfg.Encoders, ","), reproOrNone(cfg.Mixed), *out)
+
+	res, err := sv.RunTable2(ctx, cfg, sv.PairsFrom(utts, pairCfg))
+	prog.done()
+	if err != nil {
+		return err
+	}
+	m := sv.NewManifest(res)
+	m.Command = append([]string{"roleprint", "reproduce"}, args...)
+	m.Inputs = inputs
+	pc := pairCfg
+	m.Pairs = pc
+	files := []string{sv.ReportMarkdown, sv.ReportCSV, sv.ReportParquet, sv.ReportJSON, sv.ManifestFile}
+	m.Outputs = files
+	if err := res.WriteReport(*out, m); err != nil {
+		return err
+	}
+	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), *out)
+	if *asJSON {
+		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,
+			Encoders: cfg.Encoders, Mixed: cfg.Mixed, Rows: res.Rows, Pairs: res.Rounds, Skipped: res.Skipped,
+			Notes: res.Notes, OutDir: *out, Files: files, Seconds: res.Seconds}
+		if o.Skipped == nil {
+			o.Skipped = []sv.SkippedEncoder{}
+		}
+		if o.Notes == nil {
+			o.Notes = []string{}
+		}
+		if o.Mixed == nil {
+			o.Mixed = []string{}
+		}
+		return e.JSON(o)
+	}
+	if err := res.WriteTableMarkdown(e.Stdout()); err != nil {
+		return err
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(e.Stdout(), "Skipped %s: %s\n", s.Encoder, s.Reason)
+	}
+	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, sv.ReportMarkdown))
+	return nil
+}
+
+// reproLoadInput reads utterance Parquet files, or the embedded
+// corpus when there are none.
+func reproLoadInput(paths []string) ([]data.Utterance, []sv.InputFile, string, error) {
+	if len(paths) == 0 {
+		utts, err := corpus.Default()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		in := sv.InputFile{Path: "embedded:" + corpus.DefaultName, Bytes: int64(len(corpus.DefaultParquet())), Rows: len(utts)}
+		if m, err := corpus.DefaultManifest(); err == nil {
+			in.SHA256 = m.SHA256
+		}
+		return utts, []sv.InputFile{in}, corpus.DefaultName + " (embedded)", nil
+	}
+	var all []data.Utterance
+	var inputs []sv.InputFile
+	for _, p := range paths {
+		utts, err := data.ReadUtterances(p)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		in, err := reproDescribeFile(p)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		in.Rows = len(utts)
+		inputs = append(inputs, in)
+		all = append(all, utts...)
+	}
+	return all, inputs, strings.Join(paths, ", "), nil
+}
+
+// describeFile returns a file's size and SHA-256.
+func reproDescribeFile(path string) (sv.InputFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sv.InputFile{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return sv.InputFile{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	abs, _ := filepath.Abs(path)
+	return sv.InputFile{Path: abs, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// reproSetPairConfig overrides fields of cfg named by their JSON keys;
+// values are JSON (numbers, true/false) or plain strings, lists
+// separated by "|".
+func reproSetPairConfig(cfg data.PairConfig, kv map[string]string) (data.PairConfig, error) {
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return cfg, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return cfg, err
+	}
+	for k, v := range kv {
+		old, ok := m[k]
+		if !ok {
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			return cfg, fmt.Errorf("unknown pair setting %q (known: %s)", k, strings.Join(keys, ", "))
+		}
+		switch {
+		case len(old) > 0 && old[0] == '[':
+			items := reproSplitListSep(v, "|")
+			enc, _ := json.Marshal(items)
+			m[k] = enc
+		case len(old) > 0 && old[0] == '"':
+			enc, _ := json.Marshal(v)
+			m[k] = enc
+		default:
+			m[k] = json.RawMessage(v)
+		}
+	}
+	b, _ = json.Marshal(m)
+	out := data.DefaultPairConfig()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&out); err != nil {
+		return cfg, err
+	}
+	out.Progress = cfg.Progress
+	return out, nil
+}
+
+func reproSplitListSep(s, sep string) []string {
+	out := []string{}
+	for _, x := range strings.Split(s, sep) {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func reproSplitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func reproOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, "+")
+}
+
+// reproProgress shows sv.RunTable2's staged progress with env.progress:
+// one progress line per stage, finished when the next stage starts.
+type reproProgress struct {
+	e      *env
+	stage  string
+	rep    func(done, total int)
+	finish func()
+	start  time.Time
+}
+
+func newStageProgress(e *env) *reproProgress { return &reproProgress{e: e, start: time.Now()} }
+
+func (s *reproProgress) report(stage string, done, total int) {
+	if stage != s.stage {
+		s.done()
+		s.stage = stage
+		s.rep, s.finish = s.e.progress(stage)
+	}
+	s.rep(done, total)
+}
+
+func (s *reproProgress) done() {
+	if s.finish != nil {
+		s.finish()
+		s.finish = nil
+	}
+}

@@ -1,0 +1,320 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/roleprint/roleprint/sv"
+)
+
+// TFIDFOptions configures the "tfidf" encoder. The zero value of a field
+// means its default.
+type TFIDFOptions struct {
+	// MinN and MaxN bound the character n-gram lengths (settings
+	// "ngram_min", "ngram_max"); defaults 2 and 4.
+	MinN, MaxN int
+	// MaxFeatures keeps the n-grams with the highest document frequency
+	// (setting "max_features"); default 20000.
+	MaxFeatures int
+	// MinDF drops n-grams found in fewer training texts (setting
+	// "min_df"); default 2.
+	MinDF int
+	// Lowercase folds case before counting (setting "lowercase"); default
+	// false, because capitalisation is part of a speaker's style.
+	Lowercase bool
+	// LinearTF uses raw counts instead of 1+ln(count) (setting
+	// "sublinear_tf=false"); default sublinear.
+	LinearTF bool
+	// NoCenter keeps raw TF-IDF vectors (setting "center=false"). By
+	// default Fit also records the mean TF-IDF vector of the training
+	// texts and Encode subtracts it, so cosines compare what is distinctive
+	// about each text rather than the n-grams every text shares (with raw
+	// vectors, long sets look alike whoever speaks).
+	NoCenter bool
+	// Document embeds a set as the TF-IDF vector of its concatenated text
+	// (setting "pool=doc") instead of the mean of its utterances' vectors
+	// (the default, "pool=mean", the paper's hierarchical pooling).
+	Document bool
+}
+
+// tfidfEncoder embeds text as the L2-normalised TF-IDF vector of its
+// character n-grams. Fit builds the vocabulary and the smoothed IDF,
+// ln((1+N)/(1+df))+1 with N training texts (scikit-learn's formula), from
+// the training split; Encode before Fit is an error. Text is padded with
+// one space on each side and runs of white space are collapsed, so word
+// boundaries appear in the n-grams.
+type tfidfEncoder struct {
+	opts  TFIDFOptions
+	vocab map[string]int32
+	idf   []float32
+	mean  []float32 // training mean; nil when not centring
+}
+
+// NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
+// (mean pooling done sparsely, or with opts.Document one document per
+// set).
+func NewTFIDF(opts TFIDFOptions) (sv.Fitter, error) {
+	if opts.MinN <= 0 {
+		opts.MinN = 2
+	}
+	if opts.MaxN <= 0 {
+		opts.MaxN = 4
+	}
+	if opts.MaxN < opts.MinN {
+		return nil, fmt.Errorf("tfidf: ngram_max %d < ngram_min %d", opts.MaxN, opts.MinN)
+	}
+	if opts.MaxFeatures <= 0 {
+		opts.MaxFeatures = 20000
+	}
+	if opts.MinDF <= 0 {
+		opts.MinDF = 2
+	}
+	e := &tfidfEncoder{opts: opts}
+	if opts.Document {
+		return &tfidfDocEncoder{e}, nil
+	}
+	return e, nil
+}
+
+func (e *tfidfEncoder) Name() string { return "tfidf" }
+
+// Dim is the fitted vocabulary's size (at most MaxFeatures; MaxFeatures
+// before Fit).
+func (e *tfidfEncoder) Dim() int {
+	if e.idf != nil {
+		return len(e.idf)
+	}
+	return e.opts.MaxFeatures
+}
+
+// normalizeText pads with spaces, collapses white space and optionally
+// folds case.
+func (e *tfidfEncoder) normalizeText(t string) string {
+	if e.opts.Lowercase {
+		t = strings.ToLower(t)
+	}
+	return " " + strings.Join(strings.Fields(t), " ") + " "
+}
+
+// ngrams calls fn with every character n-gram of t (MinN..MaxN runes); the
+// strings share t's memory.
+func (e *tfidfEncoder) ngrams(t string, fn func(g string)) {
+	starts := make([]int, 0, len(t)+1)
+	for i := range t {
+		starts = append(starts, i)
+	}
+	starts = append(starts, len(t))
+	nr := len(starts) - 1
+	for i := 0; i < nr; i++ {
+		for n := e.opts.MinN; n <= e.opts.MaxN && i+n <= nr; n++ {
+			fn(t[starts[i]:starts[i+n]])
+		}
+	}
+}
+
+// Fit builds the vocabulary (the MaxFeatures n-grams with the highest
+// document frequency among those in at least MinDF texts; ties broken
+// alphabetically) and the IDF weights.
+func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
+	if len(texts) == 0 {
+		return fmt.Errorf("tfidf: fit: no training texts")
+	}
+	df := map[string]int32{}
+	last := map[string]int32{}
+	for i, t := range texts {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		doc := int32(i + 1)
+		e.ngrams(e.normalizeText(t), func(g string) {
+			if last[g] != doc {
+				if _, ok := last[g]; !ok {
+					g = strings.Clone(g)
+				}
+				last[g] = doc
+				df[g]++
+			}
+		})
+	}
+	type gd struct {
+		g  string
+		df int32
+	}
+	var keep []gd
+	for g, d := range df {
+		if int(d) >= e.opts.MinDF {
+			keep = append(keep, gd{g, d})
+		}
+	}
+	sort.Slice(keep, func(i, j int) bool {
+		if keep[i].df != keep[j].df {
+			return keep[i].df > keep[j].df
+		}
+		return keep[i].g < keep[j].g
+	})
+	if len(keep) > e.opts.MaxFeatures {
+		keep = keep[:e.opts.MaxFeatures]
+	}
+	if len(keep) == 0 {
+		return fmt.Errorf("tfidf: fit: no n-gram occurs in %d or more of the %d training texts", e.opts.MinDF, len(texts))
+	}
+	// Vocabulary in alphabetical order: stable dimensions for inspection.
+	sort.Slice(keep, func(i, j int) bool { return keep[i].g < keep[j].g })
+	e.vocab = make(map[string]int32, len(keep))
+	e.idf = make([]float32, len(keep))
+	n := float64(len(texts))
+	for i, k := range keep {
+		e.vocab[k.g] = int32(i)
+		e.idf[i] = float32(math.Log((1+n)/(1+float64(k.df))) + 1)
+	}
+	e.mean = nil
+	if !e.opts.NoCenter {
+		sum := make([]float64, len(e.idf))
+		counts := map[int32]float64{}
+		for i, t := range texts {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			e.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
+		}
+		e.mean = make([]float32, len(sum))
+		for d, x := range sum {
+			e.mean[d] = float32(x / n)
+		}
+	}
+	return nil
+}
+
+// Vocabulary returns the fitted n-grams by dimension (nil before Fit).
+func (e *tfidfEncoder) Vocabulary() []string {
+	if e.vocab == nil {
+		return nil
+	}
+	out := make([]string, len(e.vocab))
+	for g, i := range e.vocab {
+		out[i] = g
+	}
+	return out
+}
+
+// sparse calls fn with the non-zero dimensions of the L2-normalised
+// TF-IDF vector of one text (counts is scratch space).
+func (e *tfidfEncoder) sparse(t string, counts map[int32]float64, fn func(d int32, x float64)) {
+	if !utf8.ValidString(t) {
+		t = strings.ToValidUTF8(t, "\uFFFD")
+	}
+	clear(counts)
+	e.ngrams(e.normalizeText(t), func(g string) {
+		if i, ok := e.vocab[g]; ok {
+			counts[i]++
+		}
+	})
+	var norm float64
+	for i, c := range counts {
+		if !e.opts.LinearTF {
+			c = 1 + math.Log(c)
+		}
+		x := c * float64(e.idf[i])
+		counts[i] = x
+		norm += x * x
+	}
+	if norm == 0 {
+		return
+	}
+	s := 1 / math.Sqrt(norm)
+	for i, x := range counts {
+		fn(i, x*s)
+	}
+}
+
+// vector returns the TF-IDF vector of one text, centred when fitted so.
+func (e *tfidfEncoder) vector(t string, counts map[int32]float64) []float32 {
+	v := make([]float32, e.Dim())
+	if e.mean != nil {
+		for d, m := range e.mean {
+			v[d] = -m
+		}
+	}
+	e.sparse(t, counts, func(d int32, x float64) { v[d] += float32(x) })
+	return v
+}
+
+func (e *tfidfEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
+	if e.vocab == nil {
+		return nil, fmt.Errorf("tfidf: Encode before Fit (the vocabulary is fitted on training texts)")
+	}
+	counts := map[int32]float64{}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			progress.Report(i, len(texts))
+		}
+		out[i] = e.vector(t, counts)
+	}
+	progress.Report(len(texts), len(texts))
+	return out, nil
+}
+
+// EncodeSets embeds each set as the mean of its utterances' TF-IDF
+// vectors minus the training mean: exactly what sv.EmbedSets' mean pooling
+// of Encode would give, but summed sparsely (a text has a few hundred
+// n-grams among MaxFeatures), which is several times faster and allocates
+// one dense vector per set instead of one per utterance.
+func (e *tfidfEncoder) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	if e.vocab == nil {
+		return nil, fmt.Errorf("tfidf: Encode before Fit (the vocabulary is fitted on training texts)")
+	}
+	counts := map[int32]float64{}
+	out := make([][]float32, len(sets))
+	for i, texts := range sets {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			progress.Report(i, len(sets))
+		}
+		sum := make([]float64, e.Dim())
+		for _, t := range texts {
+			e.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
+		}
+		v := make([]float32, len(sum))
+		inv := 1 / float64(max(len(texts), 1))
+		for d, x := range sum {
+			x *= inv
+			if e.mean != nil {
+				x -= float64(e.mean[d])
+			}
+			v[d] = float32(x)
+		}
+		out[i] = v
+	}
+	progress.Report(len(sets), len(sets))
+	return out, nil
+}
+
+// tfidfDocEncoder is "tfidf" with pool=doc: a set is one document.
+type tfidfDocEncoder struct{ *tfidfEncoder }
+
+// EncodeSets embeds each set as the TF-IDF vector of its texts joined by
+// newlines (minus the training mean when centring).
+func (e *tfidfDocEncoder) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	joined := make([]string, len(sets))
+	for i, s := range sets {
+		joined[i] = strings.Join(s, "\n")
+	}
+	return e.Encode(ctx, joined, progress)
+}
+
+// Describe gives the n-gram range, vocabulary size and options.
+func (e *tfidfEncoder) Describe() string {
+	o := e.opts
+	return fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
+		o.MinN, o.MaxN, e.Dim(), o.MinDF, !o.LinearTF, o.Lowercase, !o.NoCenter, o.Document)
+}

@@ -1,0 +1,135 @@
+package sv
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"time"
+)
+
+// Manifest records what a run was, so that its result can be cited and
+// re-run: the software (Go and module versions, VCS revision), the
+// machine, the seeds and resolved configuration, the inputs and the
+// timings.
+type Manifest struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// Command is the command line (or notebook call) that made the run.
+	Command []string `json:"command,omitempty"`
+	// Started and Finished bound the run; Seconds is its wall time.
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	Seconds  float64   `json:"seconds"`
+	// Software.
+	GoVersion     string            `json:"go_version"`
+	Module        string            `json:"module"`
+	ModuleVersion string            `json:"module_version"`
+	VCSRevision   string            `json:"vcs_revision,omitempty"`
+	VCSTime       string            `json:"vcs_time,omitempty"`
+	VCSModified   bool              `json:"vcs_modified,omitempty"`
+	Dependencies  map[string]string `json:"dependencies,omitempty"`
+	// Machine.
+	Hostname   string `json:"hostname,omitempty"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	NumCPU     int    `json:"num_cpu"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	// Backends maps each encoder that reported one to its compute backend;
+	// Backend is the backend requested for the run ("" = defaults).
+	Backend  string            `json:"backend"`
+	Backends map[string]string `json:"backends,omitempty"`
+	// Encoders maps each encoder to its description (see Describer):
+	// which word vectors or model files it used.
+	Encoders map[string]string `json:"encoders,omitempty"`
+	// Seeds are the rounds' seeds.
+	Seeds []int64 `json:"seeds"`
+	// Config is the resolved experiment configuration; Pairs the resolved
+	// pair-building configuration (or a description of pre-built pairs).
+	Config Table2Config `json:"config"`
+	Pairs  any          `json:"pairs,omitempty"`
+	// Inputs lists the input files with their sizes and SHA-256.
+	Inputs []InputFile `json:"inputs,omitempty"`
+	// Rounds and Timings describe each round and each (round, encoder).
+	Rounds  []RoundInfo     `json:"rounds"`
+	Timings []EncoderTiming `json:"timings"`
+	// Skipped and Notes repeat the result's.
+	Skipped []SkippedEncoder `json:"skipped,omitempty"`
+	Notes   []string         `json:"notes,omitempty"`
+	// Outputs lists the files written beside the manifest.
+	Outputs []string `json:"outputs,omitempty"`
+}
+
+// InputFile identifies one input of a run.
+type InputFile struct {
+	Path   string `json:"path"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Rows is the number of utterances read from it, when known.
+	Rows int `json:"rows,omitempty"`
+}
+
+// EncoderTiming is one (round, encoder)'s timing.
+type EncoderTiming struct {
+	Round   int       `json:"round"`
+	Encoder string    `json:"encoder"`
+	Backend string    `json:"backend,omitempty"`
+	Resumed bool      `json:"resumed,omitempty"`
+	Timing  StepTimes `json:"timing"`
+}
+
+// NewManifest describes t's run with this binary's build information
+// (runtime/debug.ReadBuildInfo) and this machine. The caller adds the
+// command, inputs, pair configuration and outputs.
+func NewManifest(t *Table2) *Manifest {
+	m := &Manifest{
+		Format: "roleprint-run", Version: 1,
+		Started: t.Started, Finished: t.Started.Add(time.Duration(t.Seconds * float64(time.Second))), Seconds: t.Seconds,
+		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Backend: t.Config.Backend, Config: t.Config, Rounds: t.Rounds, Skipped: t.Skipped, Notes: t.Notes,
+	}
+	m.Hostname, _ = os.Hostname()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		m.Module = bi.Main.Path
+		m.ModuleVersion = bi.Main.Version
+		m.Dependencies = map[string]string{}
+		for _, d := range bi.Deps {
+			v := d.Version
+			if d.Replace != nil {
+				v += " => " + d.Replace.Path + " " + d.Replace.Version
+			}
+			m.Dependencies[d.Path] = v
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				m.VCSRevision = s.Value
+			case "vcs.time":
+				m.VCSTime = s.Value
+			case "vcs.modified":
+				m.VCSModified = s.Value == "true"
+			}
+		}
+	}
+	for r := 0; r < t.Config.Rounds; r++ {
+		m.Seeds = append(m.Seeds, t.Config.Seed+int64(r))
+	}
+	for _, er := range t.PerRound {
+		m.Timings = append(m.Timings, EncoderTiming{Round: er.Round, Encoder: er.Encoder, Backend: er.Backend, Resumed: er.Resumed, Timing: er.Timing})
+		if er.About != "" {
+			if m.Encoders == nil {
+				m.Encoders = map[string]string{}
+			}
+			m.Encoders[er.Encoder] = er.About
+		}
+		if er.Backend != "" {
+			if m.Backends == nil {
+				m.Backends = map[string]string{}
+			}
+			m.Backends[er.Encoder] = er.Backend
+		}
+	}
+	sort.SliceStable(m.Timings, func(i, j int) bool { return m.Timings[i].Round < m.Timings[j].Round })
+	return m
+}

@@ -1,0 +1,156 @@
+package sv
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// lenEncoder embeds a text as (its length, 1) and counts the texts it saw.
+type lenEncoder struct {
+	seen []string
+	dim  int
+	nan  bool
+}
+
+func (l *lenEncoder) Name() string { return "len" }
+func (l *lenEncoder) Dim() int     { return 2 }
+func (l *lenEncoder) Encode(ctx context.Context, texts []string, p Progress) ([][]float32, error) {
+	l.seen = append(l.seen, texts...)
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = make([]float32, 2+l.dim)
+		out[i][0], out[i][1] = float32(len(t)), 1
+		if l.nan {
+			out[i][0] = float32(math.NaN())
+		}
+	}
+	return out, nil
+}
+
+func TestEmbedSetsMeanPoolingOnceEach(t *testing.T) {
+	enc := &lenEncoder{}
+	sets := []*data.UtteranceSet{
+		{ID: "a", Texts: []string{"ab", "abcd", "ab"}}, // repeated text counts twice
+		{ID: "b", Texts: []string{"abcd", "abcdef"}},
+		{ID: "a", Texts: []string{"ignored duplicate"}},
+	}
+	var last [2]int
+	emb, err := EmbedSets(context.Background(), enc, sets, func(d, n int) { last = [2]int{d, n} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(enc.seen) != 3 {
+		t.Errorf("encoded %q, want each distinct text once", enc.seen)
+	}
+	if got := emb["a"][0]; math.Abs(float64(got)-8.0/3) > 1e-6 {
+		t.Errorf("set a: %v, want mean length 8/3", got)
+	}
+	if emb["b"][0] != 5 || emb["b"][1] != 1 || len(emb) != 2 {
+		t.Errorf("set b: %v (%d sets)", emb["b"], len(emb))
+	}
+	if last != [2]int{3, 3} {
+		t.Errorf("last progress %v, want 3/3", last)
+	}
+}
+
+func TestEmbedSetsErrors(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		enc  Encoder
+		sets []*data.UtteranceSet
+		want string
+	}{
+		{&lenEncoder{}, []*data.UtteranceSet{{ID: "e"}}, `set "e" has no utterances`},
+		{&lenEncoder{dim: 1}, []*data.UtteranceSet{{ID: "a", Texts: []string{"x"}}}, "want Dim() = 2"},
+		{&lenEncoder{nan: true}, []*data.UtteranceSet{{ID: "n", Texts: []string{"x"}}}, `set "n": non-finite`},
+	}
+	for _, c := range cases {
+		if _, err := EmbedSets(ctx, c.enc, c.sets, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := EmbedSets(cctx, &lenEncoder{}, []*data.UtteranceSet{{ID: "a", Texts: []string{"x"}}}, nil); err != context.Canceled {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+func TestCosineAndNormalize(t *testing.T) {
+	if c := Cosine([]float32{1, 0}, []float32{0, 2}); c != 0 {
+		t.Errorf("orthogonal: %v", c)
+	}
+	if c := Cosine([]float32{1, 1}, []float32{-2, -2}); math.Abs(c+1) > 1e-12 {
+		t.Errorf("opposite: %v", c)
+	}
+	if c := Cosine([]float32{0, 0}, []float32{1, 2}); c != 0 {
+		t.Errorf("zero vector: %v, want 0", c)
+	}
+	v := Normalize([]float32{3, 4})
+	if math.Abs(float64(v[0])-0.6) > 1e-6 || math.Abs(float64(v[1])-0.8) > 1e-6 {
+		t.Errorf("Normalize = %v", v)
+	}
+}
+
+func TestFloatJSON(t *testing.T) {
+	b, _ := json.Marshal([]Float{0.5, Float(math.NaN()), Float(math.Inf(1))})
+	if string(b) != "[0.5,null,null]" {
+		t.Errorf("marshal = %s", b)
+	}
+	var back []Float
+	if err := json.Unmarshal(b, &back); err != nil || back[0] != 0.5 || !math.IsNaN(float64(back[1])) {
+		t.Errorf("unmarshal = %v, %v", back, err)
+	}
+}
+
+func TestRegistryAndSettings(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("registering a name twice did not panic")
+		}
+	}()
+	s, err := ParseSettings(" a=1; b = x ,c=")
+	if err != nil || s["a"] != "1" || s["b"] != "x" || s["c"] != "" {
+		t.Errorf("ParseSettings = %v, %v", s, err)
+	}
+	if _, err := ParseSettings("novalue"); err == nil {
+		t.Error("item without = accepted")
+	}
+	o := EncoderOptions{Settings: s}
+	if n, err := o.Int("a", 7); n != 1 || err != nil {
+		t.Errorf("Int = %v, %v", n, err)
+	}
+	if _, err := o.Int("b", 7); err == nil || !strings.Contains(err.Error(), "b=") {
+		t.Errorf("Int of x: err %v", err)
+	}
+	if f, _ := o.Float("missing", 2.5); f != 2.5 {
+		t.Errorf("Float default = %v", f)
+	}
+	if b, err := o.With("flag", "true").Bool("flag", false); !b || err != nil || o.Settings["flag"] != "" {
+		t.Errorf("With/Bool: %v %v (original changed: %q)", b, err, o.Settings["flag"])
+	}
+	if base, ft := SplitFineTuned("luar_ft"); base != "luar" || !ft {
+		t.Errorf("SplitFineTuned = %q %v", base, ft)
+	}
+	RegisterEncoder("test-bow", func(EncoderOptions) (Encoder, error) { return nil, nil })
+}
+
+func BenchmarkAUC(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	scores := make([]float64, 10000)
+	labels := make([]bool, len(scores))
+	for i := range scores {
+		labels[i] = i%2 == 0
+		scores[i] = rng.Float64()
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		AUC(scores, labels)
+	}
+}

@@ -1,0 +1,159 @@
+package sv
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// checkpointFormat and checkpointVersion identify a (round, encoder)
+// checkpoint file.
+const (
+	checkpointFormat  = "roleprint-table2-checkpoint"
+	checkpointVersion = 1
+)
+
+// checkpointFile is what a (round, encoder) checkpoint holds: the result
+// and the pair scores it came from (metrics are recomputed from the scores
+// on load, so a changed threshold criterion does not invalidate it).
+type checkpointFile struct {
+	Format  string       `json:"format"`
+	Version int          `json:"version"`
+	Key     string       `json:"key"`
+	Result  EncoderRound `json:"result"`
+	Scores  pairScores   `json:"scores"`
+}
+
+// corpusKey fingerprints a pair corpus: every pair of every split and the
+// texts of every set, so a checkpoint is reused only on the same data.
+func corpusKey(c *data.PairCorpus) string {
+	h := sha256.New()
+	str := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	pairs := func(name string, ps []data.Pair) {
+		str(name)
+		for _, p := range ps {
+			str(p.ID)
+			str(p.A)
+			str(p.B)
+			h.Write([]byte{byte(p.Label)})
+		}
+	}
+	pairs("train", c.Train)
+	pairs("dev", c.Dev)
+	for _, k := range allTestKeys() {
+		pairs(k.String(), c.Tests[k])
+	}
+	ids := make([]string, 0, len(c.Sets))
+	for id := range c.Sets {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		s := c.Sets[id]
+		str(id)
+		str(s.Speaker)
+		for _, t := range s.Texts {
+			str(t)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// encoderKey adds the encoder's name and options to a corpus key.
+func encoderKey(corpus, name string, o EncoderOptions) string {
+	h := sha256.New()
+	put := func(h hash.Hash, s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
+	put(h, corpus)
+	put(h, name)
+	put(h, o.Backend)
+	put(h, fmt.Sprint(o.Seed, o.BatchSize))
+	keys := make([]string, 0, len(o.Settings))
+	for k := range o.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		put(h, k)
+		put(h, o.Settings[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// loadCheckpoint reads path; ok is false when it is absent or was made
+// for other data or settings (it is then recomputed and overwritten).
+func loadCheckpoint(path, key string) (er *EncoderRound, ok bool, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	var f checkpointFile
+	if err := json.Unmarshal(b, &f); err != nil || f.Format != checkpointFormat {
+		// A torn or foreign file: recompute rather than fail.
+		return nil, false, nil
+	}
+	if f.Version != checkpointVersion || f.Key != key || f.Scores.Tests == nil {
+		return nil, false, nil
+	}
+	r := f.Result
+	r.Resumed = true
+	r.scores = &f.Scores
+	return &r, true, nil
+}
+
+// saveCheckpoint writes er and its scores to path atomically.
+func saveCheckpoint(path, key string, er *EncoderRound) error {
+	f := checkpointFile{Format: checkpointFormat, Version: checkpointVersion, Key: key, Result: *er, Scores: *er.scores}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return writeFileAtomic(path, b)
+}
+
+// writeFileAtomic writes b to a temporary file beside path and renames it
+// into place, so a crash never leaves a half-written file at path.
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		_, err = tmp.Write(b)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

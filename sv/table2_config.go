@@ -1,0 +1,194 @@
+package sv
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// DefaultEncoders are the rows RunTable2 computes when none are named: the
+// CPU-cheap baselines of package sv/baseline (which must be imported for
+// its encoders to be registered). Encoders whose assets are not installed
+// are skipped with a note unless Table2Config.SkipMissing is false. Other
+// packages add rows with AddDefaultEncoders; read the full list with
+// DefaultEncoderList.
+var DefaultEncoders = []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}
+
+var (
+	extraDefaultsMu sync.Mutex
+	extraDefaults   []string
+)
+
+// AddDefaultEncoders appends rows to the default list (after
+// DefaultEncoders), for a package whose encoders are cheap enough for the
+// default `roleprint reproduce` run (for instance a small fine-tuned
+// encoder, "transformer_ft"). Call it from an init function; names
+// already listed are ignored.
+func AddDefaultEncoders(names ...string) {
+	extraDefaultsMu.Lock()
+	defer extraDefaultsMu.Unlock()
+	for _, n := range names {
+		if !slices.Contains(DefaultEncoders, n) && !slices.Contains(extraDefaults, n) {
+			extraDefaults = append(extraDefaults, n)
+		}
+	}
+}
+
+// DefaultEncoderList returns DefaultEncoders followed by the rows added
+// with AddDefaultEncoders.
+func DefaultEncoderList() []string {
+	extraDefaultsMu.Lock()
+	defer extraDefaultsMu.Unlock()
+	return append(slices.Clone(DefaultEncoders), extraDefaults...)
+}
+
+// Table2Config configures RunTable2, the experiment behind the paper's
+// Table 2: every encoder × exposure × level, over several rounds. Use
+// DefaultTable2Config and change what you need; every field documents its
+// default. The resolved config is written into the run manifest.
+type Table2Config struct {
+	// Encoders are the rows, by registered name (see EncoderNames). A name
+	// "x_ft" builds x, fine-tunes it on the round's training pairs (it must
+	// be Trainable) and reports it as "x_ft". Default DefaultEncoderList().
+	Encoders []string `json:"encoders"`
+	// Mixed lists the encoders whose L2-normalised set embeddings are
+	// concatenated into the "mixed" row (the paper's Mixed Features); parts
+	// not among Encoders are computed too and get rows of their own. Empty
+	// means no mixed row. Default DefaultMixedParts.
+	Mixed []string `json:"mixed"`
+	// Rounds is how many times the experiment is repeated with different
+	// seeds (new speaker split, pairs and training); rows report mean ± std
+	// over rounds. Default 3, as in the paper.
+	Rounds int `json:"rounds"`
+	// Seed is the first round's seed; round r (1-based) uses Seed+r−1 for
+	// its pairs and its encoders. Default 1.
+	Seed int64 `json:"seed"`
+	// Criterion is what the decision threshold maximises on the dev pairs
+	// before ACC and F1 are measured on a test set. Default MaxAccuracy.
+	Criterion Criterion `json:"criterion"`
+	// Backend, CacheDir and BatchSize are passed to every encoder (see
+	// EncoderOptions). Defaults: "" (the encoders' defaults).
+	Backend   string `json:"backend,omitempty"`
+	CacheDir  string `json:"cache_dir,omitempty"`
+	BatchSize int    `json:"batch_size,omitempty"`
+	// Settings are encoder settings: "key" applies to every encoder,
+	// "name.key" only to encoder name (or name_ft), overriding a global
+	// key ("tfidf.max_features" → "50000"). Default none.
+	Settings map[string]string `json:"settings,omitempty"`
+	// FitMaxTexts caps the distinct training texts given to a Fitter's Fit,
+	// taken evenly across them; 0 gives all. Default 0.
+	FitMaxTexts int `json:"fit_max_texts,omitempty"`
+	// SkipMissing skips an encoder whose asset is not installed (its
+	// factory returned an *assets.MissingError), noting it in the result,
+	// instead of failing the run. Default true.
+	SkipMissing bool `json:"skip_missing"`
+	// CheckpointDir, when not empty, keeps each (round, encoder) result
+	// there as it is computed (round-R/NAME.json, with its pair scores);
+	// a rerun with the same data and settings loads them instead of
+	// recomputing, so an interrupted run resumes. Encoders also get
+	// round-R/NAME.work as EncoderOptions.WorkDir. Default "" (none).
+	CheckpointDir string `json:"-"`
+	// Logf receives notes (skipped encoders, resumed checkpoints). Nil
+	// discards them.
+	Logf func(format string, args ...any) `json:"-"`
+	// Progress receives progress: stage names the round, encoder and step
+	// ("round 2/3 tfidf embed"); done/total count its work. Nil discards it.
+	Progress func(stage string, done, total int) `json:"-"`
+}
+
+// DefaultTable2Config returns the paper's protocol with the CPU-cheap
+// encoders (see each field of Table2Config).
+func DefaultTable2Config() Table2Config {
+	return Table2Config{
+		Encoders:    DefaultEncoderList(),
+		Mixed:       append([]string(nil), DefaultMixedParts...),
+		Rounds:      3,
+		Seed:        1,
+		Criterion:   MaxAccuracy,
+		SkipMissing: true,
+	}
+}
+
+// Validate checks the config and returns the list of encoders to compute
+// (Encoders, then Mixed parts not among them), without duplicates.
+func (c *Table2Config) Validate() ([]string, error) {
+	if c.Rounds < 1 {
+		return nil, fmt.Errorf("rounds = %d: need at least 1", c.Rounds)
+	}
+	if _, err := ParseCriterion(string(c.Criterion)); err != nil {
+		return nil, err
+	}
+	var run []string
+	seen := map[string]bool{}
+	add := func(n string) error {
+		n = strings.TrimSpace(n)
+		if n == "" || seen[n] {
+			return nil
+		}
+		if n == MixedName {
+			return fmt.Errorf("encoder %q: the mixed row is configured by Mixed, not listed as an encoder", n)
+		}
+		if base, _ := SplitFineTuned(n); !registered(base) {
+			return fmt.Errorf("unknown encoder %q (known: %s)", n, strings.Join(EncoderNames(), ", "))
+		}
+		seen[n] = true
+		run = append(run, n)
+		return nil
+	}
+	for _, n := range c.Encoders {
+		if err := add(n); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range c.Mixed {
+		if err := add(n); err != nil {
+			return nil, fmt.Errorf("mixed features: %w", err)
+		}
+	}
+	if len(run) == 0 {
+		return nil, fmt.Errorf("no encoders to run")
+	}
+	return run, nil
+}
+
+func registered(name string) bool {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	_, ok := registry[name]
+	return ok
+}
+
+// EncoderOptions returns the options for encoder name in a round with the
+// given seed: the config's backend, cache and batch size, and its global
+// settings overridden by "name.key" settings (for "x_ft", "x.key" and then
+// "x_ft.key").
+func (c *Table2Config) EncoderOptions(name string, seed int64) EncoderOptions {
+	base, _ := SplitFineTuned(name)
+	o := EncoderOptions{Backend: c.Backend, CacheDir: c.CacheDir, Seed: seed, BatchSize: c.BatchSize, Logf: c.Logf}
+	o.Settings = map[string]string{}
+	keys := make([]string, 0, len(c.Settings))
+	for k := range c.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	scoped := func(prefix string) {
+		for _, k := range keys {
+			if rest, ok := strings.CutPrefix(k, prefix+"."); ok && rest != "" {
+				o.Settings[rest] = c.Settings[k]
+			}
+		}
+	}
+	for _, k := range keys {
+		if enc, _, ok := strings.Cut(k, "."); ok && (registered(enc) || registered(strings.TrimSuffix(enc, FineTunedSuffix)) || enc == MixedName) {
+			continue // scoped to an encoder
+		}
+		o.Settings[k] = c.Settings[k]
+	}
+	scoped(base)
+	if base != name {
+		scoped(name)
+	}
+	return o
+}

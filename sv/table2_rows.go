@@ -1,0 +1,118 @@
+package sv
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// Table2Row is one encoder on one test set, aggregated over rounds: the
+// unit of every report (Markdown, CSV, Parquet, JSON). Metric values are
+// fractions in [0, 1] (the Markdown table prints them ×100, as the paper);
+// _std is the sample standard deviation over rounds (n−1 in the
+// denominator, gonum's stat.MeanStdDev), NaN — null in JSON — with one
+// round. Rounds counts the rounds with a defined value.
+type Table2Row struct {
+	Encoder  string `json:"encoder" parquet:"encoder,dict"`
+	Exposure string `json:"exposure" parquet:"exposure,dict"`
+	Level    string `json:"level" parquet:"level,dict"`
+	AUCMean  Float  `json:"auc_mean" parquet:"auc_mean"`
+	AUCStd   Float  `json:"auc_std" parquet:"auc_std"`
+	ACCMean  Float  `json:"acc_mean" parquet:"acc_mean"`
+	ACCStd   Float  `json:"acc_std" parquet:"acc_std"`
+	F1Mean   Float  `json:"f1_mean" parquet:"f1_mean"`
+	F1Std    Float  `json:"f1_std" parquet:"f1_std"`
+	// BestACC and BestF1: at the best threshold on the test set itself.
+	BestACCMean Float `json:"best_acc_mean" parquet:"best_acc_mean"`
+	BestACCStd  Float `json:"best_acc_std" parquet:"best_acc_std"`
+	BestF1Mean  Float `json:"best_f1_mean" parquet:"best_f1_mean"`
+	BestF1Std   Float `json:"best_f1_std" parquet:"best_f1_std"`
+	EERMean     Float `json:"eer_mean" parquet:"eer_mean"`
+	EERStd      Float `json:"eer_std" parquet:"eer_std"`
+	Rounds      int   `json:"rounds" parquet:"rounds"`
+	// Pairs is the mean number of test pairs per round.
+	Pairs int `json:"pairs" parquet:"pairs"`
+	// PaperModel names the row of the paper's Table 2 this encoder is set
+	// beside (see PaperCounterpart), empty when none; PaperAUC, PaperACC
+	// and PaperF1 are that row's published means (fractions, NaN when
+	// none).
+	PaperModel string `json:"paper_model,omitempty" parquet:"paper_model,optional,dict"`
+	PaperAUC   Float  `json:"paper_auc" parquet:"paper_auc"`
+	PaperACC   Float  `json:"paper_acc" parquet:"paper_acc"`
+	PaperF1    Float  `json:"paper_f1" parquet:"paper_f1"`
+}
+
+// AggregateRows turns per-round results into rows: for each encoder in
+// order, each level (Base, Hard, Harder) and exposure (Seen-Seen,
+// Seen-Unseen, Unseen-Unseen), the mean and standard deviation over rounds
+// of each metric. Encoders without results are left out.
+func AggregateRows(perRound []EncoderRound, order []string) []Table2Row {
+	var rows []Table2Row
+	for _, enc := range order {
+		var rs []EncoderRound
+		for _, r := range perRound {
+			if r.Encoder == enc {
+				rs = append(rs, r)
+			}
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		for _, k := range allTestKeys() {
+			rows = append(rows, aggregateCell(enc, k, rs))
+		}
+	}
+	return rows
+}
+
+func aggregateCell(enc string, k data.TestKey, rs []EncoderRound) Table2Row {
+	row := Table2Row{Encoder: enc, Exposure: string(k.Exposure), Level: string(k.Level)}
+	get := func(f func(CellMetrics) Float) (mean, std Float, n int) {
+		var xs []float64
+		for _, r := range rs {
+			x := float64(f(r.Cells[k.String()]))
+			if !math.IsNaN(x) {
+				xs = append(xs, x)
+			}
+		}
+		m, s := meanStd(xs)
+		return Float(m), Float(s), len(xs)
+	}
+	row.AUCMean, row.AUCStd, row.Rounds = get(func(c CellMetrics) Float { return c.AUC })
+	row.ACCMean, row.ACCStd, _ = get(func(c CellMetrics) Float { return c.ACC })
+	row.F1Mean, row.F1Std, _ = get(func(c CellMetrics) Float { return c.F1 })
+	row.BestACCMean, row.BestACCStd, _ = get(func(c CellMetrics) Float { return c.BestACC })
+	row.BestF1Mean, row.BestF1Std, _ = get(func(c CellMetrics) Float { return c.BestF1 })
+	row.EERMean, row.EERStd, _ = get(func(c CellMetrics) Float { return c.EER })
+	var pairs int
+	for _, r := range rs {
+		pairs += r.Cells[k.String()].Pairs
+	}
+	row.Pairs = int(math.Round(float64(pairs) / float64(len(rs))))
+	row.PaperAUC, row.PaperACC, row.PaperF1 = Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
+	if pm := PaperCounterpart(enc); pm != "" {
+		if p, ok := PaperTable2Cell(pm, k); ok {
+			row.PaperModel = pm
+			row.PaperAUC, row.PaperACC, row.PaperF1 = fromPercent(p.AUC.Mean), fromPercent(p.ACC.Mean), fromPercent(p.F1.Mean)
+		}
+	}
+	return row
+}
+
+// meanStd returns the mean and the sample standard deviation of xs: NaN,
+// NaN for none and the value, NaN for one.
+func meanStd(xs []float64) (mean, std float64) {
+	switch len(xs) {
+	case 0:
+		return math.NaN(), math.NaN()
+	case 1:
+		return xs[0], math.NaN()
+	}
+	return stat.MeanStdDev(xs, nil)
+}
+
+// fromPercent turns a published percentage (two decimals) into a fraction
+// without binary noise (52.56 → 0.5256, not 0.5256000000000001).
+func fromPercent(p float64) Float { return Float(math.Round(p*100) / 10000) }

@@ -1,0 +1,490 @@
+package sv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/assets"
+)
+
+// CorpusSource returns the pair corpus of round (1-based), built with
+// seed. RunTable2 calls it once per round; PairsFrom makes one from
+// utterances with the pair builder, and a caller may also read pair
+// folders prepared beforehand.
+type CorpusSource func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error)
+
+// EncoderRound is one encoder's results in one round.
+type EncoderRound struct {
+	Round   int    `json:"round"`
+	Seed    int64  `json:"seed"`
+	Encoder string `json:"encoder"`
+	// Backend is the compute backend a GoMLX encoder ran on (see
+	// BackendNamer); empty for plain Go encoders.
+	Backend string `json:"backend,omitempty"`
+	Dim     int    `json:"dim"`
+	// About is the encoder's own description (see Describer).
+	About string `json:"about,omitempty"`
+	// DevAUC is the AUC on the dev pairs; Threshold the threshold chosen
+	// there and used for every test set's ACC and F1.
+	DevAUC    Float `json:"dev_auc"`
+	Threshold Float `json:"threshold"`
+	// Cells holds the metrics by test set (TestKey.String()).
+	Cells map[string]CellMetrics `json:"cells"`
+	// Timing says where the time went.
+	Timing StepTimes `json:"timing"`
+	// Resumed is true when the result came from a checkpoint.
+	Resumed bool `json:"resumed,omitempty"`
+
+	scores *pairScores
+}
+
+// StepTimes are the seconds one encoder spent in one round.
+type StepTimes struct {
+	FitS   float64 `json:"fit_s"`
+	TrainS float64 `json:"train_s"`
+	EmbedS float64 `json:"embed_s"`
+	ScoreS float64 `json:"score_s"`
+	TotalS float64 `json:"total_s"`
+}
+
+// pairScores are an encoder's scores of the dev pairs and of each test
+// set's pairs, in pair order.
+type pairScores struct {
+	Dev   []float64            `json:"dev"`
+	Tests map[string][]float64 `json:"tests"`
+}
+
+// BackendNamer is implemented by encoders that run on a selectable compute
+// backend (GoMLX encoders); the runner records the name in its results
+// and manifest.
+type BackendNamer interface {
+	BackendName() string
+}
+
+// RoundInfo describes one round's pair corpus.
+type RoundInfo struct {
+	Round int   `json:"round"`
+	Seed  int64 `json:"seed"`
+	// Pairs counts pairs by split: "train", "dev" and each test set.
+	Pairs map[string]int `json:"pairs"`
+	// Sets is the number of utterance sets; EvalTexts the distinct
+	// utterances of the dev and test sets (what each encoder embeds).
+	Sets      int     `json:"sets"`
+	EvalTexts int     `json:"eval_texts"`
+	PairsS    float64 `json:"pairs_s"`
+	TotalS    float64 `json:"total_s"`
+}
+
+// SkippedEncoder is an encoder left out of a run, and why.
+type SkippedEncoder struct {
+	Encoder string `json:"encoder"`
+	Reason  string `json:"reason"`
+}
+
+// Table2 is the result of RunTable2.
+type Table2 struct {
+	// Rows hold mean ± std over rounds per encoder, exposure and level, in
+	// the paper's order (encoders as configured, then "mixed").
+	Rows []Table2Row `json:"rows"`
+	// PerRound holds every round's per-encoder results.
+	PerRound []EncoderRound `json:"per_round"`
+	// Rounds describes each round's pairs.
+	Rounds []RoundInfo `json:"rounds"`
+	// Skipped lists encoders left out (assets not installed).
+	Skipped []SkippedEncoder `json:"skipped,omitempty"`
+	// Notes are things a reader should know about this run.
+	Notes []string `json:"notes,omitempty"`
+	// Config is the resolved configuration.
+	Config Table2Config `json:"config"`
+	// Started and Seconds time the whole run.
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
+}
+
+// RunTable2 runs the Table 2 experiment: for each round it gets the pair
+// corpus from source, then for each encoder fits it on the training texts
+// (Fitter), fine-tunes it on the training pairs ("x_ft" rows, Trainable),
+// embeds the dev and test sets (EmbedSets: mean pooling), scores every
+// pair (ScorePair: cosine unless the encoder scores itself), chooses a
+// threshold on the dev pairs and measures AUC, ACC, macro-F1, best-
+// threshold ACC and F1, and EER on each of the nine test sets. The
+// "mixed" row fuses its parts' scores by their mean, which equals the
+// cosine of the concatenated L2-normalised set embeddings (see Mixed).
+// Rows aggregate the rounds (AggregateRows).
+//
+// With cfg.CheckpointDir set, each (round, encoder) result is saved as
+// soon as it is computed and reused by a later run on the same data and
+// settings. The run stops with ctx.Err() when ctx is cancelled; results
+// saved so far stay.
+func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Table2, error) {
+	start := time.Now()
+	runList, err := cfg.Validate()
+	if err != nil {
+		return nil, err
+	}
+	crit, _ := ParseCriterion(string(cfg.Criterion))
+	cfg.Criterion = crit
+	logf := cfg.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	res := &Table2{Config: cfg, Started: start.UTC()}
+	skipped := map[string]bool{}
+	for r := 1; r <= cfg.Rounds; r++ {
+		seed := cfg.Seed + int64(r-1)
+		rstart := time.Now()
+		prefix := fmt.Sprintf("round %d/%d", r, cfg.Rounds)
+		report(cfg.Progress, prefix+" pairs", 0, 1)
+		corpus, err := source(ctx, r, seed)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: pairs: %w", r, err)
+		}
+		if err := checkCorpus(corpus); err != nil {
+			return nil, fmt.Errorf("round %d: %w", r, err)
+		}
+		report(cfg.Progress, prefix+" pairs", 1, 1)
+		info := roundInfo(r, seed, corpus)
+		info.PairsS = time.Since(rstart).Seconds()
+		key := corpusKey(corpus)
+		rr := &roundRunner{cfg: &cfg, crit: crit, corpus: corpus, round: r, seed: seed, prefix: prefix, corpusKey: key}
+		byName := map[string]*EncoderRound{}
+		for _, name := range runList {
+			if skipped[name] {
+				continue
+			}
+			er, err := rr.encoder(ctx, name)
+			var miss *assets.MissingError
+			if errors.As(err, &miss) && cfg.SkipMissing {
+				skipped[name] = true
+				res.Skipped = append(res.Skipped, SkippedEncoder{Encoder: name, Reason: err.Error()})
+				logf("skipping encoder %s: %v", name, err)
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("round %d: %w", r, err)
+			}
+			if er.Resumed {
+				logf("%s: %s resumed from checkpoint", prefix, name)
+			}
+			byName[name] = er
+			res.PerRound = append(res.PerRound, *er)
+		}
+		if len(cfg.Mixed) > 0 {
+			var parts []*EncoderRound
+			var names []string
+			for _, n := range cfg.Mixed {
+				if p := byName[strings.TrimSpace(n)]; p != nil {
+					parts = append(parts, p)
+					names = append(names, p.Encoder)
+				}
+			}
+			if len(parts) > 0 {
+				res.PerRound = append(res.PerRound, *rr.mixed(parts))
+				if r == 1 && len(parts) < len(cfg.Mixed) {
+					res.Notes = append(res.Notes, fmt.Sprintf("mixed features use %s only (other parts skipped)", strings.Join(names, "+")))
+				}
+			}
+		}
+		info.TotalS = time.Since(rstart).Seconds()
+		res.Rounds = append(res.Rounds, info)
+	}
+	if len(cfg.Mixed) > 0 {
+		res.Notes = append(res.Notes, "mixed = mean of its parts' pair scores = cosine of the concatenated L2-normalised set embeddings of: "+strings.Join(cfg.Mixed, ", "))
+	}
+	order := make([]string, 0, len(runList)+1)
+	for _, n := range runList {
+		if !skipped[n] {
+			order = append(order, n)
+		}
+	}
+	if len(cfg.Mixed) > 0 {
+		order = append(order, MixedName)
+	}
+	res.Rows = AggregateRows(res.PerRound, order)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+func report(p func(string, int, int), stage string, done, total int) {
+	if p != nil {
+		p(stage, done, total)
+	}
+}
+
+// checkCorpus makes sure every pair refers to a known set and that there
+// are dev pairs to choose thresholds on.
+func checkCorpus(c *data.PairCorpus) error {
+	if c == nil {
+		return fmt.Errorf("no pair corpus")
+	}
+	check := func(split string, pairs []data.Pair) error {
+		for i, p := range pairs {
+			for _, id := range []string{p.A, p.B} {
+				if c.Sets[id] == nil {
+					return fmt.Errorf("%s pair %d (%s): unknown set %q", split, i, p.ID, id)
+				}
+			}
+			if p.Label != 0 && p.Label != 1 {
+				return fmt.Errorf("%s pair %d (%s): label %d, want 0 or 1", split, i, p.ID, p.Label)
+			}
+		}
+		return nil
+	}
+	if err := check("train", c.Train); err != nil {
+		return err
+	}
+	if err := check("dev", c.Dev); err != nil {
+		return err
+	}
+	for k, ps := range c.Tests {
+		if err := check(k.String(), ps); err != nil {
+			return err
+		}
+	}
+	var pos, neg int
+	for _, p := range c.Dev {
+		if p.Label == 1 {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	if pos == 0 || neg == 0 {
+		return fmt.Errorf("the dev split has %d positive and %d negative pairs: thresholds are chosen on dev pairs of both kinds", pos, neg)
+	}
+	return nil
+}
+
+func roundInfo(r int, seed int64, c *data.PairCorpus) RoundInfo {
+	info := RoundInfo{Round: r, Seed: seed, Sets: len(c.Sets), Pairs: map[string]int{"train": len(c.Train), "dev": len(c.Dev)}}
+	for _, k := range allTestKeys() {
+		info.Pairs[k.String()] = len(c.Tests[k])
+	}
+	texts := map[string]bool{}
+	for _, s := range evalSets(c) {
+		for _, t := range s.Texts {
+			texts[t] = true
+		}
+	}
+	info.EvalTexts = len(texts)
+	return info
+}
+
+// allTestKeys lists the nine test sets in the paper's order: level-major
+// (Base, Hard, Harder), exposures within.
+func allTestKeys() []data.TestKey {
+	var ks []data.TestKey
+	for _, l := range data.Levels {
+		for _, e := range data.Exposures {
+			ks = append(ks, data.TestKey{Exposure: e, Level: l})
+		}
+	}
+	return ks
+}
+
+// evalSets returns the sets of the dev and test pairs, sorted by ID.
+func evalSets(c *data.PairCorpus) []*data.UtteranceSet {
+	ids := map[string]bool{}
+	add := func(ps []data.Pair) {
+		for _, p := range ps {
+			ids[p.A], ids[p.B] = true, true
+		}
+	}
+	add(c.Dev)
+	for _, ps := range c.Tests {
+		add(ps)
+	}
+	return setsByID(c, ids)
+}
+
+func setsByID(c *data.PairCorpus, ids map[string]bool) []*data.UtteranceSet {
+	keys := make([]string, 0, len(ids))
+	for id := range ids {
+		keys = append(keys, id)
+	}
+	sort.Strings(keys)
+	out := make([]*data.UtteranceSet, len(keys))
+	for i, id := range keys {
+		out[i] = c.Sets[id]
+	}
+	return out
+}
+
+// TrainTexts returns the distinct utterance texts of the sets in c's
+// training pairs, in set-ID order: what Fitters are fitted on. max > 0
+// keeps at most max of them, taken evenly.
+func TrainTexts(c *data.PairCorpus, max int) []string {
+	ids := map[string]bool{}
+	for _, p := range c.Train {
+		ids[p.A], ids[p.B] = true, true
+	}
+	seen := map[string]bool{}
+	var texts []string
+	for _, s := range setsByID(c, ids) {
+		for _, t := range s.Texts {
+			if !seen[t] {
+				seen[t] = true
+				texts = append(texts, t)
+			}
+		}
+	}
+	if max > 0 && len(texts) > max {
+		out := make([]string, max)
+		for i := range out {
+			out[i] = texts[int(float64(i)*float64(len(texts))/float64(max))]
+		}
+		texts = out
+	}
+	return texts
+}
+
+// roundRunner computes the encoders of one round.
+type roundRunner struct {
+	cfg        *Table2Config
+	crit       Criterion
+	corpus     *data.PairCorpus
+	round      int
+	seed       int64
+	prefix     string
+	corpusKey  string
+	trainTexts []string
+}
+
+func (rr *roundRunner) checkpointPath(name string) string {
+	if rr.cfg.CheckpointDir == "" {
+		return ""
+	}
+	return filepath.Join(rr.cfg.CheckpointDir, fmt.Sprintf("round-%d", rr.round), name+".json")
+}
+
+// encoder computes (or resumes) one encoder's round.
+func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound, error) {
+	opts := rr.cfg.EncoderOptions(name, rr.seed)
+	key := encoderKey(rr.corpusKey, name, opts)
+	ckpt := rr.checkpointPath(name)
+	if ckpt != "" {
+		if er, ok, err := loadCheckpoint(ckpt, key); err != nil {
+			return nil, err
+		} else if ok {
+			rr.evaluate(er)
+			return er, nil
+		}
+		opts.WorkDir = strings.TrimSuffix(ckpt, ".json") + ".work"
+	}
+	t0 := time.Now()
+	enc, err := NewEncoder(name, opts)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := enc.(Closer); ok {
+		defer c.Close()
+	}
+	er := &EncoderRound{Round: rr.round, Seed: rr.seed, Encoder: name}
+	if b, ok := enc.(BackendNamer); ok {
+		er.Backend = b.BackendName()
+	}
+	stage := func(step string) Progress {
+		label := rr.prefix + " " + name + " " + step
+		return func(done, total int) { report(rr.cfg.Progress, label, done, total) }
+	}
+	if f, ok := enc.(Fitter); ok {
+		t := time.Now()
+		if rr.trainTexts == nil {
+			rr.trainTexts = TrainTexts(rr.corpus, rr.cfg.FitMaxTexts)
+		}
+		p := stage("fit")
+		p.Report(0, 1)
+		if err := f.Fit(ctx, rr.trainTexts); err != nil {
+			return nil, fmt.Errorf("encoder %s: fit: %w", name, err)
+		}
+		p.Report(1, 1)
+		er.Timing.FitS = time.Since(t).Seconds()
+	}
+	if _, ft := SplitFineTuned(name); ft {
+		t := time.Now()
+		if err := enc.(Trainable).Train(ctx, rr.corpus, stage("train")); err != nil {
+			return nil, fmt.Errorf("encoder %s: train: %w", name, err)
+		}
+		er.Timing.TrainS = time.Since(t).Seconds()
+	}
+	er.Dim = enc.Dim() // after Fit: a fitted vocabulary may set it
+	if d, ok := enc.(Describer); ok {
+		er.About = d.Describe()
+	}
+	t := time.Now()
+	emb, err := EmbedSets(ctx, enc, evalSets(rr.corpus), stage("embed"))
+	if err != nil {
+		return nil, err
+	}
+	er.Timing.EmbedS = time.Since(t).Seconds()
+	t = time.Now()
+	score := func(ps []data.Pair) []float64 {
+		out := make([]float64, len(ps))
+		for i, p := range ps {
+			out[i] = ScorePair(enc, emb[p.A], emb[p.B])
+		}
+		return out
+	}
+	er.scores = &pairScores{Dev: score(rr.corpus.Dev), Tests: map[string][]float64{}}
+	for _, k := range allTestKeys() {
+		er.scores.Tests[k.String()] = score(rr.corpus.Tests[k])
+	}
+	er.Timing.ScoreS = time.Since(t).Seconds()
+	er.Timing.TotalS = time.Since(t0).Seconds()
+	if ckpt != "" {
+		if err := saveCheckpoint(ckpt, key, er); err != nil {
+			return nil, err
+		}
+	}
+	rr.evaluate(er)
+	return er, nil
+}
+
+// evaluate fills the metrics of er from its scores.
+func (rr *roundRunner) evaluate(er *EncoderRound) {
+	devLabels := PairLabels(rr.corpus.Dev)
+	er.DevAUC = Float(AUC(er.scores.Dev, devLabels))
+	th, _ := BestThreshold(er.scores.Dev, devLabels, rr.crit)
+	er.Threshold = Float(th)
+	er.Cells = map[string]CellMetrics{}
+	for _, k := range allTestKeys() {
+		ps := rr.corpus.Tests[k]
+		er.Cells[k.String()] = EvaluateCell(er.scores.Tests[k.String()], PairLabels(ps), th)
+	}
+}
+
+// mixed fuses the parts' scores into the mixed row.
+func (rr *roundRunner) mixed(parts []*EncoderRound) *EncoderRound {
+	t := time.Now()
+	fuse := func(get func(*EncoderRound) []float64) []float64 {
+		out := make([]float64, len(get(parts[0])))
+		for _, p := range parts {
+			for i, s := range get(p) {
+				out[i] += s
+			}
+		}
+		for i := range out {
+			out[i] /= float64(len(parts))
+		}
+		return out
+	}
+	er := &EncoderRound{Round: rr.round, Seed: rr.seed, Encoder: MixedName}
+	er.scores = &pairScores{Dev: fuse(func(p *EncoderRound) []float64 { return p.scores.Dev }), Tests: map[string][]float64{}}
+	for _, k := range allTestKeys() {
+		ks := k.String()
+		er.scores.Tests[ks] = fuse(func(p *EncoderRound) []float64 { return p.scores.Tests[ks] })
+	}
+	for _, p := range parts {
+		er.Dim += p.Dim
+	}
+	er.Timing.ScoreS = time.Since(t).Seconds()
+	er.Timing.TotalS = er.Timing.ScoreS // the parts' own times are in their rows
+	rr.evaluate(er)
+	return er
+}
