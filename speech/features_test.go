@@ -102,6 +102,18 @@ func TestSpeakingRateTracksEspeakRate(t *testing.T) {
 	for _, r := range rows {
 		t.Log(r)
 	}
+	// One text at every rate: the duration alone would rank the files, so
+	// also require that the nuclei are the sentence's syllables (7; de
+	// Jong & Wempe's detector may merge or miss a couple), not a constant.
+	for _, f := range files {
+		feat, err := AnalyzeFile(f, "", DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if feat.Syllables < 5 || feat.Syllables > 9 {
+			t.Errorf("%s: %d syllable nuclei, the sentence has 7", filepath.Base(f), feat.Syllables)
+		}
+	}
 	t.Logf("Spearman(speaking rate, -s) = %.3f over %d files", rho, len(files))
 	if rho < 0.9 {
 		t.Errorf("Spearman %.3f, want ≥ 0.9", rho)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -80,6 +81,11 @@ type judgeJSON struct {
 	N       int                  `json:"n,omitempty"`
 	Overall []float64            `json:"overall,omitempty"`
 	ByK     []map[string]float64 `json:"scores_by_k,omitempty"`
+	// AcousticProfiles are the characters' tag lines computed from
+	// --audio-corpus, and ProfilesFilled how many instances (or ablation
+	// targets) got their empty profile from them.
+	AcousticProfiles map[string]string `json:"acoustic_profiles,omitempty"`
+	ProfilesFilled   *int              `json:"profiles_filled,omitempty"`
 }
 
 func systemName(path string) string {
@@ -96,7 +102,8 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	ksFlag := fs.String("k", "4,6,8,10", "ablation: context lengths (turns)")
 	roles := fs.String("roles", "", "ablation: comma-separated roles (default: the 5 speakers with most lines)")
 	perRole := fs.Int("per-role", 20, "ablation: target lines per role")
-	personas := fs.String("personas", "", "ablation: personas.json from `persona distill` (personas become the agent's prompt and the judge's persona)")
+	personas := fs.String("personas", "", "ablation: personas.json from 'roleprint persona distill' (personas become the agent's prompt and the judge's persona)")
+	audio := addJudgeAudioFlags(fs)
 	client := llmFlags(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -120,6 +127,27 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		return usagef("unknown --judge %q (lexical, llm)", *judgeName)
 	}
 	out := judgeJSON{Protocol: *protocol, Judge: vj.Name(), Offline: *judgeName == "lexical"}
+	if *protocol == "speechrole" && *audio.corpus != "" {
+		return usagef("--audio-corpus goes with --protocol voxrole or ablation (SpeechRole instances carry their own tags)")
+	}
+	acoustic, err := audio.load(ctx, e)
+	if err != nil {
+		return err
+	}
+	filled := 0
+	seenRoles := map[string]bool{}
+	if acoustic != nil {
+		out.AcousticProfiles, out.ProfilesFilled = acoustic.Lines, &filled
+	}
+	noteAcoustic := func() {
+		if acoustic == nil {
+			return
+		}
+		e.Logf("judge: acoustic profiles of %d characters from %s filled %d profiles", len(acoustic.Tags), *audio.corpus, filled)
+		if m := acoustic.missing(seenRoles); len(m) > 0 {
+			e.Logf("judge: no audio for %s: their profiles stay as given", strings.Join(m, ", "))
+		}
+	}
 	switch *protocol {
 	case "speechrole":
 		out.Dimensions = judge.Codes(judge.SpeechRoleDimensions)
@@ -146,6 +174,12 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 			insts, err := readJSONL[judge.VRInstance](p)
 			if err != nil {
 				return err
+			}
+			for i := range insts {
+				seenRoles[insts[i].Role] = true
+				if acoustic.fill(insts[i].Role, &insts[i].Profile) {
+					filled++
+				}
 			}
 			rep, fin := e.progress("judge " + systemName(p))
 			res, err := judge.ScoreVoxRole(ctx, vj, systemName(p), insts, rep)
@@ -204,10 +238,32 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		if len(items) == 0 {
 			return fmt.Errorf("no target lines with %d turns of history for roles %v", maxK, roleList)
 		}
+		for i := range items {
+			seenRoles[items[i].Role] = true
+			if acoustic.fill(items[i].Role, &items[i].Profile) {
+				filled++
+			}
+		}
 		var agent judge.Agent
 		switch *agentName {
 		case "retrieval":
-			agent = judge.NewRetrievalAgent(utts)
+			ra := judge.NewRetrievalAgent(utts)
+			kept := items[:0]
+			dropped := map[string]int{}
+			for _, it := range items {
+				if ra.CanAnswer(it) {
+					kept = append(kept, it)
+				} else {
+					dropped[it.Role]++
+				}
+			}
+			for _, r := range sortedKeys(dropped) {
+				e.Logf("judge: ablation: %d target lines of %s left out: the retrieval agent has no line of %s outside their own conversation", dropped[r], r, r)
+			}
+			if len(kept) == 0 {
+				return fmt.Errorf("ablation: the retrieval agent can answer none of the %d target lines (roles %v speak in one conversation only; give more input files or --roles)", len(items), roleList)
+			}
+			items, agent = kept, ra
 		case "llm":
 			agent = &judge.LLMAgent{Client: c}
 		default:
@@ -221,6 +277,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		}
 		out.Agent, out.Ks, out.N, out.Overall, out.ByK = tab.Agent, tab.Ks, tab.N, tab.Overall, tab.Scores
 		out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
+		noteAcoustic()
 		if *asJSON {
 			return e.JSON(out)
 		}
@@ -239,6 +296,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("unknown --protocol %q (speechrole, voxrole, ablation)", *protocol)
 	}
+	noteAcoustic()
 	if *asJSON {
 		return e.JSON(out)
 	}
@@ -279,4 +337,14 @@ func parseInts(s string) ([]int, error) {
 		return nil, fmt.Errorf("no values")
 	}
 	return out, nil
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

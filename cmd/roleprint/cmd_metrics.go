@@ -48,9 +48,13 @@ type metricsJSON struct {
 	// text
 	Systems       []textMetricsJSON `json:"systems,omitempty"`
 	MeteorModules []string          `json:"meteor_modules,omitempty"`
-	WordNet       string            `json:"wordnet,omitempty"`
-	Encoder       string            `json:"encoder,omitempty"`
-	RougeStemmed  *bool             `json:"rouge_stemmed,omitempty"`
+	// MeteorSynonyms says how the synonym stage matched: "stems" (NLTK ≥
+	// 3.6, Hugging Face evaluate) or "surface" (classic METEOR); empty
+	// when it did not run.
+	MeteorSynonyms string `json:"meteor_synonyms,omitempty"`
+	WordNet        string `json:"wordnet,omitempty"`
+	Encoder        string `json:"encoder,omitempty"`
+	RougeStemmed   *bool  `json:"rouge_stemmed,omitempty"`
 	// agreement
 	Agreement []agreementJSON `json:"agreement,omitempty"`
 	// dedup
@@ -58,6 +62,9 @@ type metricsJSON struct {
 }
 
 type agreementJSON struct {
+	// File is the input file's name without extension (several files may
+	// share dimension names).
+	File      string `json:"file"`
 	Dimension string `json:"dimension"`
 	agree.Report
 }
@@ -93,6 +100,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	encName := fs.String("encoder", "hash-ngram", "encoder for BERTScore and dedup: hash-ngram (built in, lexical) or a registered sv encoder")
 	stem := fs.Bool("rouge-stem", false, "Porter-stem tokens for ROUGE-L (rouge-score's use_stemmer)")
 	noSyn := fs.Bool("no-synonyms", false, "METEOR without the WordNet synonym module")
+	surfaceSyn := fs.Bool("meteor-surface-synonyms", false, "METEOR synonyms of the words themselves (classic METEOR, NLTK ≤ 3.5) instead of NLTK ≥ 3.6's (and Hugging Face evaluate's) synonyms of Porter stems")
 	idf := fs.Bool("idf", false, "IDF-weight BERTScore tokens over the references")
 	threshold := fs.Float64("threshold", 0.9, "dedup: cosine at or above which a dialogue duplicates an earlier one")
 	method := fs.String("method", "auto", "dedup: exact, lsh or auto")
@@ -117,9 +125,11 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 		if mo.WordNet == nil && !*noSyn {
 			e.Logf("metrics: WordNet not installed (apt-get install wordnet-base): METEOR runs without synonyms")
 		}
+		mo.SurfaceSynonyms = *surfaceSyn
 		out.MeteorModules = mo.ActiveModules()
 		if mo.WordNet != nil {
 			out.WordNet = mo.WordNet.Dir
+			out.MeteorSynonyms = map[bool]string{false: "stems", true: "surface"}[mo.SurfaceSynonyms]
 		}
 		out.Encoder, out.RougeStemmed = enc.Name(), stem
 		ro := textmetrics.RougeOptions{Stem: *stem}
@@ -136,7 +146,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 					rs = append([]string{tp.Reference}, rs...)
 				}
 				if len(rs) == 0 {
-					return fmt.Errorf("%s: record %d has no reference", p, i+1)
+					return fmt.Errorf("%s: record %d has no reference (expected \"reference\" or \"references\")", p, i+1)
 				}
 				row.RougeL += textmetrics.RougeLMulti(tp.Candidate, rs, ro).F
 				row.Meteor += textmetrics.MeteorMulti(tp.Candidate, rs, mo).Score
@@ -157,7 +167,11 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 			return e.JSON(out)
 		}
 		w := e.Stdout()
-		fmt.Fprintf(w, "METEOR modules: %s; BERTScore encoder: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), out.Encoder)
+		syn := ""
+		if out.MeteorSynonyms != "" {
+			syn = " (synonyms of " + map[string]string{"stems": "stems, as NLTK ≥ 3.6", "surface": "words, classic METEOR"}[out.MeteorSynonyms] + ")"
+		}
+		fmt.Fprintf(w, "METEOR modules: %s%s; BERTScore encoder: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), syn, out.Encoder)
 		fmt.Fprintf(w, "%-24s%10s%10s%14s%6s\n", "System", "Rouge-L", "Meteor", "BertScore F1", "N")
 		for _, r := range out.Systems {
 			fmt.Fprintf(w, "%-24s%10.2f%10.2f%14.2f%6d\n", r.System, 100*r.RougeL, 100*r.Meteor, 100*r.BERTScoreF1, r.N)
@@ -179,16 +193,16 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 				if err != nil {
 					return fmt.Errorf("%s: dimension %q: %w", p, d, err)
 				}
-				out.Agreement = append(out.Agreement, agreementJSON{Dimension: d, Report: rep})
+				out.Agreement = append(out.Agreement, agreementJSON{File: systemName(p), Dimension: d, Report: rep})
 			}
 		}
 		if *asJSON {
 			return e.JSON(out)
 		}
 		w := e.Stdout()
-		fmt.Fprintf(w, "%-16s%6s%10s%10s%12s%10s\n", "Dimension", "N", "Spearman", "Kendall", "Agreement", "Pearson")
+		fmt.Fprintf(w, "%-16s%-16s%6s%10s%10s%12s%10s\n", "File", "Dimension", "N", "Spearman", "Kendall", "Agreement", "Pearson")
 		for _, a := range out.Agreement {
-			fmt.Fprintf(w, "%-16s%6d%10.3f%10.3f%12.3f%10.3f\n", a.Dimension, a.N, a.Spearman, a.Kendall, a.Pairwise, a.Pearson)
+			fmt.Fprintf(w, "%-16s%-16s%6d%10.3f%10.3f%12.3f%10.3f\n", a.File, a.Dimension, a.N, a.Spearman, a.Kendall, a.Pairwise, a.Pearson)
 		}
 		return nil
 	case "dedup":

@@ -168,7 +168,7 @@ func speechCorpusFlags(e *env, name string) (*flag.FlagSet, func() ([]data.Utter
 		}
 		utts, err := data.ReadUtterances(*in)
 		if err != nil {
-			return nil, cfg, fmt.Errorf("%s: %w", *in, err)
+			return nil, cfg, err // data.ReadUtterances names the file
 		}
 		cfg.BaseDir = *base
 		if cfg.BaseDir == "" {

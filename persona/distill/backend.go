@@ -47,6 +47,16 @@ type Backend interface {
 	Prompt(ctx context.Context, p Profile) (Persona, error)
 }
 
+// WholeEvents is implemented by backends that read every event of a
+// character or pair instead of a bounded sample: statistics cost nothing
+// per event, whereas an LLM's context is limited. When WholeEvents returns
+// true, the pipeline passes all events to Personality and Relationship
+// instead of Config.MaxEvents evenly sampled ones, so that counts and
+// frequent topics describe the whole script.
+type WholeEvents interface {
+	WholeEvents() bool
+}
+
 // Options are what a backend factory may use.
 type Options struct {
 	// LLM is the client for the llm backend (built by the caller from

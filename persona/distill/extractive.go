@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/roleprint/roleprint/persona/script"
 	"github.com/roleprint/roleprint/persona/textmetrics"
@@ -14,7 +15,7 @@ import (
 
 // ExtractiveVersion enters the extractive backend's fingerprint; bump it
 // when its outputs change.
-const ExtractiveVersion = "extractive/v1"
+const ExtractiveVersion = "extractive/v2"
 
 // Extractive is the offline backend: statistics instead of a language
 // model. Every text it writes says that it is extractive.
@@ -40,6 +41,10 @@ func (e *Extractive) Fingerprint() string { return ExtractiveVersion }
 
 // Extractive returns true.
 func (e *Extractive) Extractive() bool { return true }
+
+// WholeEvents returns true: the statistics read every event of a
+// character or pair (see the WholeEvents interface).
+func (e *Extractive) WholeEvents() bool { return true }
 
 // Prepare computes document frequencies over chunks and word and phrase
 // counts per speaker.
@@ -95,19 +100,23 @@ func (e *Extractive) topicWords(s string) []string {
 }
 
 // phrases returns the 2- and 3-grams of a line that have at least one
-// content word and do not start or end with a stop word.
+// content word, where a bigram may not end with a stop word nor start
+// with an article ("two of", "a good") and a trigram may not start or end
+// with a stop word. Words keep their inner apostrophes ("penny's", "i'm"),
+// so that a possessive or contraction is not split into a stray "s".
 func phrases(line string) []string {
-	ws := textmetrics.Words(strings.ReplaceAll(line, "’", "'"))
+	ws := apostropheWords(line)
 	var out []string
 	for n := 2; n <= 3; n++ {
 		for i := 0; i+n <= len(ws); i++ {
 			g := ws[i : i+n]
-			if stopwords[g[0]] && n == 3 || stopwords[g[n-1]] && n == 3 {
+			first, last := stemOfClitic(g[0]), stemOfClitic(g[n-1])
+			if stopwords[last] || n == 3 && stopwords[first] || n == 2 && articles[first] {
 				continue
 			}
 			content := false
 			for _, w := range g {
-				if !stopwords[w] && len(w) >= 3 {
+				if b := stemOfClitic(w); !stopwords[b] && len(b) >= 3 {
 					content = true
 				}
 			}
@@ -117,6 +126,43 @@ func phrases(line string) []string {
 		}
 	}
 	return out
+}
+
+var articles = map[string]bool{"a": true, "an": true, "the": true}
+
+// apostropheWords lower-cases s and returns its words: runs of letters and
+// digits, with an apostrophe (’ or ') kept between two letters.
+func apostropheWords(s string) []string {
+	rs := []rune(strings.ToLower(s))
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		case (r == '\'' || r == '’') && len(cur) > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i+1]):
+			cur = append(cur, '\'')
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// stemOfClitic is the part of w before an apostrophe ("penny's" → "penny",
+// "i'm" → "i"), which decides whether w is a stop word.
+func stemOfClitic(w string) string {
+	if i := strings.IndexByte(w, '\''); i > 0 {
+		return w[:i]
+	}
+	return w
 }
 
 // Event lists who takes part, the chunk's TF-IDF keywords, and its most
@@ -227,7 +273,7 @@ func (e *Extractive) Personality(ctx context.Context, character string, events [
 	p.Scenes = len(scenes)
 	p.Topics = frequent(topics, 10, 2)
 	var b strings.Builder
-	fmt.Fprintf(&b, "[extractive profile: word statistics, no language model] %s speaks %d lines in %d events across %d scenes.", character, p.Lines, p.Events, p.Scenes)
+	fmt.Fprintf(&b, "[extractive profile: word statistics, no language model] %s speaks %s in %s across %s.", character, count(p.Lines, "line"), count(p.Events, "event"), count(p.Scenes, "scene"))
 	if len(p.Keywords) > 0 {
 		fmt.Fprintf(&b, " Distinctive vocabulary: %s.", strings.Join(p.Keywords, ", "))
 	}
@@ -237,7 +283,7 @@ func (e *Extractive) Personality(ctx context.Context, character string, events [
 	if top := frequent(partners, 4, 1); len(top) > 0 {
 		var parts []string
 		for _, t := range top {
-			parts = append(parts, fmt.Sprintf("%s (%d events)", t, partners[t]))
+			parts = append(parts, fmt.Sprintf("%s (%s)", t, count(partners[t], "event")))
 		}
 		fmt.Fprintf(&b, " Most often with %s.", joinNames(parts))
 	}
@@ -296,8 +342,18 @@ func (e *Extractive) Relationship(ctx context.Context, a, b string, shared []Eve
 	}
 	r.SharedTopics = frequent(topics, 6, 2)
 	var d strings.Builder
-	fmt.Fprintf(&d, "[extractive: co-occurrence counts, no language model] %s and %s share %d events and answer each other directly %d times. %s names %s %d times; %s names %s %d times.",
-		a, b, r.CoEvents, r.Replies, a, b, r.AAddressesB, b, a, r.BAddressesA)
+	replies := "answer each other directly " + times(r.Replies)
+	if r.Replies == 0 {
+		replies = "never answer each other directly"
+	}
+	names := func(x, y string, n int) string {
+		if n == 0 {
+			return x + " never names " + y
+		}
+		return x + " names " + y + " " + times(n)
+	}
+	fmt.Fprintf(&d, "[extractive: co-occurrence counts, no language model] %s and %s share %s and %s. %s; %s.",
+		a, b, count(r.CoEvents, "event"), replies, names(a, b, r.AAddressesB), names(b, a, r.BAddressesA))
 	if len(r.SharedTopics) > 0 {
 		fmt.Fprintf(&d, " Shared topics: %s.", strings.Join(r.SharedTopics, ", "))
 	}
@@ -362,6 +418,27 @@ func (e *Extractive) Style(ctx context.Context, character string, lines []string
 	return s, nil
 }
 
+// count writes "1 event", "3 events".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// times writes "never", "once", "twice", "3 times".
+func times(n int) string {
+	switch n {
+	case 0:
+		return "never"
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
 func quoteList(xs []string) string {
 	q := make([]string, len(xs))
 	for i, x := range xs {
@@ -376,7 +453,7 @@ func (e *Extractive) Prompt(ctx context.Context, p Profile) (Persona, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are %s.\n", c)
 	b.WriteString("(Extractive persona: assembled from word statistics of the script, without a language model.)\n\n")
-	fmt.Fprintf(&b, "Who you are: you speak %d lines in %d scenes of the story.", p.Personality.Lines, p.Personality.Scenes)
+	fmt.Fprintf(&b, "Who you are: you speak %s in %s of the story.", count(p.Personality.Lines, "line"), count(p.Personality.Scenes, "scene"))
 	if len(p.Personality.Topics) > 0 {
 		fmt.Fprintf(&b, " The scenes you are in are about %s.", joinNames(p.Personality.Topics[:min(6, len(p.Personality.Topics))]))
 	}
@@ -391,7 +468,19 @@ func (e *Extractive) Prompt(ctx context.Context, p Profile) (Persona, error) {
 			if r.B == c {
 				other, you2them, them2you = r.A, r.BAddressesA, r.AAddressesB
 			}
-			fmt.Fprintf(&b, "- %s: you are together in %d events and answer each other %d times; you call them by name %d times, they call you %d times.", other, r.CoEvents, r.Replies, you2them, them2you)
+			fmt.Fprintf(&b, "- %s: you are together in %s", other, count(r.CoEvents, "event"))
+			if r.Replies > 0 {
+				fmt.Fprintf(&b, " and answer each other %s", times(r.Replies))
+			}
+			b.WriteString(".")
+			switch {
+			case you2them > 0 && them2you > 0:
+				fmt.Fprintf(&b, " You call them by name %s; they call you by name %s.", times(you2them), times(them2you))
+			case you2them > 0:
+				fmt.Fprintf(&b, " You call them by name %s; they never use your name.", times(you2them))
+			case them2you > 0:
+				fmt.Fprintf(&b, " They call you by name %s; you never use theirs.", times(them2you))
+			}
 			if len(r.SharedTopics) > 0 {
 				fmt.Fprintf(&b, " You talk about %s.", joinNames(r.SharedTopics[:min(3, len(r.SharedTopics))]))
 			}

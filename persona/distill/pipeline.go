@@ -29,8 +29,9 @@ type Config struct {
 	// MinCoEvents is N: a pair gets a relationship when both take part in
 	// at least N events. Default 3.
 	MinCoEvents int `json:"min_co_events"`
-	// MaxEvents bounds the events shown for one personality (evenly
-	// sampled). Default 60.
+	// MaxEvents bounds the events shown for one personality or
+	// relationship (evenly sampled); backends that implement WholeEvents
+	// (the extractive one) see all of them. Default 60.
 	MaxEvents int `json:"max_events"`
 	// MaxRelationships bounds the relationships in one prompt (most shared
 	// events first). Default 8.
@@ -61,23 +62,37 @@ type StageCount struct {
 
 // Result is everything a run produced (also written to the output folder).
 type Result struct {
-	Backend       string         `json:"backend"`
-	Fingerprint   string         `json:"fingerprint"`
-	Extractive    bool           `json:"extractive"`
-	Scenes        int            `json:"scenes"`
-	Lines         int            `json:"lines"`
-	Chunks        int            `json:"chunks"`
-	Characters    []string       `json:"characters"`
-	Events        []Event        `json:"events"`
-	Personalities []Personality  `json:"personalities"`
+	// Backend is the backend's name and Fingerprint its version string
+	// (method, model, settings); Extractive is true when no language
+	// model was involved.
+	Backend     string `json:"backend"`
+	Fingerprint string `json:"fingerprint"`
+	Extractive  bool   `json:"extractive"`
+	// Scenes, Lines and Chunks count the input and the chunks it was cut
+	// into.
+	Scenes int `json:"scenes"`
+	Lines  int `json:"lines"`
+	Chunks int `json:"chunks"`
+	// Characters are the distilled characters, most lines first;
+	// Personalities, Styles and Personas are in the same order.
+	Characters    []string      `json:"characters"`
+	Events        []Event       `json:"events"`
+	Personalities []Personality `json:"personalities"`
+	// Relationships are the pairs sharing ≥ Config.MinCoEvents events,
+	// sorted by name.
 	Relationships []Relationship `json:"relationships"`
 	Styles        []Style        `json:"styles"`
 	Personas      []Persona      `json:"personas"`
-	Stages        []StageCount   `json:"stages"`
-	Seconds       float64        `json:"seconds"`
+	// Stages say per stage how many units were computed and reused.
+	Stages []StageCount `json:"stages"`
+	// Seconds is the run's wall time.
+	Seconds float64 `json:"seconds"`
 }
 
-// Manifest is OUT/manifest.json: how the run was made.
+// Manifest is OUT/manifest.json: how the run was made. It is written last,
+// so its presence means the run finished; its fields are Result's plus the
+// inputs, the resolved configuration, the finishing time (UTC) and the
+// files written.
 type Manifest struct {
 	Backend     string       `json:"backend"`
 	Fingerprint string       `json:"fingerprint"`
@@ -137,7 +152,7 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 
 	// 1. Events.
 	res.Events = make([]Event, len(chunks))
-	err := parallel(ctx, cfg, StageEvents, len(chunks), func(i int) error {
+	err := parallel(ctx, cfg, StageEvents, len(chunks), func(i int) string { return "chunk " + chunks[i].ID }, func(i int) error {
 		ch := chunks[i]
 		key := unitKey(fp, StageEvents, struct {
 			C     script.Chunk
@@ -158,12 +173,16 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 			eventsOf[c] = append(eventsOf[c], ev)
 		}
 	}
+	maxEvents := cfg.MaxEvents
+	if w, ok := b.(WholeEvents); ok && w.WholeEvents() {
+		maxEvents = 0 // sample(xs, 0) is xs
+	}
 
 	// 2. Personalities.
 	res.Personalities = make([]Personality, len(chars))
-	err = parallel(ctx, cfg, StagePersonality, len(chars), func(i int) error {
+	err = parallel(ctx, cfg, StagePersonality, len(chars), func(i int) string { return chars[i] }, func(i int) error {
 		c := chars[i]
-		evs := sample(eventsOf[c], cfg.MaxEvents)
+		evs := sample(eventsOf[c], maxEvents)
 		key := unitKey(fp, StagePersonality, struct {
 			C string
 			E []Event
@@ -171,7 +190,7 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 		}{c, evs, lines[c]})
 		return st.do(StagePersonality, c, key, &res.Personalities[i], func() error {
 			p, err := b.Personality(ctx, c, evs, lines[c])
-			p.Events = len(eventsOf[c])
+			p.Events, p.Scenes = len(eventsOf[c]), countScenes(eventsOf[c])
 			res.Personalities[i] = p
 			return err
 		})
@@ -205,9 +224,9 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 		return pairs[i].b < pairs[j].b
 	})
 	res.Relationships = make([]Relationship, len(pairs))
-	err = parallel(ctx, cfg, StageRelationships, len(pairs), func(i int) error {
+	err = parallel(ctx, cfg, StageRelationships, len(pairs), func(i int) string { return pairs[i].a + " and " + pairs[i].b }, func(i int) error {
 		p := pairs[i]
-		shared := sample(co[p], cfg.MaxEvents)
+		shared := sample(co[p], maxEvents)
 		key := unitKey(fp, StageRelationships, struct {
 			A, B string
 			E    []Event
@@ -225,7 +244,7 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 
 	// 4. Linguistic style from the character's own lines.
 	res.Styles = make([]Style, len(chars))
-	err = parallel(ctx, cfg, StageStyle, len(chars), func(i int) error {
+	err = parallel(ctx, cfg, StageStyle, len(chars), func(i int) string { return chars[i] }, func(i int) error {
 		c := chars[i]
 		key := unitKey(fp, StageStyle, struct {
 			C string
@@ -243,7 +262,7 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 
 	// 5. Role-play prompts.
 	res.Personas = make([]Persona, len(chars))
-	err = parallel(ctx, cfg, StagePrompt, len(chars), func(i int) error {
+	err = parallel(ctx, cfg, StagePrompt, len(chars), func(i int) string { return chars[i] }, func(i int) error {
 		c := chars[i]
 		prof := Profile{Personality: res.Personalities[i], Style: res.Styles[i], Events: sample(eventsOf[c], cfg.PromptEvents)}
 		for _, r := range res.Relationships {
@@ -275,6 +294,15 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 		return nil, err
 	}
 	return res, nil
+}
+
+// countScenes counts the distinct scenes of events.
+func countScenes(events []Event) int {
+	seen := map[string]bool{}
+	for _, ev := range events {
+		seen[ev.SceneID] = true
+	}
+	return len(seen)
 }
 
 func (c Config) withDefaults() Config {
@@ -328,8 +356,9 @@ func selectCharacters(s *script.Script, cfg Config) []string {
 }
 
 // parallel runs fn(0..n-1) on cfg.Concurrency workers; the first error
-// stops the others from starting new units and is returned.
-func parallel(ctx context.Context, cfg Config, stage string, n int, fn func(i int) error) error {
+// stops the others from starting new units and is returned, naming the
+// stage and the unit (name(i): the chunk id, character or pair).
+func parallel(ctx context.Context, cfg Config, stage string, n int, name func(i int) string, fn func(i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
@@ -347,7 +376,7 @@ func parallel(ctx context.Context, cfg Config, stage string, n int, fn func(i in
 				err := fn(i)
 				mu.Lock()
 				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("distill %s unit %d: %w", stage, i, err)
+					firstErr = fmt.Errorf("distill %s, %s: %w", stage, name(i), err)
 					cancel()
 				}
 				done++

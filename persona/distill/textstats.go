@@ -89,8 +89,10 @@ func top(s []scored, k int) []string {
 	return out
 }
 
-// tfidfTop returns the k terms of doc with the highest tf·idf, idf =
-// ln((1+N)/(1+df)) + 1 (smoothed, as scikit-learn).
+// tfidfTop returns the k terms of doc with the highest tf·idf, with
+// sublinear tf = 1 + ln(count) (so that a common word repeated in a long
+// chunk does not outrank the chunk's own subject) and smoothed idf =
+// ln((1+N)/(1+df)) + 1 (as scikit-learn's sublinear_tf, smooth_idf).
 func tfidfTop(doc []string, df map[string]int, n, k int) []string {
 	tf := map[string]int{}
 	for _, t := range doc {
@@ -99,7 +101,7 @@ func tfidfTop(doc []string, df map[string]int, n, k int) []string {
 	var s []scored
 	for t, c := range tf {
 		idf := math.Log(float64(1+n)/float64(1+df[t])) + 1
-		s = append(s, scored{t, float64(c) * idf})
+		s = append(s, scored{t, (1 + math.Log(float64(c))) * idf})
 	}
 	return top(s, k)
 }

@@ -180,6 +180,18 @@ func NewRetrievalAgent(utts []data.Utterance) *RetrievalAgent {
 // Name returns "retrieval".
 func (a *RetrievalAgent) Name() string { return "retrieval" }
 
+// CanAnswer reports whether the agent has a line of item's role outside
+// item's conversation to answer with (a role heard in one conversation
+// only cannot be answered without copying the reference's own scene).
+func (a *RetrievalAgent) CanAnswer(item AblationItem) bool {
+	for _, l := range a.pool[item.Role] {
+		if l.conv != item.Conversation {
+			return true
+		}
+	}
+	return false
+}
+
 // Respond returns the best-matching line of the role.
 func (a *RetrievalAgent) Respond(ctx context.Context, item AblationItem, c []Turn) (string, error) {
 	if err := ctx.Err(); err != nil {

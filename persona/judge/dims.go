@@ -1,7 +1,10 @@
 package judge
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -75,41 +78,79 @@ func (a AcousticTags) String() string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// ParseTags reads "pitch=High,energy=Low,rate=Medium" (any order, any
-// subset; case-insensitive keys and levels; "p", "e", "r" accepted as
-// keys). Levels must be low, medium or high.
+// ParseTags reads acoustic tags from text. It accepts
+//
+//   - "pitch=High,energy=Low,rate=Medium" (any order, any subset, "=" or
+//     ":", separated by commas, semicolons or spaces; "p", "e", "r" accepted
+//     as keys);
+//   - the transcript form "[pitch: High, energy: Medium, rate: Low]"
+//     (AcousticTags.String);
+//   - the tag line of the speech package's character profiles
+//     (speech.Profile.Tags, speech.ProfileTags): "Pitch: High (mean F0 212
+//     Hz); Energy: Medium (63.1 dB); Speaking rate: Low (3.1 syllables/s)";
+//     parenthesised measurements are ignored.
+//
+// Keys and levels are case-insensitive. Levels must be low, medium or high;
+// "unknown" (a feature the speech analysis could not measure) leaves the
+// tag empty. Anything else is an error naming the offending part.
 func ParseTags(s string) (AcousticTags, error) {
 	var a AcousticTags
+	s = parenthesised.ReplaceAllString(strings.TrimSpace(s), " ")
 	s = strings.Trim(strings.TrimSpace(s), "[]")
-	if s == "" {
-		return a, nil
-	}
-	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
-		k, v, ok := strings.Cut(part, "=")
-		if !ok {
-			k, v, ok = strings.Cut(part, ":")
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' }) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
 		}
-		if !ok {
-			return a, fmt.Errorf("acoustic tag %q: want key=level", part)
+		m := tagPart.FindStringSubmatch(part)
+		if m == nil {
+			// Space-separated "pitch=high energy=low".
+			fields := strings.Fields(part)
+			if len(fields) < 2 {
+				return a, fmt.Errorf("acoustic tag %q: want key=level (pitch, energy or rate; Low, Medium or High)", part)
+			}
+			for _, f := range fields {
+				if err := setTag(&a, f, tagPart.FindStringSubmatch(f)); err != nil {
+					return a, err
+				}
+			}
+			continue
 		}
-		lv, err := level(v)
-		if err != nil {
-			return a, fmt.Errorf("acoustic tag %q: %w", part, err)
-		}
-		switch strings.ToLower(strings.TrimSpace(k)) {
-		case "pitch", "p", "f0":
-			a.Pitch = lv
-		case "energy", "e", "intensity", "loudness":
-			a.Energy = lv
-		case "rate", "r", "speed", "speaking_rate":
-			a.Rate = lv
-		default:
-			return a, fmt.Errorf("acoustic tag %q: key is not pitch, energy or rate", part)
+		if err := setTag(&a, part, m); err != nil {
+			return a, err
 		}
 	}
 	return a, nil
 }
 
+var (
+	parenthesised = regexp.MustCompile(`\([^)]*\)`)
+	tagPart       = regexp.MustCompile(`^\s*([A-Za-z0-9_ ]+?)\s*[:=]\s*([A-Za-z]+)\s*$`)
+)
+
+// setTag stores one key=level part matched by tagPart (m nil: malformed).
+func setTag(a *AcousticTags, part string, m []string) error {
+	if m == nil {
+		return fmt.Errorf("acoustic tag %q: want key=level (pitch, energy or rate; Low, Medium or High)", part)
+	}
+	lv, err := level(m[2])
+	if err != nil {
+		return fmt.Errorf("acoustic tag %q: %w", part, err)
+	}
+	switch strings.Join(strings.Fields(strings.ToLower(m[1])), "_") {
+	case "pitch", "p", "f0":
+		a.Pitch = lv
+	case "energy", "e", "intensity", "loudness":
+		a.Energy = lv
+	case "rate", "r", "speed", "speaking_rate":
+		a.Rate = lv
+	default:
+		return fmt.Errorf("acoustic tag %q: key is not pitch, energy or rate", part)
+	}
+	return nil
+}
+
+// level normalises a level name; "unknown" gives "" (no tag).
 func level(v string) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "low", "l":
@@ -118,8 +159,50 @@ func level(v string) (string, error) {
 		return "Medium", nil
 	case "high", "h":
 		return "High", nil
+	case "unknown", "":
+		return "", nil
 	}
 	return "", fmt.Errorf("level %q is not Low, Medium or High", v)
+}
+
+// UnmarshalJSON reads tags written either as an object {"pitch": "High",
+// "energy": "Low", "rate": "Medium"} (levels checked and normalised like
+// ParseTags's; unknown keys rejected) or as a string in any form ParseTags
+// accepts, such as the speech package's profile tag line.
+func (a *AcousticTags) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*a = AcousticTags{}
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		t, err := ParseTags(s)
+		if err != nil {
+			return err
+		}
+		*a = t
+		return nil
+	}
+	type plain AcousticTags // no UnmarshalJSON: no recursion
+	var p plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("acoustic tags: %w (expected {\"pitch\", \"energy\", \"rate\"} or a string such as \"pitch=High,energy=Low,rate=Medium\")", err)
+	}
+	for _, f := range []*string{&p.Pitch, &p.Energy, &p.Rate} {
+		lv, err := level(*f)
+		if err != nil {
+			return fmt.Errorf("acoustic tags: %w", err)
+		}
+		*f = lv
+	}
+	*a = AcousticTags(p)
+	return nil
 }
 
 // Turn is one turn of a dialogue context.

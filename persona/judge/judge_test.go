@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -76,6 +77,10 @@ func TestSpeechRoleRatioHandWorked(t *testing.T) {
 	}
 	if _, err := ScoreSpeechRole(context.Background(), j, "s", []SRInstance{{ID: "x"}}, nil); err == nil {
 		t.Fatal("instance without references accepted")
+	}
+	tagged := SRInstance{ID: "x", References: []string{"r0", "r1"}, ReferenceTags: []AcousticTags{{Pitch: "High"}}}
+	if _, err := ScoreSpeechRole(context.Background(), j, "s", []SRInstance{tagged}, nil); err == nil || !strings.Contains(err.Error(), "reference_tags") {
+		t.Fatalf("1 reference tag for 2 references: %v", err)
 	}
 }
 
@@ -203,6 +208,51 @@ func TestParseTags(t *testing.T) {
 	if _, err := ParseTags("tone=high"); err == nil {
 		t.Fatal("bad key accepted")
 	}
+	if a, err := ParseTags("pitch=high energy=low"); err != nil || a != (AcousticTags{Pitch: "High", Energy: "Low"}) {
+		t.Fatalf("space-separated: %+v %v", a, err)
+	}
+	// The transcript form reads back.
+	if a, err := ParseTags("[pitch: High, energy: Low, rate: Medium]"); err != nil || a.String() != "[pitch: High, energy: Low, rate: Medium]" {
+		t.Fatalf("round trip: %+v %v", a, err)
+	}
+}
+
+// The speech package's profile tag lines (speech.Profile.Tags; written
+// out here so that the judge's tests need no audio — the CLI test checks
+// the real speech output against this parser) are valid tag strings.
+func TestParseTagsReadsSpeechProfileLines(t *testing.T) {
+	a, err := ParseTags("Pitch: High (mean F0 212 Hz); Energy: Medium (63.1 dB); Speaking rate: Low (3.1 syllables/s)")
+	if err != nil || a != (AcousticTags{Pitch: "High", Energy: "Medium", Rate: "Low"}) {
+		t.Fatalf("%+v %v", a, err)
+	}
+	a, err = ParseTags("Pitch: Unknown (mean F0 not measured); Energy: Low (55.0 dB); Speaking rate: High (5.2 syllables/s)")
+	if err != nil || a != (AcousticTags{Energy: "Low", Rate: "High"}) {
+		t.Fatalf("unknown pitch: %+v %v", a, err)
+	}
+}
+
+// In JSON, tags are an object with checked levels or any string ParseTags
+// reads.
+func TestAcousticTagsJSON(t *testing.T) {
+	var inst VRInstance
+	err := json.Unmarshal([]byte(`{"id": "1", "role": "Bob", "response": "Hi", "profile": "Pitch: Low (mean F0 98 Hz); Energy: High (75.0 dB); Speaking rate: Medium (3.9 syllables/s)", "response_tags": {"pitch": "low", "rate": "HIGH"}}`), &inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst.Profile != (AcousticTags{Pitch: "Low", Energy: "High", Rate: "Medium"}) || inst.ResponseTags != (AcousticTags{Pitch: "Low", Rate: "High"}) {
+		t.Fatalf("decoded %+v / %+v", inst.Profile, inst.ResponseTags)
+	}
+	for _, bad := range []string{`{"pitch": "loud"}`, `{"tone": "High"}`, `"pitch=loud"`, `7`} {
+		var a AcousticTags
+		if err := json.Unmarshal([]byte(bad), &a); err == nil {
+			t.Errorf("%s accepted as %+v", bad, a)
+		}
+	}
+	b, _ := json.Marshal(AcousticTags{Pitch: "High"})
+	var back AcousticTags
+	if err := json.Unmarshal(b, &back); err != nil || back != (AcousticTags{Pitch: "High"}) {
+		t.Fatalf("marshal round trip %s: %+v %v", b, back, err)
+	}
 }
 
 func syntheticDialogues() []data.Utterance {
@@ -249,5 +299,27 @@ func TestContextAblationOffline(t *testing.T) {
 	r, err := agent.Respond(context.Background(), items[0], items[0].History)
 	if err != nil || r == "" {
 		t.Fatalf("respond %q %v", r, err)
+	}
+	// A role heard in one conversation only cannot be answered: CanAnswer
+	// says so before Respond fails.
+	solo := append(utts, data.Utterance{Source: "fx", ConversationID: "c0", Turn: 99, Speaker: "Cy", Text: "I only speak once."})
+	soloItems := AblationItems(solo, []string{"Cy", "Bob"}, nil, 10, 5)
+	soloAgent := NewRetrievalAgent(solo)
+	var can, cannot int
+	for _, it := range soloItems {
+		if soloAgent.CanAnswer(it) {
+			can++
+			continue
+		}
+		cannot++
+		if it.Role != "Cy" {
+			t.Fatalf("%s judged unanswerable", it.Role)
+		}
+		if _, err := soloAgent.Respond(context.Background(), it, it.History); err == nil {
+			t.Fatal("Respond answered what CanAnswer refused")
+		}
+	}
+	if cannot != 1 || can != 5 {
+		t.Fatalf("answerable %d, not %d", can, cannot)
 	}
 }

@@ -124,6 +124,9 @@ func ScoreSpeechRole(ctx context.Context, j PairJudge, system string, insts []SR
 		if len(inst.References) == 0 {
 			return nil, fmt.Errorf("speechrole: instance %q has no references", inst.ID)
 		}
+		if n := len(inst.ReferenceTags); n > 0 && n != len(inst.References) {
+			return nil, fmt.Errorf("speechrole: instance %q has %d reference_tags for %d references (give one per reference, in order, or none)", inst.ID, n, len(inst.References))
+		}
 		var pairs []PairScores
 		for r := range inst.References {
 			p, err := j.ComparePair(ctx, inst, r)

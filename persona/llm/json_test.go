@@ -97,3 +97,42 @@ func TestChatJSONGivesUp(t *testing.T) {
 		t.Fatalf("want MalformedError after 2 tries, got %v", err)
 	}
 }
+
+// A follow-up reply that leaves out a field must not inherit the value the
+// rejected reply gave it: out is decoded afresh each time.
+func TestChatJSONDoesNotKeepRejectedFields(t *testing.T) {
+	replies := []string{
+		`{"summary": "from the rejected reply", "scores": {"a": 3, "b": 99}}`, // b out of range
+		`{"scores": {"b": 4}}`, // summary and a missing
+		`{"summary": "ok", "scores": {"a": 2, "b": 4}}`,
+	}
+	n := 0
+	s := newServer(t, func(req llm.Request) string {
+		r := replies[min(n, len(replies)-1)]
+		n++
+		return r
+	})
+	c := newClient(t, s, "", nil)
+	var out struct {
+		Summary string         `json:"summary"`
+		Scores  map[string]int `json:"scores"`
+	}
+	validate := func() error {
+		if out.Summary == "" {
+			return fmt.Errorf("no summary")
+		}
+		for _, k := range []string{"a", "b"} {
+			v, ok := out.Scores[k]
+			if !ok || v < 1 || v > 10 {
+				return fmt.Errorf("scores.%s missing or outside 1-10", k)
+			}
+		}
+		return nil
+	}
+	if _, err := c.ChatJSON(context.Background(), llm.Request{Messages: []llm.Message{llm.User("rate")}}, &out, validate); err != nil {
+		t.Fatal(err)
+	}
+	if s.Served() != 3 || out.Summary != "ok" || out.Scores["a"] != 2 {
+		t.Fatalf("accepted the incomplete second reply: served %d, %+v", s.Served(), out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -20,14 +21,18 @@ type MalformedError struct {
 	Tries int
 }
 
+// Error says how many replies were read, what was wrong and how the last
+// one began.
 func (e *MalformedError) Error() string {
 	return fmt.Sprintf("llm: reply not usable after %d tries: %v; last reply starts %q", e.Tries, e.Err, snippet([]byte(e.Reply), 160))
 }
 
+// Unwrap returns what was wrong with the last reply.
 func (e *MalformedError) Unwrap() error { return e.Err }
 
 // ChatJSON sends req, extracts the JSON object from the reply (see
-// ExtractJSON), decodes it into out and, when validate is not nil, calls
+// ExtractJSON), decodes it into out (reset to its zero value before each
+// reply, so nothing of a rejected reply survives) and, when validate is not nil, calls
 // it on the decoded value. When any step fails, the reply and a user
 // message naming the error are appended to the conversation and the model
 // is asked again, up to Config.JSONRetries times; each follow-up is its
@@ -47,6 +52,7 @@ func (c *Client) ChatJSON(ctx context.Context, req Request, out any, validate fu
 			return last, err
 		}
 		last = resp
+		resetValue(out)
 		err = DecodeJSON(resp.Content, out)
 		if err == nil && validate != nil {
 			err = validate()
@@ -59,6 +65,17 @@ func (c *Client) ChatJSON(ctx context.Context, req Request, out any, validate fu
 			User(fmt.Sprintf("Your reply could not be used: %v. Reply again with only one JSON object in the requested format, and nothing else.", err)))
 	}
 	return last, &MalformedError{Reply: last.Content, Err: lastErr, Tries: c.cfg.JSONRetries + 1}
+}
+
+// resetValue sets *out to its zero value, so that a reply is decoded
+// into a clean value: encoding/json merges into existing maps and keeps
+// fields a reply leaves out, which would let a follow-up reply that omits
+// a field pass validation with the rejected reply's value.
+func resetValue(out any) {
+	v := reflect.ValueOf(out)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v.Elem().Set(reflect.Zero(v.Elem().Type()))
+	}
 }
 
 // DecodeJSON extracts the JSON object in reply and decodes it into out

@@ -98,6 +98,8 @@ type APIError struct {
 	URL string
 }
 
+// Error names the endpoint, the status, the server's message and, for
+// 401 and 404, what to check.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: HTTP %d", e.URL, e.StatusCode)
@@ -135,10 +137,12 @@ type ReplyError struct {
 	Err error
 }
 
+// Error names the endpoint, the problem and the start of the body.
 func (e *ReplyError) Error() string {
 	return fmt.Sprintf("%s: unreadable chat completion (%v); body starts %q", e.URL, e.Err, e.Body)
 }
 
+// Unwrap returns the decoding error.
 func (e *ReplyError) Unwrap() error { return e.Err }
 
 // snippet returns the first n bytes of b as a string for error messages.

@@ -15,7 +15,8 @@ const (
 )
 
 // MeteorOptions parametrise METEOR. DefaultMeteorOptions gives NLTK's (and
-// Hugging Face evaluate's) defaults.
+// Hugging Face evaluate's) defaults, including how NLTK ≥ 3.6 runs the
+// synonym stage (see SurfaceSynonyms).
 type MeteorOptions struct {
 	// Alpha weighs precision and recall in Fmean = PR/(αP + (1−α)R).
 	// Default 0.9 (Banerjee & Lavie 2005: Fmean = 10PR/(R + 9P)).
@@ -30,6 +31,18 @@ type MeteorOptions struct {
 	// WordNet provides synonyms; nil runs without the synonym stage. Load
 	// it with LoadWordNet.
 	WordNet *WordNet
+	// SurfaceSynonyms makes the synonym stage compare the words
+	// themselves: the reference word must be a WordNet synonym of the
+	// hypothesis word (classic METEOR, and NLTK up to 3.5, whose
+	// documentation printed 0.7398 for its example). The default (false)
+	// is what NLTK ≥ 3.6 and hence Hugging Face evaluate compute: the
+	// stem stage leaves the Porter stems of the unmatched words behind,
+	// and the synonym stage looks up the synonyms of the hypothesis
+	// word's stem and compares them with the reference word's stem, so
+	// pairs such as always/forever (stems "alway", "forev") or
+	// car/automobile ("automobil") do not match (NLTK 3.8 prints 0.6944
+	// for the same example).
+	SurfaceSynonyms bool
 	// Tokenize splits a sentence into tokens; default Tokens.
 	Tokenize func(string) []string
 }
@@ -71,8 +84,9 @@ type MeteorScore struct {
 // still-unmatched words, scanning hypothesis words from the last to the
 // first and pairing each with the last unmatched reference word it
 // matches (exact: equal lower-cased tokens; stem: equal Porter stems;
-// synonym: the reference word is among the WordNet synonyms of the
-// hypothesis word). Chunks are counted over the matches sorted by
+// synonym: the reference word's stem is among the WordNet synonyms of
+// the hypothesis word's stem, or with SurfaceSynonyms the word among the
+// word's synonyms). Chunks are counted over the matches sorted by
 // hypothesis position.
 func Meteor(hypothesis, reference string, opts MeteorOptions) MeteorScore {
 	opts = opts.withDefaults()
@@ -139,6 +153,7 @@ func meteorTokens(hyp, ref []string, o MeteorOptions) MeteorScore {
 		r[i] = tok{i, strings.ToLower(w)}
 	}
 	var matches [][2]int
+	stemmed := false // NLTK replaces the words left over by their stems after the stem stage
 	for _, m := range s.Modules {
 		var eq func(hw, rw string) bool
 		switch m {
@@ -148,7 +163,11 @@ func meteorTokens(hyp, ref []string, o MeteorOptions) MeteorScore {
 			eq = func(a, b string) bool { return Stem(a) == Stem(b) }
 		case ModuleSynonym:
 			syn := map[string]map[string]bool{}
+			useStems := stemmed && !o.SurfaceSynonyms
 			eq = func(a, b string) bool {
+				if useStems {
+					a, b = Stem(a), Stem(b)
+				}
 				set, ok := syn[a]
 				if !ok {
 					set = o.WordNet.Synonyms(a)
@@ -161,6 +180,9 @@ func meteorTokens(hyp, ref []string, o MeteorOptions) MeteorScore {
 		}
 		var got [][2]int
 		got, h, r = matchStage(h, r, eq)
+		if m == ModuleStem {
+			stemmed = true
+		}
 		s.ByModule[m] = len(got)
 		matches = append(matches, got...)
 	}

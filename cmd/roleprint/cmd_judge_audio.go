@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/persona/judge"
+	"github.com/roleprint/roleprint/speech"
+)
+
+// judgeAudioFlags are the flags with which `roleprint judge` computes the
+// characters' acoustic profiles from recordings (VoxRole's acoustic-aware
+// judge input) instead of reading them from the instances.
+type judgeAudioFlags struct {
+	corpus, dir, cache *string
+}
+
+func addJudgeAudioFlags(fs *flag.FlagSet) judgeAudioFlags {
+	return judgeAudioFlags{
+		corpus: fs.String("audio-corpus", "", "voxrole, ablation: utterances Parquet with audio_path (speaker = character); each character's acoustic profile (pitch, energy, speaking rate binned Low/Medium/High at 20/60/20 %, see docs/speech.md) fills the instances' empty profile"),
+		dir:    fs.String("audio-dir", "", "with --audio-corpus: folder relative audio paths are resolved against (default: the Parquet file's folder)"),
+		cache:  fs.String("speech-cache", "", "with --audio-corpus: JSON-lines cache of per-utterance acoustic results (as 'speech profile --cache')"),
+	}
+}
+
+// judgeAcoustic is what --audio-corpus produced: per character the tag
+// line of the speech package and the tags parsed from it.
+type judgeAcoustic struct {
+	Lines map[string]string
+	Tags  map[string]judge.AcousticTags
+}
+
+// load analyses the corpus's audio (nil, nil without --audio-corpus).
+func (f judgeAudioFlags) load(ctx context.Context, e *env) (*judgeAcoustic, error) {
+	if *f.corpus == "" {
+		if *f.dir != "" || *f.cache != "" {
+			return nil, usagef("--audio-dir and --speech-cache go with --audio-corpus")
+		}
+		return nil, nil
+	}
+	utts, err := data.ReadUtterances(*f.corpus)
+	if err != nil {
+		return nil, fmt.Errorf("--audio-corpus: %w", err) // the error names the file
+	}
+	cfg := speech.DefaultCorpusConfig()
+	cfg.BaseDir, cfg.CachePath = *f.dir, *f.cache
+	if cfg.BaseDir == "" {
+		cfg.BaseDir = filepath.Dir(*f.corpus)
+	}
+	report, finish := e.progress("acoustic profiles")
+	cfg.Progress = report
+	lines, err := speech.ProfileTags(ctx, utts, cfg)
+	finish()
+	if err != nil {
+		return nil, fmt.Errorf("--audio-corpus %s: %w", *f.corpus, err)
+	}
+	return parseProfileLines(lines)
+}
+
+// parseProfileLines turns the speech package's tag lines into judge tags.
+func parseProfileLines(lines map[string]string) (*judgeAcoustic, error) {
+	a := &judgeAcoustic{Lines: lines, Tags: map[string]judge.AcousticTags{}}
+	for c, l := range lines {
+		t, err := judge.ParseTags(l)
+		if err != nil {
+			return nil, fmt.Errorf("acoustic profile of %s (%q): %w", c, l, err)
+		}
+		a.Tags[c] = t
+	}
+	return a, nil
+}
+
+// fill sets profile to the role's tags when it is empty and the role has a
+// profile; it reports whether it did.
+func (a *judgeAcoustic) fill(role string, profile *judge.AcousticTags) bool {
+	if a == nil || !profile.Empty() {
+		return false
+	}
+	t, ok := a.Tags[role]
+	if !ok || t.Empty() {
+		return false
+	}
+	*profile = t
+	return true
+}
+
+// missing lists the roles that have no acoustic profile.
+func (a *judgeAcoustic) missing(roles map[string]bool) []string {
+	var out []string
+	for r := range roles {
+		if _, ok := a.Tags[r]; !ok {
+			out = append(out, r)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
