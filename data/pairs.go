@@ -14,27 +14,31 @@ import (
 //
 // The steps (docs/pairs.md has the full account):
 //
-//  1. Filters. Generated rows are dropped unless cfg.IncludeGenerated;
-//     conversations with fewer than MinConversationTurns utterances are
-//     dropped; generic roles (ExcludeSpeakers) are dropped.
+//  1. Filters. Speaker aliases are merged (Aliases); generated rows are
+//     dropped unless cfg.IncludeGenerated; conversations with fewer than
+//     MinConversationTurns utterances are dropped; generic roles
+//     (ExcludeSpeakers) are dropped.
 //  2. Sets. A set is one speaker's utterances in one conversation, in turn
 //     order, kept with ≥ MinSetUtterances utterances and ≥ MinSetWords
 //     words. A speaker is (Source, Speaker, AgentModel); speakers with
-//     fewer than MinSpeakerSets sets are dropped. Set IDs ("s000042")
-//     follow (source, conversation, speaker) order and do not depend on
-//     the seed.
+//     fewer than MinSpeakerSets sets are dropped. Two speakers of one name
+//     in two sources of one corpus are namesakes: they may be one person
+//     (Falstaff in three plays). Set IDs ("s000042") follow (source,
+//     conversation, speaker) order and do not depend on the seed.
 //  3. Speakers. In every dataset (a corpus, or a source: DatasetBy) the
-//     candidates (fewer than UnseenMaxSets sets, not a main role) give
-//     min(UnseenPerDataset, candidates/UnseenDivisor) unseen speakers and
-//     then min(DevPerDataset, rest/UnseenDivisor) dev speakers. Every
+//     candidates (fewer than UnseenMaxSets sets, not a main role, not a
+//     namesake) give min(UnseenPerDataset, candidates/UnseenDivisor)
+//     unseen speakers and then min(DevPerDataset, rest/UnseenDivisor) dev
+//     speakers. Every
 //     conversation in which an unseen or dev speaker says anything is held
 //     out whole: no set from it is trained on. Each seen speaker keeps
 //     HoldOut (HoldOutLarge) of its other sets out of training for the
 //     Seen-Unseen tests; the rest are its training sets.
 //  4. Pairs. Every split draws anchors in a seeded random order and gives
 //     each anchor one positive (another set of its speaker) and one
-//     negative (a set of another speaker: any for Base, of the anchor's
-//     source for Hard, of the anchor's conversation for Harder); an anchor
+//     negative (a set of another speaker, never a namesake: any for Base,
+//     of the anchor's source for Hard, of the anchor's conversation for
+//     Harder); an anchor
 //     lacking either is skipped, so every split is exactly 1:1. No pair
 //     repeats within a split, none pairs a set with itself, and no test
 //     pair is a training pair.
@@ -52,6 +56,7 @@ func BuildPairs(utts []Utterance, cfg PairConfig) (*PairCorpus, error) {
 		return nil, err
 	}
 	cfg.ExcludeSpeakers = slices.Clone(cfg.ExcludeSpeakers)
+	cfg.Aliases = slices.Clone(cfg.Aliases)
 	cfg.MainRoles = slices.Clone(cfg.MainRoles)
 	cfg.TrainLevels = slices.Clone(cfg.TrainLevels)
 	idx, err := buildIndex(utts, &cfg)
@@ -232,7 +237,7 @@ func (b *pairBuild) whyEmpty(r *splitRun) string {
 			for _, d := range b.sp.datasets {
 				per = append(per, fmt.Sprintf("%s %d", d.Name, d.Candidates))
 			}
-			return fmt.Sprintf("no %s speakers were drawn: each dataset draws min(%d, candidates/%d), and candidates (speakers with %d to %d sets, not main roles) per dataset are: %s",
+			return fmt.Sprintf("no %s speakers were drawn: each dataset draws min(%d, candidates/%d), and candidates (speakers with %d to %d sets, not main roles, no namesake in another source) per dataset are: %s",
 				who, map[string]int{"unseen": b.cfg.UnseenPerDataset, "dev": b.cfg.DevPerDataset}[who], b.cfg.UnseenDivisor,
 				b.cfg.MinSpeakerSets, b.cfg.UnseenMaxSets-1, strings.Join(per, ", "))
 		}

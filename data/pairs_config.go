@@ -63,8 +63,16 @@ type PairConfig struct {
 	// whole speaker name. An entry may be a glob pattern ("First *",
 	// "*'s *"; see path.Match) and may be scoped to one corpus with a
 	// "corpus:" prefix ("friends:Nurse" drops Friends' nurses but keeps
-	// Romeo and Juliet's Nurse). Default DefaultExcludedSpeakers().
+	// Romeo and Juliet's Nurse); the prefix "*:" applies an entry to every
+	// corpus and lets the pattern hold a colon ("*:therapist:*"). Default
+	// DefaultExcludedSpeakers().
 	ExcludeSpeakers []string `json:"exclude_speakers"`
+	// Aliases merge speaker labels that name one person, before any other
+	// filter: each entry is "From=To" ("Lesley=Leslie"), scoped to a
+	// corpus as in ExcludeSpeakers ("tbbt:Dr Hofstadter=Beverly"). From is
+	// matched case-insensitively against the whole name (no glob); the
+	// sets carry To. Default DefaultAliases().
+	Aliases []string `json:"aliases"`
 	// IncludeGenerated keeps agent-generated utterances (AgentModel set).
 	// Their speaker identity includes the agent model, so an agent playing
 	// Sheldon is never the real Sheldon. Default false: generated rows are
@@ -149,6 +157,7 @@ func DefaultPairConfig() PairConfig {
 		MinSetWords:          50,
 		MinSpeakerSets:       5,
 		ExcludeSpeakers:      DefaultExcludedSpeakers(),
+		Aliases:              DefaultAliases(),
 		DatasetBy:            DatasetByCorpus,
 		MainRoles:            DefaultMainRoles(),
 		UnseenMaxSets:        50,
@@ -179,8 +188,10 @@ func DefaultMainRoles() []string {
 // DefaultExcludedSpeakers returns the generic roles dropped by default: the
 // generic names of the paper's code lists for Friends, TBBT and Harry
 // Potter, patterns for their one-off descriptive roles ("Joey's Doctor",
-// "Man On Tv", "Fireman No. 3", "Girl 1"), and Shakespeare's generic roles
-// (messengers, servants, numbered lords and citizens). Shakespeare's single
+// "Man On Tv", "Fireman No. 3", "Girl 1"), Shakespeare's generic roles
+// (messengers, servants, numbered lords and citizens), and AnnoMI's
+// therapists ("therapist:<transcript>": the client is the verified speaker;
+// therapist lines stay in the corpus as context). Shakespeare's single
 // characters with generic names (Romeo and Juliet's Nurse, Lear's Fool,
 // the Clowns, a play's "King") are kept: a speaker is (source, name), so
 // they are one person each.
@@ -208,6 +219,8 @@ func DefaultExcludedSpeakers() []string {
 		"Musician", "Keeper", "Gaoler", "Sheriff", "Ambassador", "Patrician", "Tribune",
 		"Captain", "Lieutenant", "Sergeant", "Scout", "Post", "Guard", "Outlaw",
 		"First *", "Second *", "Third *", "Fourth *", "Fifth *", "Sixth *", "Seventh *",
+		// AnnoMI's therapists (the annomi importer's "therapist:<transcript>").
+		"*:therapist:*",
 	}
 }
 
@@ -258,6 +271,9 @@ func (c *PairConfig) Validate() error {
 		}
 		seen[l] = true
 	}
+	if _, err := newAliasMap(c.Aliases); err != nil {
+		return err
+	}
 	for _, list := range [][]string{c.ExcludeSpeakers, c.MainRoles} {
 		for _, e := range list {
 			if _, pat := splitScope(e); strings.TrimSpace(pat) == "" {
@@ -282,7 +298,12 @@ func CorpusOf(source string) string {
 // splitScope splits "corpus:pattern" into its scope and pattern; an entry
 // without a scope applies everywhere. Only a prefix made of letters,
 // digits, "-" and "_" counts as a scope, so "Mr. X: the elder" is a name.
+// The scope "*" means every corpus, for patterns holding a colon
+// themselves ("*:therapist:*").
 func splitScope(entry string) (scope, pattern string) {
+	if rest, ok := strings.CutPrefix(entry, "*:"); ok {
+		return "", rest
+	}
 	i := strings.IndexByte(entry, ':')
 	if i <= 0 {
 		return "", entry
@@ -325,7 +346,7 @@ func (m *speakerMatcher) match(source, speaker string) bool {
 	if v, ok := m.cache[key]; ok {
 		return v
 	}
-	name := strings.ToLower(strings.Join(strings.Fields(speaker), " "))
+	name := foldName(speaker)
 	v := false
 	for _, e := range m.entries {
 		if e.scope != "" && e.scope != corpus {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
@@ -45,8 +46,9 @@ var acceptanceCorpora = []realCorpus{
 // TestPairsRealCorpora builds pairs over Friends (HTML), TBBT and
 // Shakespeare, writes them, and then recomputes from the written files
 // alone that every split is non-empty and exactly balanced, that no unseen
-// or dev speaker occurs in training, and that no training set comes from a
-// conversation in which an unseen speaker speaks.
+// or dev speaker occurs in training, that no training set comes from a
+// conversation in which an unseen speaker speaks, and that no long line is
+// in two sets of one speaker.
 func TestPairsRealCorpora(t *testing.T) {
 	utts := importShared(t, acceptanceCorpora)
 	c := mustBuild(t, utts, data.DefaultPairConfig())
@@ -130,6 +132,22 @@ func TestPairsRealCorpora(t *testing.T) {
 			if s := byID[id]; held[convOf(s)] {
 				t.Fatalf("training set %s is from %s/%s, where an unseen speaker speaks", id, s.Source, s.ConversationID)
 			}
+		}
+	}
+	// No long line is in two sets of one speaker (clip shows and season
+	// premieres replay earlier scenes; the importers drop the replays), so
+	// no test set holds a training set's text.
+	where := map[string]string{}
+	for _, s := range sets {
+		for _, text := range s.Texts {
+			if len(strings.Fields(text)) < importers.RepeatMinWords {
+				continue
+			}
+			k := speakerOf(&s) + "\x00" + text
+			if other, ok := where[k]; ok && other != s.ID {
+				t.Fatalf("sets %s and %s of %s both hold %q", other, s.ID, s.Speaker, text)
+			}
+			where[k] = s.ID
 		}
 	}
 	var sources []string

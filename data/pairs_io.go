@@ -70,10 +70,14 @@ func (c *PairCorpus) split(name string) []Pair {
 }
 
 // WritePairDir stores c in dir (created when missing): sets.parquet, one
-// Parquet file per split and manifest.json. Each file is written atomically,
-// and an existing manifest.json is removed first and the new one written
-// last, so a directory whose writing was interrupted has no manifest and
-// ReadPairDir refuses it. Every pair must refer to sets of c.Sets.
+// Parquet file per split and manifest.json. Every file is first written to
+// a staging folder inside dir; only when all of them are complete (and no
+// destination is in the way) does the directory change: its old
+// manifest.json is removed, the files are renamed into place and the new
+// manifest is written last. A write that fails leaves an earlier pair
+// directory as it was; one interrupted while renaming leaves no manifest,
+// so ReadPairDir refuses the directory. Every pair must refer to sets of
+// c.Sets.
 func WritePairDir(dir string, c *PairCorpus) error {
 	if c == nil {
 		return fmt.Errorf("write pairs %s: nil corpus", dir)
@@ -85,13 +89,6 @@ func WritePairDir(dir string, c *PairCorpus) error {
 			}
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write pairs %s: %w", dir, err)
-	}
-	if err := os.Remove(filepath.Join(dir, PairManifestFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("write pairs %s: remove old manifest: %w", dir, err)
-	}
-
 	ids := make([]string, 0, len(c.Sets))
 	for id := range c.Sets {
 		ids = append(ids, id)
@@ -104,9 +101,14 @@ func WritePairDir(dir string, c *PairCorpus) error {
 			return fmt.Errorf("write pairs %s: set stored under %q has set_id %q", dir, id, sets[i].ID)
 		}
 	}
-	if err := WriteParquet(filepath.Join(dir, PairSetsFile), sets); err != nil {
-		return fmt.Errorf("write pairs: %w", err)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write pairs %s: %w", dir, err)
 	}
+	stage, err := os.MkdirTemp(dir, ".staging-")
+	if err != nil {
+		return fmt.Errorf("write pairs %s: %w", dir, err)
+	}
+	defer os.RemoveAll(stage)
 
 	m := PairManifest{}
 	if info := PairCorpusInfo(c); info != nil {
@@ -114,6 +116,9 @@ func WritePairDir(dir string, c *PairCorpus) error {
 		m.Splits = slices.Clone(info.Splits)
 	} else {
 		m.PairInfo = PairInfo{Format: PairFormat, Version: PairFormatVersion, Seed: c.Seed}
+	}
+	if err := WriteParquet(filepath.Join(stage, PairSetsFile), sets); err != nil {
+		return fmt.Errorf("write pairs: %w", err)
 	}
 	m.Files = append(m.Files, PairFile{Name: "sets", Path: PairSetsFile, Rows: len(sets)})
 	for _, name := range pairSplitNames() {
@@ -126,7 +131,7 @@ func WritePairDir(dir string, c *PairCorpus) error {
 				f.Negatives++
 			}
 		}
-		if err := WriteParquet(filepath.Join(dir, f.Path), pairs); err != nil {
+		if err := WriteParquet(filepath.Join(stage, f.Path), pairs); err != nil {
 			return fmt.Errorf("write pairs: %w", err)
 		}
 		m.Files = append(m.Files, f)
@@ -135,6 +140,21 @@ func WritePairDir(dir string, c *PairCorpus) error {
 	js, err := json.MarshalIndent(&m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write pairs %s: manifest: %w", dir, err)
+	}
+
+	// Everything is written: check the destinations, then move in.
+	for _, f := range m.Files {
+		if st, err := os.Lstat(filepath.Join(dir, f.Path)); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("write pairs %s: %s is in the way (not a regular file); nothing was changed", dir, filepath.Join(dir, f.Path))
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, PairManifestFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write pairs %s: remove old manifest: %w", dir, err)
+	}
+	for _, f := range m.Files {
+		if err := os.Rename(filepath.Join(stage, f.Path), filepath.Join(dir, f.Path)); err != nil {
+			return fmt.Errorf("write pairs %s: %w", dir, err)
+		}
 	}
 	return writeFileAtomic(filepath.Join(dir, PairManifestFile), append(js, '\n'))
 }

@@ -200,3 +200,67 @@ func TestWritePairDirRewriteAndBadCorpus(t *testing.T) {
 		t.Errorf("hand-made corpus read back as %d train pairs, seed %d, config %v", len(r.Train), r.Seed, data.PairCorpusInfo(r).Config)
 	}
 }
+
+// TestWritePairDirFailureKeepsOldDir: when writing a new corpus over an
+// earlier pair directory fails (here a folder stands where dev.parquet
+// goes), the directory is left exactly as it was, still readable, with
+// no staging files behind.
+func TestWritePairDirFailureKeepsOldDir(t *testing.T) {
+	utts := pairFixture(fixtureConvs)
+	cfgA, cfgB := data.DefaultPairConfig(), data.DefaultPairConfig()
+	cfgB.Seed, cfgB.MaxTrainPairs = 2, 100
+	a, b := mustBuild(t, utts, cfgA), mustBuild(t, utts, cfgB)
+	dir := filepath.Join(t.TempDir(), "pairs")
+	if err := data.WritePairDir(dir, a); err != nil {
+		t.Fatal(err)
+	}
+	// Keep the old directory readable with its dev file under another
+	// name, and put a folder where the new dev.parquet must go.
+	if err := os.Rename(filepath.Join(dir, "dev.parquet"), filepath.Join(dir, "dev-a.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	mpath := filepath.Join(dir, data.PairManifestFile)
+	js, _ := os.ReadFile(mpath)
+	var m map[string]any
+	if err := json.Unmarshal(js, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m["files"].([]any) {
+		if f := f.(map[string]any); f["name"] == "dev" {
+			f["path"] = "dev-a.parquet"
+		}
+	}
+	js, _ = json.Marshal(m)
+	os.WriteFile(mpath, js, 0o644)
+	os.MkdirAll(filepath.Join(dir, "dev.parquet", "x"), 0o755)
+	before := map[string][]byte{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() {
+			before[e.Name()], _ = os.ReadFile(filepath.Join(dir, e.Name()))
+		}
+	}
+
+	err := data.WritePairDir(dir, b)
+	if err == nil || !strings.Contains(err.Error(), "dev.parquet") {
+		t.Fatalf("write over an obstacle: got %v", err)
+	}
+	entries, _ = os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+		if !e.IsDir() {
+			if got, _ := os.ReadFile(filepath.Join(dir, e.Name())); !bytes.Equal(got, before[e.Name()]) {
+				t.Errorf("%s changed by the failed write", e.Name())
+			}
+		}
+	}
+	r, err := data.ReadPairDir(dir)
+	if err != nil {
+		t.Fatalf("old directory unreadable after a failed write: %v", err)
+	}
+	if len(r.Train) != len(a.Train) || len(r.Dev) != len(a.Dev) {
+		t.Errorf("read back %d train / %d dev pairs, want the old %d / %d", len(r.Train), len(r.Dev), len(a.Train), len(a.Dev))
+	}
+}

@@ -133,11 +133,19 @@ func (s sampler) positive(run *splitRun, a int32, p *pool) (int32, bool) {
 	})
 }
 
+// otherPerson reports whether sets a and b belong to speakers that are
+// surely two people: two speakers, and not namesakes of one corpus (the
+// same name in two sources may be one person: Falstaff of Henry IV parts
+// 1 and 2). Negative pairs are drawn only from such sets.
+func (s sampler) otherPerson(a, b int32) bool {
+	sa, sb := s.idx.setSpk[a], s.idx.setSpk[b]
+	return sa != sb && s.idx.speakers[sa].name != s.idx.speakers[sb].name
+}
+
 // negative draws a set of another speaker from p: any (Base), of the
 // anchor's source (Hard), or of the anchor's conversation (Harder).
 func (s sampler) negative(run *splitRun, a int32, p *pool, lvl Level) (int32, bool) {
-	spk := s.idx.setSpk[a]
-	ok := func(c int32) bool { return p.in[c] && s.idx.setSpk[c] != spk && run.free(a, c) }
+	ok := func(c int32) bool { return p.in[c] && s.otherPerson(a, c) && run.free(a, c) }
 	switch lvl {
 	case Base:
 		return pick(run.rng, p.all, ok)
@@ -230,9 +238,8 @@ func (s sampler) codeTrain(run *splitRun, anchors []int32, p *pool, cfg *PairCon
 		for _, n := range negs {
 			run.add(a, n, 0, Hard)
 		}
-		spk := s.idx.setSpk[a]
 		for _, n := range s.idx.convs[s.idx.setConv[a]].sets {
-			if !p.in[n] || s.idx.setSpk[n] == spk || !run.free(a, n) {
+			if !p.in[n] || !s.otherPerson(a, n) || !run.free(a, n) {
 				continue
 			}
 			if run.len()+2 > cfg.MaxTrainPairs {

@@ -51,6 +51,14 @@ type speakerInfo struct {
 	key     speakerKey
 	dataset int32
 	sets    []int32 // in set order
+	// name identifies the speaker's name within its corpus (case and
+	// spacing folded, agent model included): two speakers of one corpus
+	// with the same name id may be one person in two sources (Falstaff in
+	// both parts of Henry IV), so they are never a negative pair.
+	name int32
+	// namesake is true when another kept speaker has the same name id;
+	// such a speaker is never drawn unseen or dev.
+	namesake bool
 }
 
 type convInfo struct {
@@ -74,6 +82,8 @@ type InputCounts struct {
 	// MinConversationTurns utterances.
 	Conversations      int `json:"conversations"`
 	ConversationsShort int `json:"conversations_short"`
+	// AliasedUtterances had their speaker renamed by Aliases.
+	AliasedUtterances int `json:"aliased_utterances"`
 	// ExcludedUtterances were spoken by generic roles (ExcludeSpeakers);
 	// ExcludedNames lists those names with their utterance counts.
 	ExcludedUtterances int            `json:"excluded_utterances"`
@@ -97,6 +107,10 @@ type convKey struct{ source, id string }
 // buildIndex applies the filters and groups the utterances into sets.
 func buildIndex(utts []Utterance, cfg *PairConfig) (*pairIndex, error) {
 	exclude := newSpeakerMatcher(cfg.ExcludeSpeakers, false)
+	aliases, err := newAliasMap(cfg.Aliases)
+	if err != nil {
+		return nil, err
+	}
 	idx := &pairIndex{}
 	idx.counts.Utterances = len(utts)
 	idx.counts.ExcludedNames = map[string]int{}
@@ -122,12 +136,17 @@ func buildIndex(utts []Utterance, cfg *PairConfig) (*pairIndex, error) {
 			convs[k] = a
 		}
 		a.turns++
-		if exclude.match(u.Source, u.Speaker) {
+		speaker := u.Speaker
+		if to, ok := aliases.lookup(u.Source, speaker); ok {
+			speaker = to
+			idx.counts.AliasedUtterances++
+		}
+		if exclude.match(u.Source, speaker) {
 			idx.counts.ExcludedUtterances++
-			idx.counts.ExcludedNames[u.Speaker]++
+			idx.counts.ExcludedNames[speaker]++
 			continue
 		}
-		sk := speakerKey{u.Source, u.Speaker, u.AgentModel}
+		sk := speakerKey{u.Source, speaker, u.AgentModel}
 		a.by[sk] = append(a.by[sk], int32(i))
 		if cfg.Progress != nil && i%50_000 == 0 {
 			cfg.Progress("sets", i, len(utts))
@@ -195,6 +214,8 @@ func buildIndex(utts []Utterance, cfg *PairConfig) (*pairIndex, error) {
 	spkID := make(map[speakerKey]int32, len(kept))
 	dsID := map[string]int32{}
 	srcID := map[string]int32{}
+	nameID := map[[3]string]int32{}
+	nameCount := map[int32]int{}
 	for _, s := range kept {
 		ds := s.Source
 		if cfg.DatasetBy == DatasetByCorpus {
@@ -206,8 +227,18 @@ func buildIndex(utts []Utterance, cfg *PairConfig) (*pairIndex, error) {
 			dsID[ds] = d
 			idx.datasets = append(idx.datasets, ds)
 		}
+		nk := [3]string{strings.ToLower(CorpusOf(s.Source)), foldName(s.Speaker), s.AgentModel}
+		n, ok := nameID[nk]
+		if !ok {
+			n = int32(len(nameID))
+			nameID[nk] = n
+		}
+		nameCount[n]++
 		spkID[s] = int32(len(idx.speakers))
-		idx.speakers = append(idx.speakers, speakerInfo{key: s, dataset: d})
+		idx.speakers = append(idx.speakers, speakerInfo{key: s, dataset: d, name: n})
+	}
+	for i := range idx.speakers {
+		idx.speakers[i].namesake = nameCount[idx.speakers[i].name] > 1
 	}
 
 	// Second pass: sets of kept speakers, in (source, conversation, speaker)
@@ -242,7 +273,7 @@ func buildIndex(utts []Utterance, cfg *PairConfig) (*pairIndex, error) {
 			ID:             fmt.Sprintf("s%06d", si),
 			Source:         first.Source,
 			ConversationID: first.ConversationID,
-			Speaker:        first.Speaker,
+			Speaker:        c.spk.Speaker,
 			Texts:          make([]string, len(c.rows)),
 			AgentModel:     first.AgentModel,
 			Role:           first.Role,

@@ -29,13 +29,19 @@ type speakerSplit struct {
 
 // DatasetSplit records the unseen and dev speakers drawn in one dataset.
 type DatasetSplit struct {
+	// Name is the dataset: a corpus, or a source (PairConfig.DatasetBy).
 	Name string `json:"name"`
 	// Speakers kept in the dataset, and Candidates among them (fewer than
-	// UnseenMaxSets sets and not a main role).
-	Speakers   int      `json:"speakers"`
-	Candidates int      `json:"candidates"`
-	Unseen     []string `json:"unseen"`
-	Dev        []string `json:"dev"`
+	// UnseenMaxSets sets, not a main role, no namesake).
+	Speakers   int `json:"speakers"`
+	Candidates int `json:"candidates"`
+	// Namesakes counts the speakers that share their name with a speaker
+	// of another source of their corpus (Falstaff in three plays): they
+	// may be one person, so they are never unseen or dev.
+	Namesakes int `json:"namesakes"`
+	// Unseen and Dev are the speakers drawn, as "Name (source)".
+	Unseen []string `json:"unseen"`
+	Dev    []string `json:"dev"`
 }
 
 // newRand returns the random stream named name for a seed: every split
@@ -69,9 +75,15 @@ func splitSpeakers(idx *pairIndex, cfg *PairConfig) *speakerSplit {
 	for _, d := range order {
 		spks := byDataset[d]
 		var cands []int32
+		namesakes := 0
 		for _, s := range spks {
 			info := &idx.speakers[s]
-			if len(info.sets) < cfg.UnseenMaxSets && !main.match(info.key.Source, info.key.Speaker) {
+			switch {
+			case info.namesake:
+				// Possibly one person with a speaker of another source
+				// (Falstaff): holding one out would not make them unseen.
+				namesakes++
+			case len(info.sets) < cfg.UnseenMaxSets && !main.match(info.key.Source, info.key.Speaker):
 				cands = append(cands, s)
 			}
 		}
@@ -83,7 +95,7 @@ func splitSpeakers(idx *pairIndex, cfg *PairConfig) *speakerSplit {
 		nD := min(cfg.DevPerDataset, len(rest)/cfg.UnseenDivisor)
 		dev, _ := drawSpeakers(rest, nD, adj, cfg.PreferCooccurring)
 		ds := DatasetSplit{Name: idx.datasets[d], Speakers: len(spks), Candidates: len(cands),
-			Unseen: []string{}, Dev: []string{}}
+			Namesakes: namesakes, Unseen: []string{}, Dev: []string{}}
 		for _, s := range unseen {
 			sp.role[s] = roleUnseen
 			ds.Unseen = append(ds.Unseen, idx.speakers[s].key.String())

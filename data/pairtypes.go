@@ -32,8 +32,10 @@ var Levels = []Level{Base, Hard, Harder}
 
 // TestKey names one of the nine test sets.
 type TestKey struct {
+	// Exposure says whether the speakers were seen in training.
 	Exposure Exposure
-	Level    Level
+	// Level is the difficulty (which negatives the set pairs).
+	Level Level
 }
 
 // String renders the key as "exposure-level", the name of its pair file.
@@ -43,11 +45,14 @@ func (k TestKey) String() string { return fmt.Sprintf("%s-%s", k.Exposure, k.Lev
 // pair compares. Its embedding is the mean of its utterance vectors.
 type UtteranceSet struct {
 	// ID is unique within a PairCorpus.
-	ID             string   `parquet:"set_id,dict" json:"set_id"`
-	Source         string   `parquet:"source,dict" json:"source"`
-	ConversationID string   `parquet:"conversation_id,dict" json:"conversation_id"`
-	Speaker        string   `parquet:"speaker,dict" json:"speaker"`
-	Texts          []string `parquet:"texts,list,zstd" json:"texts"`
+	ID string `parquet:"set_id,dict" json:"set_id"`
+	// Source and ConversationID are those of the utterances.
+	Source         string `parquet:"source,dict" json:"source"`
+	ConversationID string `parquet:"conversation_id,dict" json:"conversation_id"`
+	// Speaker is the speaker's name (after the pair builder's aliases).
+	Speaker string `parquet:"speaker,dict" json:"speaker"`
+	// Texts are the utterances, in turn order.
+	Texts []string `parquet:"texts,list,zstd" json:"texts"`
 	// AgentModel and Role carry over from generated utterances.
 	AgentModel string `parquet:"agent_model,optional,dict" json:"agent_model,omitempty"`
 	Role       string `parquet:"role,optional,dict" json:"role,omitempty"`
@@ -55,6 +60,7 @@ type UtteranceSet struct {
 
 // Pair is a labelled comparison of two utterance sets.
 type Pair struct {
+	// ID is unique within its split ("train-000001").
 	ID string `parquet:"pair_id" json:"pair_id"`
 	// A and B are UtteranceSet IDs.
 	A string `parquet:"set_a,dict" json:"set_a"`

@@ -180,8 +180,10 @@ func ReadParquet[T any](path string) ([]T, error) {
 }
 
 // checkColumns verifies that the file schema has every non-optional leaf
-// column of T, so a file of another schema fails with a clear message
-// instead of yielding zero-valued rows.
+// column of T, and that each column T and the file share holds values of
+// one kind (text, integer, floating point, boolean), so a file of another
+// schema fails with a clear message instead of yielding zero-valued rows
+// or failing later on some row.
 func checkColumns[T any](path string, got *parquet.Schema) error {
 	want := parquet.SchemaOf(new(T))
 	have := map[string]bool{}
@@ -191,22 +193,49 @@ func checkColumns[T any](path string, got *parquet.Schema) error {
 		have[k] = true
 		haveList = append(haveList, k)
 	}
-	var missing []string
+	var missing, mistyped []string
 	for _, p := range want.Columns() {
 		k := strings.Join(p, ".")
 		leaf, ok := want.Lookup(p...)
-		if !ok || have[k] {
+		if !ok {
 			continue
 		}
-		if leaf.Node.Optional() {
+		if !have[k] {
+			if !leaf.Node.Optional() {
+				missing = append(missing, k)
+			}
 			continue
 		}
-		missing = append(missing, k)
+		if g, ok := got.Lookup(p...); ok {
+			wk, gk := valueKind(leaf.Node.Type().Kind()), valueKind(g.Node.Type().Kind())
+			if wk != gk {
+				mistyped = append(mistyped, fmt.Sprintf("%s holds %s, expected %s", k, gk, wk))
+			}
+		}
 	}
 	if len(missing) > 0 {
 		slices.Sort(haveList)
-		return fmt.Errorf("read %s: not a %s file: missing columns %s (found %s)",
+		return fmt.Errorf("read %s: not a file of %s rows: missing columns %s (found %s)",
 			path, want.Name(), strings.Join(missing, ", "), strings.Join(haveList, ", "))
 	}
+	if len(mistyped) > 0 {
+		return fmt.Errorf("read %s: not a file of %s rows: column %s", path, want.Name(), strings.Join(mistyped, "; column "))
+	}
 	return nil
+}
+
+// valueKind names the kind of value a Parquet physical type stores, at the
+// granularity at which the reader converts between types (an int64 column
+// reads into an int32 field, a string column does not).
+func valueKind(k parquet.Kind) string {
+	switch k {
+	case parquet.Boolean:
+		return "booleans"
+	case parquet.Int32, parquet.Int64, parquet.Int96:
+		return "integers"
+	case parquet.Float, parquet.Double:
+		return "floating-point numbers"
+	default:
+		return "text or bytes"
+	}
 }

@@ -111,3 +111,33 @@ func TestScanParquetStreamsInBoundedBatches(t *testing.T) {
 		t.Fatalf("total %d (want %d), max batch %d (limit %d), err %v", total, n, maxBatch, readBatch, err)
 	}
 }
+
+// TestScanParquetRejectsMistypedColumns: a file with every column name of
+// the schema but other kinds of values (turn as text, conversation_id as a
+// number) fails before any row is read, naming the file, the columns and
+// the expected kinds.
+func TestScanParquetRejectsMistypedColumns(t *testing.T) {
+	type mistyped struct {
+		Source         string `parquet:"source"`
+		ConversationID int64  `parquet:"conversation_id"`
+		Episode        string `parquet:"episode"`
+		Scene          string `parquet:"scene"`
+		Turn           string `parquet:"turn"`
+		Speaker        string `parquet:"speaker"`
+		Text           string `parquet:"text"`
+	}
+	path := filepath.Join(t.TempDir(), "m.parquet")
+	if err := WriteParquet(path, []mistyped{{Source: "s", ConversationID: 3, Turn: "7", Speaker: "A", Text: "hi"}}); err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	err := ScanUtterances(path, func(b []Utterance) error { rows += len(b); return nil })
+	for _, want := range []string{path, "conversation_id holds integers, expected text", "turn holds text or bytes, expected integers"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("want an error with %q, got %v", want, err)
+		}
+	}
+	if rows != 0 {
+		t.Errorf("%d rows read before the schema error", rows)
+	}
+}

@@ -58,36 +58,71 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
-// pairsFlags binds a PairConfig's knobs to flags.
-func pairsFlags(fs *flag.FlagSet, cfg *data.PairConfig) (exclude, excludeAdd, mainRoles, levels *listFlag, variant, datasetBy *string, uniform *bool) {
-	exclude, excludeAdd, mainRoles, levels = &listFlag{}, &listFlag{}, &listFlag{}, &listFlag{}
+// pairFlags holds the flags of the PairConfig knobs that are not plain
+// numbers or booleans: apply moves them into the config after parsing.
+type pairFlags struct {
+	exclude, excludeAdd, aliases, aliasAdd, mainRoles, levels listFlag
+	variant, datasetBy                                        string
+	uniform                                                   bool
+}
+
+// bindPairFlags binds every knob of cfg to a flag of fs, with cfg's values
+// as defaults.
+func bindPairFlags(fs *flag.FlagSet, cfg *data.PairConfig) *pairFlags {
+	f := &pairFlags{}
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "random seed; the same seed gives byte-identical files")
-	variant = fs.String("variant", string(cfg.Variant), "paper (balanced training, Seen-Seen paired anew) or code (the authors' script: 1:3 training, Seen-Seen sampled from training)")
-	datasetBy = fs.String("dataset-by", cfg.DatasetBy, "unit for drawing unseen/dev speakers: corpus (all shakespeare/* plays are one dataset) or source (each play)")
+	fs.StringVar(&f.variant, "variant", string(cfg.Variant), "paper (balanced training, Seen-Seen paired anew) or code (the authors' script: 1:3 training, Seen-Seen sampled from training)")
+	fs.StringVar(&f.datasetBy, "dataset-by", cfg.DatasetBy, "unit for drawing unseen/dev speakers: corpus (all shakespeare/* plays are one dataset) or source (each play)")
 	fs.IntVar(&cfg.MinConversationTurns, "min-turns", cfg.MinConversationTurns, "drop conversations with fewer utterances")
 	fs.IntVar(&cfg.MinSetUtterances, "min-set-utterances", cfg.MinSetUtterances, "a set needs at least this many utterances")
 	fs.IntVar(&cfg.MinSetWords, "min-set-words", cfg.MinSetWords, "a set needs at least this many words")
 	fs.IntVar(&cfg.MinSpeakerSets, "min-speaker-sets", cfg.MinSpeakerSets, "drop speakers with fewer sets")
-	fs.Var(exclude, "exclude", "comma-separated generic roles to drop, replacing the defaults (globs like 'First *'; 'corpus:Name' scopes an entry; empty string: none)")
-	fs.Var(excludeAdd, "exclude-add", "comma-separated generic roles to drop in addition to the defaults")
-	fs.Var(mainRoles, "main-roles", "comma-separated main roles never held out (default: the paper's Chandler, Rachel, Joey, Harry, Hermione, Ron, Voldemort, Sheldon, Penny, Leonard)")
+	fs.Var(&f.exclude, "exclude", "comma-separated generic roles to drop, replacing the defaults (globs like 'First *'; 'corpus:Name' scopes an entry; empty string: none)")
+	fs.Var(&f.excludeAdd, "exclude-add", "comma-separated generic roles to drop in addition to the defaults")
+	fs.Var(&f.aliases, "aliases", "comma-separated speaker aliases From=To merged before the filters, replacing the defaults ('corpus:From=To' scopes an entry; empty string: none)")
+	fs.Var(&f.aliasAdd, "alias-add", "comma-separated speaker aliases From=To merged in addition to the defaults")
+	fs.Var(&f.mainRoles, "main-roles", "comma-separated main roles never held out (default: the paper's Chandler, Rachel, Joey, Harry, Hermione, Ron, Voldemort, Sheldon, Penny, Leonard)")
 	fs.BoolVar(&cfg.IncludeGenerated, "include-generated", cfg.IncludeGenerated, "keep agent-generated utterances as speakers of their own")
 	fs.IntVar(&cfg.UnseenMaxSets, "unseen-max-sets", cfg.UnseenMaxSets, "only speakers with fewer sets can be unseen or dev")
 	fs.IntVar(&cfg.UnseenPerDataset, "unseen-per-dataset", cfg.UnseenPerDataset, "at most this many unseen speakers per dataset")
 	fs.IntVar(&cfg.UnseenDivisor, "unseen-divisor", cfg.UnseenDivisor, "at most candidates/N unseen (and dev) speakers per dataset")
 	fs.IntVar(&cfg.DevPerDataset, "dev-per-dataset", cfg.DevPerDataset, "at most this many dev speakers per dataset")
-	uniform = fs.Bool("uniform-unseen", false, "draw unseen/dev speakers uniformly (the paper's code) instead of preferring ones that share conversations")
+	fs.BoolVar(&f.uniform, "uniform-unseen", !cfg.PreferCooccurring, "draw unseen/dev speakers uniformly (the paper's code) instead of preferring ones that share conversations")
 	fs.IntVar(&cfg.HoldOut, "hold-out", cfg.HoldOut, "sets per seen speaker held out for Seen-Unseen")
 	fs.IntVar(&cfg.HoldOutLarge, "hold-out-large", cfg.HoldOutLarge, "sets held out for speakers with at least --hold-out-large-from sets")
 	fs.IntVar(&cfg.HoldOutLargeFrom, "hold-out-large-from", cfg.HoldOutLargeFrom, "see --hold-out-large")
-	fs.Var(levels, "train-levels", "comma-separated negative levels of the training pairs (base,hard,harder)")
+	fs.Var(&f.levels, "train-levels", "comma-separated negative levels of the training pairs (base,hard,harder)")
 	fs.IntVar(&cfg.TrainPairsPerAnchor, "train-pairs-per-anchor", cfg.TrainPairsPerAnchor, "positive/negative couples per training set and level")
 	fs.IntVar(&cfg.TestPairsPerAnchor, "test-pairs-per-anchor", cfg.TestPairsPerAnchor, "positive/negative couples per anchor in test and dev splits")
 	fs.IntVar(&cfg.MaxTrainPairs, "max-train", cfg.MaxTrainPairs, "cap on training pairs")
 	fs.IntVar(&cfg.MaxTestPairs, "max-test", cfg.MaxTestPairs, "cap on pairs per test split")
 	fs.IntVar(&cfg.MaxDevPairs, "max-dev", cfg.MaxDevPairs, "cap on dev pairs")
 	fs.BoolVar(&cfg.AllowEmptySplits, "allow-empty", cfg.AllowEmptySplits, "write the corpus even when some split is empty (the reasons go to notes)")
-	return
+	return f
+}
+
+// apply sets cfg's list and choice knobs from the parsed flags.
+func (f *pairFlags) apply(cfg *data.PairConfig) {
+	cfg.Variant = data.PairVariant(f.variant)
+	cfg.DatasetBy = f.datasetBy
+	cfg.PreferCooccurring = !f.uniform
+	if f.exclude.set {
+		cfg.ExcludeSpeakers = f.exclude.vals
+	}
+	cfg.ExcludeSpeakers = append(cfg.ExcludeSpeakers, f.excludeAdd.vals...)
+	if f.aliases.set {
+		cfg.Aliases = f.aliases.vals
+	}
+	cfg.Aliases = append(cfg.Aliases, f.aliasAdd.vals...)
+	if f.mainRoles.set {
+		cfg.MainRoles = f.mainRoles.vals
+	}
+	if f.levels.set {
+		cfg.TrainLevels = nil
+		for _, l := range f.levels.vals {
+			cfg.TrainLevels = append(cfg.TrainLevels, data.Level(strings.ToLower(l)))
+		}
+	}
 }
 
 // runPairs reads corpus files (or the embedded default corpus), builds the
@@ -97,29 +132,14 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 	cfg := data.DefaultPairConfig()
 	out := fs.String("out", "", "output directory (required): sets.parquet, train/dev/<exposure>-<level>.parquet, manifest.json")
 	asJSON := fs.Bool("json", false, "print one JSON object (see docs/pairs.md) instead of the Table-5-like summary")
-	exclude, excludeAdd, mainRoles, levels, variant, datasetBy, uniform := pairsFlags(fs, &cfg)
+	pf := bindPairFlags(fs, &cfg)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return usagef("--out DIR is required")
 	}
-	cfg.Variant = data.PairVariant(*variant)
-	cfg.DatasetBy = *datasetBy
-	cfg.PreferCooccurring = !*uniform
-	if exclude.set {
-		cfg.ExcludeSpeakers = exclude.vals
-	}
-	cfg.ExcludeSpeakers = append(cfg.ExcludeSpeakers, excludeAdd.vals...)
-	if mainRoles.set {
-		cfg.MainRoles = mainRoles.vals
-	}
-	if levels.set {
-		cfg.TrainLevels = nil
-		for _, l := range levels.vals {
-			cfg.TrainLevels = append(cfg.TrainLevels, data.Level(strings.ToLower(l)))
-		}
-	}
+	pf.apply(&cfg)
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}

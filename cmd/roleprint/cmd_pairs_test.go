@@ -16,7 +16,10 @@ import (
 )
 
 // writePairsCorpus writes a synthetic corpus in which four majors speak in
-// every conversation and one or two of six minors join, in two corpora.
+// every conversation and one or two of six minors join, in two corpora
+// ("show" and "play", the latter of two sources). The minors of play/b
+// have names of their own: a name in two sources of one corpus may be one
+// person, and such speakers are never unseen or dev.
 func writePairsCorpus(t *testing.T) string {
 	t.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
@@ -27,7 +30,11 @@ func writePairsCorpus(t *testing.T) string {
 		for c := range 60 {
 			names := append([]string(nil), majors...)
 			for _, m := range r.Perm(len(minors))[:1+r.IntN(2)] {
-				names = append(names, minors[m])
+				if src == "play/b" {
+					names = append(names, minors[m]+" Junior")
+				} else {
+					names = append(names, minors[m])
+				}
 			}
 			turn := int32(0)
 			for line := range 6 {
@@ -115,7 +122,8 @@ func TestPairsCommandJSON(t *testing.T) {
 		}
 	}
 	out3 := filepath.Join(t.TempDir(), "pairs")
-	code, _, stderr = runCLI("pairs", "--out", out3, "--max-test", "10", "--exclude-add", "Bob", "--variant", "code", "--dataset-by", "source", corpus)
+	code, _, stderr = runCLI("pairs", "--out", out3, "--max-test", "10", "--exclude-add", "Bob", "--variant", "code", "--dataset-by", "source",
+		"--aliases", "show:Ann=Anne", "--alias-add", "show:Cy=Cyrus", corpus)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
@@ -124,8 +132,12 @@ func TestPairsCommandJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m.Config.MaxTestPairs != 10 || m.Variant != data.VariantCode || m.Config.DatasetBy != "source" ||
-		m.Config.ExcludeSpeakers[len(m.Config.ExcludeSpeakers)-1] != "Bob" {
+		m.Config.ExcludeSpeakers[len(m.Config.ExcludeSpeakers)-1] != "Bob" ||
+		strings.Join(m.Config.Aliases, ";") != "show:Ann=Anne;show:Cy=Cyrus" {
 		t.Errorf("flags not in the recorded config: %+v", m.Config)
+	}
+	if m.Input.AliasedUtterances <= 60*6 {
+		t.Errorf("aliased %d utterances, want Ann's 360 lines in show and Cy's", m.Input.AliasedUtterances)
 	}
 }
 

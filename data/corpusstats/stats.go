@@ -151,13 +151,8 @@ func (a *Accumulator) Stats() *Stats {
 }
 
 // Dataset returns the dataset a source belongs to: its part before the
-// first "/".
-func Dataset(source string) string {
-	if i := strings.IndexByte(source, '/'); i >= 0 {
-		return source[:i]
-	}
-	return source
-}
+// first "/", the grouping the pair builder uses too (data.CorpusOf).
+func Dataset(source string) string { return data.CorpusOf(source) }
 
 func sortedKeys(m map[string]*group) []string {
 	keys := make([]string, 0, len(m))

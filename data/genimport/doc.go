@@ -30,9 +30,9 @@
 //
 // Role names differ between corpora ("Hermione" in ChatHaruhi, "Hermione
 // Granger" elsewhere, "Professor McGonagall" in McGonagall's folder).
-// Names.go holds the matcher that relates them (NameMatcher): normalised
-// names, a built-in alias table and token-subset matching; sv/roleplay uses
-// it to pair generated roles with real speakers.
+// NameMatcher relates them: normalised names, a built-in alias table and
+// cautious token-subset matching; sv/roleplay uses it to pair generated
+// roles with real speakers.
 //
 // The readers are registered by name with data/importers (formats
 // "rolebench", "chatharuhi", "character-llm", "pair-records"), so

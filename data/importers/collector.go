@@ -41,7 +41,18 @@ const (
 	// DropTherapist: an AnnoMI therapist line, when therapist lines are
 	// not kept (annomi setting therapist=drop).
 	DropTherapist = "therapist"
+	// DropRepeatedLine: a line of RepeatMinWords words or more that its
+	// speaker already said, word for word, in another conversation of the
+	// source: a clip show's or a season premiere's flashback, or a scene
+	// a corpus repeats under another ID. Kept, it would let a test set hold
+	// a training set's text.
+	DropRepeatedLine = "repeated_line"
 )
+
+// RepeatMinWords is the length from which a line said again word for word
+// by the same speaker in another conversation counts as a repeat
+// (DropRepeatedLine); shorter lines ("Oh my God!") recur naturally.
+const RepeatMinWords = 8
 
 // Line is one raw line handed to a Collector: the importer fills in what
 // the format gives; the Collector normalises the speaker and the text.
@@ -88,6 +99,9 @@ type Collector struct {
 	dupNote map[convKey]bool
 	read    map[string]bool
 	skipped int
+	// said maps a long line (source, speaker, text) to the conversation
+	// that first had it, to drop repeats (DropRepeatedLine).
+	said map[[3]string]*conversation
 }
 
 type convKey struct{ source, id string }
@@ -108,6 +122,7 @@ func newCollector(format string, opts Options, walked map[string]bool) *Collecto
 		perFile: map[string]int{},
 		dupNote: map[convKey]bool{},
 		read:    map[string]bool{},
+		said:    map[[3]string]*conversation{},
 	}
 }
 
@@ -143,7 +158,9 @@ func (c *Collector) conversation(l *Line) (*conversation, bool) {
 
 // Add normalises l and keeps it as an utterance, or counts it as dropped:
 // multi-speaker and unusable speaker labels, text left empty by removing
-// stage directions, and conversations already read from another file. It
+// stage directions, conversations already read from another file, and
+// long lines the speaker already said in another conversation (unless
+// KeepText: generated text is kept as written). It
 // reports whether the line was kept. Lines missing a source or a
 // conversation ID are a programming error in the importer and panic.
 func (c *Collector) Add(l Line) bool {
@@ -176,6 +193,15 @@ func (c *Collector) Add(l Line) bool {
 	if !hasWordChar(text) {
 		c.dropped[DropEmptyText]++
 		return false
+	}
+	if !l.KeepText && len(strings.Fields(text)) >= RepeatMinWords {
+		k := [3]string{l.Source, speaker, text}
+		if first, ok := c.said[k]; ok && first != cv {
+			c.dropped[DropRepeatedLine]++
+			return false
+		} else if !ok {
+			c.said[k] = cv
+		}
 	}
 	u := data.Utterance{
 		Source:         l.Source,

@@ -13,8 +13,10 @@
 // shared rules: speaker names are normalised (NormalizeSpeaker), lines said
 // by several people are dropped and counted (never credited to one of
 // them), stage directions are removed from the text (CleanText), turns are
-// numbered within each conversation, conversation IDs are unique per source
-// and a conversation read twice (the same scene in two files) is kept once.
+// numbered within each conversation, conversation IDs are unique per source,
+// a conversation read twice (the same scene in two files) is kept once, and
+// a long line its speaker already said in another conversation (a clip
+// show's flashback) is dropped as a repeat.
 // Bad input (missing file, empty file, wrong columns, invalid UTF-8) fails
 // with an *InputError naming the file, the line or row, and what was
 // expected.

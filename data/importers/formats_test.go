@@ -89,7 +89,8 @@ func TestFriendsHTML(t *testing.T) {
 		"s01e01-c02|1|Mr. Heckles|You're doing it again.",
 		"s01e02-c01|0|Monica|Uncut there's nothing to tell! He's just some guy I work with!",
 		"s01e02-c01|1|Joey|C'mon, you're going out with the guy!",
-		"s01e02-c01|2|Chandler|All right Joey, be nice. So does he have a hump?",
+		// Chandler's 10-word line of 0101 is a repeat here; the
+		// shorter lines are not.
 		"s01e02-c02|0|Phoebe|Wait, does he eat chalk?",
 		"s01e02-c02|1|Mr. Heckles|You're doing it again.",
 		"s02e11-c00|0|Chandler|Guys, Iéve got news!",
@@ -103,7 +104,39 @@ func TestFriendsHTML(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "0102.html") || !strings.Contains(notes[0], "uncut") {
 		t.Errorf("notes %q", notes)
 	}
-	checkDropped(t, res.Counts, map[string]int{DropCredits: 12, DropMultipleSpeakers: 4, DropStageDirection: 2})
+	checkDropped(t, res.Counts, map[string]int{DropCredits: 12, DropMultipleSpeakers: 4, DropStageDirection: 2, DropRepeatedLine: 1})
+}
+
+// TestCollectorDropsRepeatedLines: a line of RepeatMinWords words or more
+// that its speaker said in another conversation of the source (a clip
+// show's flashback) is dropped; shorter lines, the same words by another
+// speaker or in another source, a repeat within one conversation and
+// generated text (KeepText) are kept.
+func TestCollectorDropsRepeatedLines(t *testing.T) {
+	long := "We were on a break, and you know that we were."
+	c := NewCollector("test", Options{})
+	for _, l := range []Line{
+		{Source: "friends", ConversationID: "s03e15-c01", Speaker: "Ross", Text: long},
+		{Source: "friends", ConversationID: "s03e15-c01", Speaker: "Ross", Text: long},
+		{Source: "friends", ConversationID: "s04e21-c03", Speaker: "ROSS", Text: "  " + long + " (yelling)"},
+		{Source: "friends", ConversationID: "s04e21-c03", Speaker: "Rachel", Text: long},
+		{Source: "friends", ConversationID: "s04e21-c03", Speaker: "Ross", Text: "Oh my God, oh my God!"},
+		{Source: "friends", ConversationID: "s05e01-c01", Speaker: "Ross", Text: "Oh my God, oh my God!"},
+		{Source: "friends-copy", ConversationID: "s04e21-c03", Speaker: "Ross", Text: long},
+		{Source: "friends", ConversationID: "gen-1", Speaker: "Ross", Text: long, KeepText: true},
+	} {
+		c.Add(l)
+	}
+	res := c.Result()
+	if n := res.Counts.Utterances; n != 7 {
+		t.Errorf("%d utterances kept, want 7", n)
+	}
+	checkDropped(t, res.Counts, map[string]int{DropRepeatedLine: 1})
+	for _, u := range res.Utterances {
+		if u.ConversationID == "s04e21-c03" && u.Speaker == "Ross" && u.Source == "friends" && u.Text == long {
+			t.Errorf("flashback line kept: %+v", u)
+		}
+	}
 }
 
 func TestFriendsJSON(t *testing.T) {

@@ -13,8 +13,10 @@ import (
 //
 //   - curly apostrophes become "'"; parenthesised and bracketed parts are
 //     removed ("Penny (voice off)" → "Penny"), as are screenplay suffixes
-//     "V.O.", "O.S.", "O.C." and "CONT'D" and surrounding punctuation
-//     ("#ALL#" → "All"); runs of white space become one space;
+//     "V.O.", "O.S.", "O.C." and "CONT'D", surrounding punctuation
+//     ("#ALL#" → "All") and trailing periods ("Phoebe Sr." → "Phoebe
+//     Sr"); a title gets its space ("Mr.Heckles" → "Mr. Heckles"); runs of
+//     white space become one space;
 //   - labels naming several people are rejected: "Ross and Joey",
 //     "Ross & Joey", "Monica, Rachel and Phoebe", "Ross/Joey", any label
 //     containing the word "all", "both", "everyone", "everybody" or
@@ -40,9 +42,9 @@ func NormalizeSpeaker(raw string) (name string, ok bool) {
 func normalizeSpeaker(raw string) (name, reason string) {
 	s := quoteFixer.Replace(raw)
 	s = removeBracketed(s)
-	s = collapseSpace(s)
+	s = collapseSpace(honorificRe.ReplaceAllString(s, "$1. $2"))
 	for {
-		t := strings.Trim(suffixRe.ReplaceAllString(s, ""), speakerTrim)
+		t := strings.TrimRight(strings.Trim(suffixRe.ReplaceAllString(s, ""), speakerTrim), ".")
 		if t == s {
 			break
 		}
@@ -65,6 +67,8 @@ var (
 	// suffixRe matches a trailing screenplay suffix: (V.O.) and the like
 	// have lost their parentheses by now, but bare ones remain.
 	suffixRe = regexp.MustCompile(`(?i)[\s,]+(v\.\s?o\.?|o\.\s?s\.?|o\.\s?c\.?|cont'?d\.?|cont\.)$`)
+	// honorificRe finds a title glued to the name ("Mr.Heckles").
+	honorificRe = regexp.MustCompile(`(?i)\b(mr|mrs|ms|dr|st)\.(\p{L})`)
 	// joinRe splits a label at conjunctions and list separators.
 	joinRe = regexp.MustCompile(`(?i)\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|und)\s+|\s*&\s*|\s*/\s*|\s+\+\s+`)
 	// wordRe splits a label into words for the group-word checks.

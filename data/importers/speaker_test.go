@@ -22,6 +22,11 @@ func TestNormalizeSpeaker(t *testing.T) {
 		{"o'brien", "O'Brien", ""},
 		{"Howard’s Mother", "Howard's Mother", ""},
 		{"MR. HECKLES", "Mr. Heckles", ""},
+		{"Mr.Heckles", "Mr. Heckles", ""},
+		{"DR.GREEN:", "Dr. Green", ""},
+		{"Phoebe Sr.", "Phoebe Sr", ""},
+		{"Frank Jr.:", "Frank Jr", ""},
+		{"C.H.E.E.S.E.", "C.H.E.E.S.E", ""},
 		{"mary-jane", "Mary-Jane", ""},
 		{"Sheldon-bot", "Sheldon-Bot", ""},
 		{"#ALL#", "", DropMultipleSpeakers},
@@ -43,7 +48,7 @@ func TestNormalizeSpeaker(t *testing.T) {
 		{"The Gang", "", DropMultipleSpeakers},
 		{"Very tall and powerfully built man", "Very Tall And Powerfully Built Man", ""},
 		{"Roy, the male stripper", "Roy, The Male Stripper", ""},
-		{"Dr. Green, Sr.", "Dr. Green, Sr.", ""},
+		{"Dr. Green, Sr.", "Dr. Green, Sr", ""},
 		{"Wall", "Wall", ""},
 		{"Chorus", "Chorus", ""},
 		{"", "", DropNoSpeaker},
@@ -63,7 +68,7 @@ func TestNormalizeSpeaker(t *testing.T) {
 }
 
 func TestNormalizeSpeakerIsIdempotent(t *testing.T) {
-	for _, raw := range []string{"SHELDON", "Lord Polonius", "king henry v", "McGonagall", "Mr. Heckles", "Howard’s Mother (voice)"} {
+	for _, raw := range []string{"SHELDON", "Lord Polonius", "king henry v", "McGonagall", "Mr. Heckles", "Howard’s Mother (voice)", "Phoebe Sr.", "Mr.Heckles"} {
 		once, _ := NormalizeSpeaker(raw)
 		twice, _ := NormalizeSpeaker(once)
 		if once != twice {
@@ -83,6 +88,15 @@ func TestCleanText(t *testing.T) {
 		"Go {beat} now [pause].":               "Go now.",
 		"Mixed (open [bracket) stays]":         "Mixed stays]",
 		"So does he have a hump?\u00a0 A hump": "So does he have a hump? A hump",
+		// Directions the transcripts leave half-marked.
+		"<i>She went into labor.</i>":                  "She went into labor.",
+		"Whose side? <back to Amy> I'm not.":           "Whose side? I'm not.",
+		"God! (She grabs the box and goes.]":           "God!",
+		"Oh. (He takes the picture and hugs her.":      "Oh.",
+		"Coke-(Yelps in":                               "Coke-",
+		"Question 1) You were married, (looks) right?": "Question 1) You were married, right?",
+		"I <3 you, :(Sure":                             "I <3 you, :(Sure",
+		"x < y":                                        "x < y",
 	}
 	for in, want := range cases {
 		if got := CleanText(in); got != want {
