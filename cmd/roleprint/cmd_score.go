@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/sv"
+	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
+	"github.com/roleprint/roleprint/sv/roleplay"
+)
+
+func init() {
+	register(&command{
+		Name:    "score",
+		Summary: "score role-playing agents: Simulation, Distinction, Simulation Rank (paper Tables 3, 6, 7)",
+		Run:     runScore,
+	})
+}
+
+// scorePathList is a flag holding files, given as a comma-separated list
+// or by repeating the flag.
+type scorePathList []string
+
+func (l *scorePathList) String() string { return strings.Join(*l, ",") }
+func (l *scorePathList) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+// runScore reads real and generated corpus files (Parquet, as written by
+// `roleprint import`), scores every agent model with an encoder and prints
+// the models table, the role matches and, on request, the per-role and
+// Simulation Rank tables; --json prints the roleplay.Report instead.
+func runScore(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "score", "[GENERATED.parquet...]")
+	var realFiles, genFiles scorePathList
+	fs.Var(&realFiles, "real", "corpus file(s) with the real lines (rows without agent_model); comma-separated or repeated")
+	fs.Var(&genFiles, "generated", "corpus file(s) with the agents' lines (rows with agent_model and role); comma-separated or repeated; files after the flags are added")
+	name := fs.String("encoder", "", "encoder name (required); one of: "+strings.Join(sv.EncoderNames(), ", "))
+	set := fs.String("set", "", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
+	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
+	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
+	def := roleplay.DefaultConfig()
+	grouping := fs.String("grouping", string(def.Grouping), "how utterances form sets: chunks (sets of --set-size), conversation (one set per conversation) or role (one set per role)")
+	setSize := fs.Int("set-size", def.SetSize, "utterances per set (chunks grouping)")
+	minSet := fs.Int("min-set-size", 0, "smallest set kept apart (default: set size / 2)")
+	heldOut := fs.Float64("held-out", def.HeldOut, "fraction of each real role's conversations held out as the Real row (0: no Real row)")
+	realName := fs.String("real-name", def.RealModel, "name of the reference row")
+	boot := fs.Int("bootstrap", def.Bootstrap, "bootstrap replicates for the confidence intervals (0: none)")
+	conf := fs.Float64("confidence", def.Confidence, "confidence level of the intervals")
+	seed := fs.Int64("seed", def.Seed, "seed of the held-out split, the bootstrap and the distribution samples")
+	topK := fs.Int("top-k", def.TopK, "roles listed per Simulation Rank row")
+	fitReal := fs.Bool("fit-real-only", false, "fit TF-IDF and feature statistics on the real texts only (default: on all texts scored)")
+	roleMap := fs.String("role-map", "", "file mapping generated roles to real speakers (\"Role = Speaker; Speaker\" lines, or JSON); overrides automatic matching")
+	models := fs.String("models", "", "score only these agent models (comma-separated)")
+	perRole := fs.Bool("per-role", false, "also print every model's per-role rows")
+	var rankRoles scorePathList
+	fs.Var(&rankRoles, "rank-role", "print the Simulation Rank table (paper Table 6) of this role; comma-separated or repeated")
+	distFile := fs.String("distributions", "", "write the similarity distributions (Figures 1, 2) with every sampled value to this JSON file")
+	bins := fs.Int("bins", def.Bins, "histogram bins of the distributions (and of their overlap coefficient)")
+	maxPairs := fs.Int("max-distribution-pairs", def.MaxDistributionPairs, "similarities kept per side of a distribution in --distributions (a seeded sample)")
+	noPaper := fs.Bool("no-paper", false, "do not print the paper's numbers beside ours")
+	asJSON := fs.Bool("json", false, "print one JSON object (the report; distributions without their values)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	genFiles = append(genFiles, fs.Args()...)
+	switch {
+	case *name == "":
+		return usagef("--encoder is required (one of: %s)", strings.Join(sv.EncoderNames(), ", "))
+	case len(realFiles) == 0:
+		return usagef("--real is required: the corpus file(s) with the roles' real lines")
+	case len(genFiles) == 0:
+		return usagef("--generated is required: the corpus file(s) with the agents' lines")
+	}
+	if _, ft := sv.SplitFineTuned(*name); ft {
+		return usagef("encoder %s: score uses untrained or checkpointed encoders; fine-tune with `roleprint train` first", *name)
+	}
+	settings, err := sv.ParseSettings(*set)
+	if err != nil {
+		return usagef("--set: %v", err)
+	}
+	cfg := roleplay.Config{Grouping: roleplay.Grouping(*grouping), SetSize: *setSize, MinSetSize: *minSet, HeldOut: *heldOut,
+		RealModel: *realName, Bootstrap: *boot, Confidence: *conf, Seed: *seed, TopK: *topK, FitRealOnly: *fitReal,
+		Bins: *bins, MaxDistributionPairs: *maxPairs}
+	if *roleMap != "" {
+		if cfg.RoleMap, err = roleplay.ReadRoleMap(*roleMap); err != nil {
+			return err
+		}
+	}
+
+	// The encoder first: a wrong name or a missing asset fails before the
+	// data is read.
+	enc, err := sv.NewEncoder(*name, sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Settings: settings, Seed: *seed, Logf: e.Logf})
+	if err != nil {
+		return err
+	}
+	if c, ok := enc.(sv.Closer); ok {
+		defer c.Close()
+	}
+
+	real, err := data.ReadUtterances(realFiles...)
+	if err != nil {
+		return err
+	}
+	gen, err := data.ReadUtterances(genFiles...)
+	if err != nil {
+		return err
+	}
+	if *models != "" {
+		keep := map[string]bool{}
+		for _, m := range strings.Split(*models, ",") {
+			keep[strings.TrimSpace(m)] = true
+		}
+		var kept []data.Utterance
+		for _, u := range gen {
+			if keep[u.AgentModel] {
+				kept = append(kept, u)
+			}
+		}
+		if len(kept) == 0 {
+			return usagef("--models %s: no generated rows of these models", *models)
+		}
+		gen = kept
+	}
+	if n := countRealRows(real); n == 0 {
+		return fmt.Errorf("%s: no real rows (rows without agent_model)", strings.Join(realFiles, ", "))
+	}
+	if n := countAgentRows(gen); n == 0 {
+		return fmt.Errorf("%s: no generated rows (rows with agent_model whose speaker is their role); import generated data with --format rolebench, chatharuhi or character-llm", strings.Join(genFiles, ", "))
+	}
+
+	report, finish := e.progress("score: embed " + *name)
+	rep, err := roleplay.Score(ctx, enc, real, gen, cfg, report)
+	finish()
+	if err != nil {
+		return err
+	}
+	if *distFile != "" {
+		if err := writeScoreJSON(*distFile, struct {
+			Encoder       string                  `json:"encoder"`
+			Distributions []roleplay.Distribution `json:"distributions"`
+		}{rep.Encoder, rep.Distributions}); err != nil {
+			return err
+		}
+		e.Logf("distributions written to %s", *distFile)
+	}
+	for i := range rep.Distributions { // values only in --distributions
+		rep.Distributions[i].Positive, rep.Distributions[i].Negative = nil, nil
+	}
+	if *asJSON {
+		return e.JSON(rep)
+	}
+	w := e.Stdout()
+	if err := roleplay.WriteModels(w, rep, !*noPaper); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nRole matches (generated role → real speakers):")
+	if err := roleplay.WriteMatches(w, rep); err != nil {
+		return err
+	}
+	if *perRole {
+		fmt.Fprintln(w, "\nPer role:")
+		if err := roleplay.WritePerRole(w, rep); err != nil {
+			return err
+		}
+	}
+	for _, role := range rankRoles {
+		fmt.Fprintf(w, "\nSimulation Rank of %s (roles most similar to its real sets, similarity ×100):\n", role)
+		if err := roleplay.WriteRanks(w, rep, role, nil); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w, "\nSimilarity distributions (Figures 1, 2):")
+	if err := roleplay.WriteDistributions(w, rep); err != nil {
+		return err
+	}
+	for _, n := range rep.Notes {
+		e.Logf("note: %s", n)
+	}
+	return nil
+}
+
+func countRealRows(utts []data.Utterance) int {
+	n := 0
+	for i := range utts {
+		if utts[i].AgentModel == "" {
+			n++
+		}
+	}
+	return n
+}
+
+func countAgentRows(utts []data.Utterance) int {
+	n := 0
+	for i := range utts {
+		if genimport.IsAgentLine(&utts[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// writeScoreJSON writes v as indented JSON to path atomically.
+func writeScoreJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// scoreCLI runs one command line and returns its exit code and output.
+func scoreCLI(args ...string) (int, string, string) {
+	var o, e bytes.Buffer
+	code := run(context.Background(), args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// writeScoreFixtures writes a real corpus (four roles with words of their
+// own, two per scene) and a generated one in which agent "Good" speaks each
+// role's words, "Bland" common words only, and "Good" also plays a role
+// without real lines.
+func writeScoreFixtures(t *testing.T) (realPath, genPath string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 6))
+	roles := []string{"Sheldon", "Penny", "Raj", "Howard"}
+	words := func(r string) []string {
+		var w []string
+		for k := range 10 {
+			w = append(w, fmt.Sprintf("%s%c", strings.ToLower(r), 'a'+k))
+		}
+		return w
+	}
+	common := strings.Fields("the a is and to of you it that we so well")
+	line := func(own []string) string {
+		var w []string
+		for k := range 9 {
+			if own != nil && k%3 == 0 {
+				w = append(w, own[rng.IntN(len(own))])
+			} else {
+				w = append(w, common[rng.IntN(len(common))])
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	var real, gen []data.Utterance
+	for c := range 20 {
+		a, b := roles[c%4], roles[(c+1)%4]
+		for k := range 10 {
+			s := a
+			if k%2 == 1 {
+				s = b
+			}
+			real = append(real, data.Utterance{Source: "tbbt", ConversationID: fmt.Sprint(c), Turn: int32(k), Speaker: s, Text: line(words(s))})
+		}
+	}
+	for _, r := range append(roles, "Zed") {
+		for c := range 24 {
+			// The agents name Sheldon in full: matched by the alias table.
+			role := r
+			if r == "Sheldon" {
+				role = "Sheldon Cooper"
+			}
+			gen = append(gen, data.Utterance{Source: "gen", ConversationID: fmt.Sprintf("%s%d", r, c), Turn: 1, Speaker: role, Text: line(words(r)), AgentModel: "Good", Role: role})
+			if r != "Zed" {
+				gen = append(gen, data.Utterance{Source: "gen", ConversationID: fmt.Sprintf("%s%d", r, c), Turn: 0, Speaker: "User", Text: "what do you think", AgentModel: "Good", Role: role})
+				gen = append(gen, data.Utterance{Source: "gen2", ConversationID: fmt.Sprintf("%s%d", r, c), Turn: 1, Speaker: role, Text: line(nil), AgentModel: "Bland", Role: role})
+			}
+		}
+	}
+	dir := t.TempDir()
+	realPath, genPath = filepath.Join(dir, "real.parquet"), filepath.Join(dir, "gen.parquet")
+	if err := data.WriteUtterances(realPath, real); err != nil {
+		t.Fatal(err)
+	}
+	if err := data.WriteUtterances(genPath, gen); err != nil {
+		t.Fatal(err)
+	}
+	return realPath, genPath
+}
+
+// scoreJSON mirrors the documented keys of `roleprint score --json`.
+type scoreJSON struct {
+	Encoder string `json:"encoder"`
+	Models  []struct {
+		Model         string     `json:"model"`
+		Simulation    *float64   `json:"simulation"`
+		SimulationCI  []*float64 `json:"simulation_ci"`
+		Distinction   *float64   `json:"distinction"`
+		DistinctionCI []*float64 `json:"distinction_ci"`
+		AvgRank       *float64   `json:"avg_rank"`
+		AvgRankCI     []*float64 `json:"avg_rank_ci"`
+		Roles         int        `json:"roles"`
+		RolesWithReal int        `json:"roles_with_real"`
+		PerRole       []struct {
+			Role       string   `json:"role"`
+			RealRole   string   `json:"real_role"`
+			Simulation *float64 `json:"simulation"`
+			Rank       *float64 `json:"rank"`
+			RankOf     int      `json:"rank_of"`
+			Top        []struct {
+				Role string `json:"role"`
+			} `json:"top"`
+		} `json:"per_role"`
+	} `json:"models"`
+	RoleMatches []struct {
+		Role     string `json:"role"`
+		RealRole string `json:"real_role"`
+		Method   string `json:"method"`
+	} `json:"role_matches"`
+	DistinctionOnly []string `json:"distinction_only_roles"`
+	Distributions   []struct {
+		Model    string    `json:"model"`
+		Kind     string    `json:"kind"`
+		AUC      *float64  `json:"auc"`
+		Positive []float64 `json:"positive"`
+	} `json:"distributions"`
+}
+
+func TestScoreCommandJSON(t *testing.T) {
+	realPath, genPath := writeScoreFixtures(t)
+	dist := filepath.Join(t.TempDir(), "out", "dist.json")
+	code, stdout, stderr := scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf",
+		"--bootstrap", "100", "--distributions", dist, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out scoreJSON
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Fatal("more than one JSON value on stdout")
+	}
+	if out.Encoder != "tfidf" || len(out.Models) != 3 || out.Models[0].Model != "Real" {
+		t.Fatalf("models %+v", out.Models)
+	}
+	byName := map[string]int{}
+	for i, m := range out.Models {
+		byName[m.Model] = i
+		if m.Simulation == nil || m.Distinction == nil || m.AvgRank == nil || len(m.SimulationCI) != 2 || m.SimulationCI[0] == nil || len(m.DistinctionCI) != 2 || len(m.AvgRankCI) != 2 {
+			t.Fatalf("row %s lacks a score or interval: %+v", m.Model, m)
+		}
+		if !(*m.SimulationCI[0] <= *m.Simulation && *m.Simulation <= *m.SimulationCI[1]) {
+			t.Errorf("%s simulation %v outside %v..%v", m.Model, *m.Simulation, *m.SimulationCI[0], *m.SimulationCI[1])
+		}
+	}
+	good, bland, real := out.Models[byName["Good"]], out.Models[byName["Bland"]], out.Models[byName["Real"]]
+	if !(*good.Simulation > *bland.Simulation && *real.Simulation > *bland.Simulation && *good.Distinction > *bland.Distinction) {
+		t.Errorf("real %v/%v good %v/%v bland %v/%v", *real.Simulation, *real.Distinction, *good.Simulation, *good.Distinction, *bland.Simulation, *bland.Distinction)
+	}
+	if good.Roles != 5 || good.RolesWithReal != 4 {
+		t.Errorf("Good roles %d/%d", good.RolesWithReal, good.Roles)
+	}
+	// The role without real lines is listed and has no Simulation or rank.
+	if len(out.DistinctionOnly) != 1 || out.DistinctionOnly[0] != "Zed" {
+		t.Errorf("distinction-only %v", out.DistinctionOnly)
+	}
+	for _, r := range good.PerRole {
+		if r.Role == "Zed" && (r.Simulation != nil || r.Rank != nil || r.RealRole != "") {
+			t.Errorf("Zed row %+v", r)
+		}
+		if r.Role == "Sheldon Cooper" && (r.RealRole != "Sheldon" || r.RankOf != 5 || len(r.Top) != 5) {
+			t.Errorf("Sheldon row %+v", r)
+		}
+	}
+	matched := false
+	for _, m := range out.RoleMatches {
+		if m.Role == "Sheldon Cooper" && m.RealRole == "Sheldon" && m.Method == "alias" {
+			matched = true
+		}
+	}
+	if !matched {
+		t.Errorf("role matches %+v", out.RoleMatches)
+	}
+	// Distribution values go to --distributions only.
+	if len(out.Distributions) != 6 || out.Distributions[0].Positive != nil || out.Distributions[0].AUC == nil {
+		t.Errorf("distributions in the report: %+v", out.Distributions)
+	}
+	b, err := os.ReadFile(dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var full scoreJSON
+	if err := json.Unmarshal(b, &full); err != nil || len(full.Distributions) != 6 || len(full.Distributions[0].Positive) == 0 {
+		t.Errorf("distributions file: %v %d", err, len(full.Distributions))
+	}
+}
+
+func TestScoreCommandText(t *testing.T) {
+	realPath, genPath := writeScoreFixtures(t)
+	rm := filepath.Join(t.TempDir(), "map.txt")
+	if err := os.WriteFile(rm, []byte("# no real lines for Penny here\nPenny =\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := scoreCLI("score", "--real", realPath, "--encoder", "tfidf", "--bootstrap", "0", "--role-map", rm,
+		"--rank-role", "Sheldon", "--per-role", "--models", "Good", genPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Simulation ↑", "Distinction ↑", "Avg rank ↓", "Role matches", "Penny", "role-map", "(distinction only)",
+		"Simulation Rank of Sheldon", "Top 5", "Similarity distributions"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "Bland") {
+		t.Error("--models Good still scored Bland")
+	}
+}
+
+func TestScoreCommandErrors(t *testing.T) {
+	realPath, genPath := writeScoreFixtures(t)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"score", "--real", realPath, "--generated", genPath}, 2, "--encoder is required"},
+		{[]string{"score", "--generated", genPath, "--encoder", "tfidf"}, 2, "--real is required"},
+		{[]string{"score", "--real", realPath, "--encoder", "tfidf"}, 2, "--generated is required"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "nope"}, 1, "unknown encoder"},
+		{[]string{"score", "--real", realPath, "--generated", realPath, "--encoder", "tfidf"}, 1, "no generated rows"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--held-out", "1.5"}, 1, "held-out"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--grouping", "scene"}, 1, "unknown grouping"},
+		{[]string{"score", "--real", realPath, "--generated", "missing.parquet", "--encoder", "tfidf"}, 1, "missing.parquet"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--models", "Nobody"}, 2, "no generated rows of these models"},
+		{[]string{"score", "--real", realPath, "--encoder", "tfidf", genPath, "--json"}, 2, "after the input files"},
+	} {
+		code, _, stderr := scoreCLI(c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args[1:], code, stderr, c.code, c.want)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package roleplay
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// fitRecorder is a bag-of-words encoder that records what it was fitted on.
+type fitRecorder struct {
+	bowEncoder
+	fitted []string
+}
+
+func (f *fitRecorder) Fit(_ context.Context, texts []string) error {
+	f.fitted = append([]string(nil), texts...)
+	return nil
+}
+
+func TestFitTexts(t *testing.T) {
+	real, gen := synthetic(9)
+	for _, realOnly := range []bool{false, true} {
+		enc := &fitRecorder{}
+		cfg := DefaultConfig()
+		cfg.Bootstrap = 0
+		cfg.FitRealOnly = realOnly
+		if _, err := Score(context.Background(), enc, real, gen, cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		hasGen := slices.Contains(enc.fitted, gen[0].Text)
+		hasReal := slices.Contains(enc.fitted, real[0].Text)
+		if !hasReal || hasGen == realOnly {
+			t.Errorf("FitRealOnly=%v: fitted on real %v, generated %v", realOnly, hasReal, hasGen)
+		}
+	}
+}
+
+func TestDedupLines(t *testing.T) {
+	rows := []data.Utterance{
+		{Text: "I am not crazy, my mother had me tested."},
+		{Text: "Yeah."},
+		{Text: "I'm not crazy — my mother had me tested"}, // not the same words: kept
+		{Text: "I am not crazy, my mother had me tested!"},
+		{Text: "Yeah."},
+	}
+	out, dropped := dedupLines(rows)
+	if dropped != 1 || len(out) != 4 || out[2].Text != "I'm not crazy — my mother had me tested" {
+		t.Errorf("dedup: dropped %d, kept %v", dropped, out)
+	}
+}

@@ -1,0 +1,16 @@
+// Package llmverify runs a chat model as a speaker verifier, the baseline
+// of Table 1 of Yang et al., "Speaker Verification in Agent-generated
+// Conversations": shown two utterance sets ("Utterances") or the two whole
+// conversations with the speakers of interest marked ("Conversation"), the
+// model answers TRUE (one speaker) or FALSE (two). Prompts are zero-shot,
+// chain-of-thought ("Let's analyse step by step:") or K-shot, with K/2
+// positive and K/2 negative demonstrations from the training pairs.
+// Replies are read by ParseVerdict, which tolerates reasoning, markdown and
+// yes/no answers; Run scores accuracy and F1.
+//
+// Requests go through persona/llm's client (any OpenAI-compatible server,
+// with retries and an on-disk cache so an interrupted run resumes without
+// paying twice). Pairs come from the seed paper's pair records
+// (genimport.ReadPairRecords → ItemsFromRecords) or from a pair corpus
+// (ItemsFromPairCorpus).
+package llmverify

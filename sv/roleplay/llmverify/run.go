@@ -1,0 +1,283 @@
+package llmverify
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/roleplay"
+)
+
+// Chatter sends one chat request; *llm.Client is one.
+type Chatter interface {
+	Chat(ctx context.Context, req llm.Request) (*llm.Response, error)
+}
+
+// Config configures one run (one cell pair of Table 1).
+type Config struct {
+	// View is what the verifier sees; default Utterances.
+	View View `json:"view"`
+	// Prompting is zero-shot, CoT or K-shot.
+	Prompting Prompting `json:"-"`
+	// Seed picks the demonstrations of K-shot prompts; default 0.
+	Seed int64 `json:"seed"`
+	// System is the system message; empty means DefaultSystem.
+	System string `json:"system,omitempty"`
+	// MaxTokens bounds each reply; 0 leaves the server's default.
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// Workers is how many pairs are asked at once; default 4 (the
+	// client's own concurrency limit also applies).
+	Workers int `json:"workers,omitempty"`
+}
+
+// Prediction is the verifier's answer on one pair.
+type Prediction struct {
+	ID string `json:"id"`
+	// Same is the true label.
+	Same bool `json:"same"`
+	// Predicted is the verdict; nil when the reply gave none (scored as
+	// "different").
+	Predicted *bool `json:"predicted"`
+	// Reply is the verifier's reply text.
+	Reply string `json:"reply"`
+	// Cached says the reply came from the client's cache.
+	Cached bool `json:"cached"`
+}
+
+// Result is one row of Table 1 for one view.
+type Result struct {
+	View      View   `json:"view"`
+	Prompting string `json:"prompting"`
+	// N is the number of pairs asked.
+	N int `json:"n"`
+	// Accuracy, F1 (of the "same speaker" class, as the paper reports) and
+	// MacroF1 (the mean of both classes' F1, as Table 2) score the
+	// verdicts; a reply without a verdict counts as "different".
+	Accuracy roleplay.Value `json:"acc"`
+	F1       roleplay.Value `json:"f1"`
+	MacroF1  roleplay.Value `json:"macro_f1"`
+	// Unparsed counts replies without a verdict.
+	Unparsed int `json:"unparsed"`
+	// The confusion counts ("same speaker" is positive).
+	TP int `json:"tp"`
+	FP int `json:"fp"`
+	TN int `json:"tn"`
+	FN int `json:"fn"`
+	// Predictions holds every pair's answer, in the items' order.
+	Predictions []Prediction `json:"predictions,omitempty"`
+}
+
+// Messages builds the chat messages that ask about item: the system
+// message, then for K-shot K demonstrations (a question and its answer
+// each), then the question. demos are the demonstration pairs.
+func Messages(item Item, demos []Item, cfg Config) ([]llm.Message, error) {
+	view := cfg.View
+	if view == "" {
+		view = Utterances
+	}
+	sys := cfg.System
+	if sys == "" {
+		sys = DefaultSystem
+	}
+	msgs := []llm.Message{llm.System(sys)}
+	for _, d := range demos {
+		q, err := question(d, view)
+		if err != nil {
+			return nil, fmt.Errorf("demonstration: %w", err)
+		}
+		ans := demoAnswer(d.Same)
+		if cfg.Prompting.CoT {
+			ans = "Answer: " + ans
+		}
+		msgs = append(msgs, llm.User(q+"\n\n"+instruction(cfg.Prompting)), llm.Assistant(ans))
+	}
+	q, err := question(item, view)
+	if err != nil {
+		return nil, err
+	}
+	return append(msgs, llm.User(q+"\n\n"+instruction(cfg.Prompting))), nil
+}
+
+// Demonstrations picks k/2 positive and k/2 negative items of train for
+// the item with the given ID (never the item itself), in a seeded random
+// order that depends on the seed and the ID, so a rerun asks exactly the
+// same requests (and hits the cache).
+func Demonstrations(train []Item, k int, seed int64, id string) ([]Item, error) {
+	if k == 0 {
+		return nil, nil
+	}
+	if k < 0 || k%2 != 0 {
+		return nil, fmt.Errorf("demonstrations: k = %d: want an even number", k)
+	}
+	var pos, neg []int
+	for i, t := range train {
+		if t.ID == id {
+			continue
+		}
+		if t.Same {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	if len(pos) < k/2 || len(neg) < k/2 {
+		return nil, fmt.Errorf("demonstrations: %d-shot needs %d positive and %d negative training pairs, have %d and %d", k, k/2, k/2, len(pos), len(neg))
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	rng := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+	var out []Item
+	for _, p := range rng.Perm(len(pos))[:k/2] {
+		out = append(out, train[pos[p]])
+	}
+	for _, p := range rng.Perm(len(neg))[:k/2] {
+		out = append(out, train[neg[p]])
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out, nil
+}
+
+// Run asks client about every test item and scores the verdicts. train
+// supplies K-shot demonstrations. A request that still fails after the
+// client's retries stops the run with an error naming the pair; answers
+// already received stay in the client's cache, so running again resumes
+// without paying twice. progress counts pairs answered.
+func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, progress sv.Progress) (*Result, error) {
+	if cfg.View == "" {
+		cfg.View = Utterances
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 4
+	}
+	if len(test) == 0 {
+		return nil, fmt.Errorf("llm-verify: no test pairs")
+	}
+	// Build every request first, so bad input fails before any is paid.
+	reqs := make([]llm.Request, len(test))
+	for i, it := range test {
+		demos, err := Demonstrations(train, cfg.Prompting.K, cfg.Seed, it.ID)
+		if err != nil {
+			return nil, err
+		}
+		msgs, err := Messages(it, demos, cfg)
+		if err != nil {
+			return nil, err
+		}
+		reqs[i] = llm.Request{Messages: msgs, MaxTokens: cfg.MaxTokens}
+	}
+	preds := make([]Prediction, len(test))
+	errs := make([]error, len(test))
+	var mu sync.Mutex
+	done := 0
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(cfg.Workers, len(test)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				resp, err := client.Chat(ctx, reqs[i])
+				if err != nil {
+					errs[i] = fmt.Errorf("llm-verify: pair %s: %w", test[i].ID, err)
+					cancel()
+					continue
+				}
+				p := Prediction{ID: test[i].ID, Same: test[i].Same, Reply: resp.Content, Cached: resp.Cached}
+				if v, ok := ParseVerdict(resp.Content); ok {
+					p.Predicted = &v
+				}
+				preds[i] = p
+				mu.Lock()
+				done++
+				progress.Report(done, len(test))
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range test {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return score(preds, cfg), nil
+}
+
+// score computes the metrics of predictions.
+func score(preds []Prediction, cfg Config) *Result {
+	r := &Result{View: cfg.View, Prompting: cfg.Prompting.String(), N: len(preds), Predictions: preds}
+	var c sv.Confusion
+	for _, p := range preds {
+		pred := p.Predicted != nil && *p.Predicted
+		if p.Predicted == nil {
+			r.Unparsed++
+		}
+		switch {
+		case pred && p.Same:
+			c.TP++
+		case pred && !p.Same:
+			c.FP++
+		case !pred && p.Same:
+			c.FN++
+		default:
+			c.TN++
+		}
+	}
+	r.TP, r.FP, r.TN, r.FN = c.TP, c.FP, c.TN, c.FN
+	r.Accuracy = roleplay.Value(c.Accuracy())
+	r.MacroF1 = roleplay.Value(c.MacroF1())
+	r.F1 = roleplay.NaN()
+	if d := 2*c.TP + c.FP + c.FN; d > 0 {
+		r.F1 = roleplay.Value(2 * float64(c.TP) / float64(d))
+	}
+	return r
+}
+
+// Sample returns n items of items, half with each label (as the paper's
+// 200 pairs per option), in a seeded random order; all items when n ≤ 0
+// or n ≥ len(items). It is an error when one label has fewer than n/2
+// items.
+func Sample(items []Item, n int, seed int64) ([]Item, error) {
+	if n <= 0 || n >= len(items) {
+		return items, nil
+	}
+	var pos, neg []Item
+	for _, it := range items {
+		if it.Same {
+			pos = append(pos, it)
+		} else {
+			neg = append(neg, it)
+		}
+	}
+	np := n / 2
+	nn := n - np
+	if len(pos) < np || len(neg) < nn {
+		return nil, fmt.Errorf("sample of %d pairs: needs %d positive and %d negative, have %d and %d", n, np, nn, len(pos), len(neg))
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
+	var out []Item
+	for _, i := range rng.Perm(len(pos))[:np] {
+		out = append(out, pos[i])
+	}
+	for _, i := range rng.Perm(len(neg))[:nn] {
+		out = append(out, neg[i])
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out, nil
+}

@@ -1,0 +1,164 @@
+package roleplay
+
+import (
+	"math"
+	"strconv"
+)
+
+// Value is a score that may be undefined (NaN): a role without real sets
+// has no Simulation, a run without bootstrap no interval. It marshals to
+// JSON as a number, or null when NaN.
+type Value float64
+
+// NaN is the undefined Value.
+func NaN() Value { return Value(math.NaN()) }
+
+// Defined reports whether v is a number.
+func (v Value) Defined() bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
+// MarshalJSON writes v, or null when undefined.
+func (v Value) MarshalJSON() ([]byte, error) {
+	if !v.Defined() {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, float64(v), 'g', 8, 64), nil
+}
+
+// UnmarshalJSON reads a number or null (NaN).
+func (v *Value) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = NaN()
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	*v = Value(f)
+	return err
+}
+
+// Interval is a confidence interval [lo, hi]; both ends are null in JSON
+// when no bootstrap ran.
+type Interval [2]Value
+
+// noInterval is the interval of a run without bootstrap.
+func noInterval() Interval { return Interval{NaN(), NaN()} }
+
+// Report is the result of Score: one row per agent model plus the Real
+// reference row, the role matching, and the similarity distributions.
+// Scores are cosines (or the encoder's own similarity, for a PairScorer)
+// in [−1, 1]; the paper prints them ×100.
+type Report struct {
+	// Encoder is the encoder's name.
+	Encoder string `json:"encoder"`
+	// Config is the resolved configuration.
+	Config Config `json:"config"`
+	// Models holds the Real row first (when Config.HeldOut > 0 and real
+	// roles could be split), then the agent models by name.
+	Models []ModelScore `json:"models"`
+	// RoleMatches reports, per generated role name, the real speakers it
+	// was matched to and how.
+	RoleMatches []RoleMatch `json:"role_matches"`
+	// DistinctionOnly lists the generated role names without real lines.
+	DistinctionOnly []string `json:"distinction_only_roles"`
+	// Distributions holds, per row, the real–generated and
+	// generated–generated similarity distributions (Figures 1 and 2).
+	Distributions []Distribution `json:"distributions"`
+	// Notes holds remarks: roles left out and why.
+	Notes []string `json:"notes"`
+}
+
+// ModelScore is one row of the paper's Tables 3 and 7.
+type ModelScore struct {
+	// Model is the agent model, or Config.RealModel for the reference row.
+	Model string `json:"model"`
+	// Simulation is Eq. 2: the mean over roles with real lines of the mean
+	// similarity between the model's sets for the role and the role's
+	// real reference sets.
+	Simulation   Value    `json:"simulation"`
+	SimulationCI Interval `json:"simulation_ci"`
+	// Distinction is Eq. 3: the mean over roles of the mean of 1 −
+	// similarity between the model's sets for the role and its sets for
+	// each other role (pairs drawn from one conversation left out).
+	Distinction   Value    `json:"distinction"`
+	DistinctionCI Interval `json:"distinction_ci"`
+	// AvgRank is the mean Simulation Rank over roles with real lines
+	// (Table 7); 1 is best.
+	AvgRank   Value    `json:"avg_rank"`
+	AvgRankCI Interval `json:"avg_rank_ci"`
+	// Roles counts the roles scored; RolesWithReal those with real lines.
+	Roles         int `json:"roles"`
+	RolesWithReal int `json:"roles_with_real"`
+	// Sets and Utterances count the model's sets and utterances.
+	Sets       int `json:"sets"`
+	Utterances int `json:"utterances"`
+	// PerRole holds the role rows, by role name.
+	PerRole []RoleScore `json:"per_role"`
+}
+
+// RoleScore is one role of one model.
+type RoleScore struct {
+	// Role is the model's role name; RealRole the matched real role ("" for
+	// a Distinction-only role).
+	Role     string `json:"role"`
+	RealRole string `json:"real_role"`
+	// Sets and Utterances count the model's sets and utterances for the
+	// role; RealSets the real reference sets it is compared with.
+	Sets       int `json:"sets"`
+	Utterances int `json:"utterances"`
+	RealSets   int `json:"real_sets"`
+	// Simulation is the role's mean similarity to its real sets (null for
+	// a Distinction-only role).
+	Simulation   Value    `json:"simulation"`
+	SimulationCI Interval `json:"simulation_ci"`
+	// Distinction is the role's mean dissimilarity to the model's other
+	// roles.
+	Distinction   Value    `json:"distinction"`
+	DistinctionCI Interval `json:"distinction_ci"`
+	// Rank is the Simulation Rank: the position of this role among all of
+	// the model's roles when they are ordered by similarity to this role's
+	// real sets (1 = the model's own role for it is the most similar; ties
+	// count one half). RankOf is the number of candidate roles.
+	Rank   Value    `json:"rank"`
+	RankCI Interval `json:"rank_ci"`
+	RankOf int      `json:"rank_of"`
+	// Top lists the Config.TopK roles most similar to this role's real
+	// sets (Table 6).
+	Top []RankedRole `json:"top"`
+}
+
+// RankedRole is a candidate role and its mean similarity to the real sets
+// of the role being ranked.
+type RankedRole struct {
+	Role       string `json:"role"`
+	Similarity Value  `json:"similarity"`
+}
+
+// Model returns the row of the named model, or nil.
+func (r *Report) Model(name string) *ModelScore {
+	for i := range r.Models {
+		if r.Models[i].Model == name {
+			return &r.Models[i]
+		}
+	}
+	return nil
+}
+
+// Role returns the model's row for a role name, or nil.
+func (m *ModelScore) Role(name string) *RoleScore {
+	for i := range m.PerRole {
+		if m.PerRole[i].Role == name {
+			return &m.PerRole[i]
+		}
+	}
+	return nil
+}
+
+// Distribution returns the distribution of the given model and kind
+// (RealGenerated or GeneratedGenerated), or nil.
+func (r *Report) Distribution(model, kind string) *Distribution {
+	for i := range r.Distributions {
+		if r.Distributions[i].Model == model && r.Distributions[i].Kind == kind {
+			return &r.Distributions[i]
+		}
+	}
+	return nil
+}

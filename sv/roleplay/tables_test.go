@@ -1,0 +1,40 @@
+package roleplay
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestWriteTables(t *testing.T) {
+	rep := &Report{
+		Encoder: "x",
+		Config:  DefaultConfig(),
+		Models: []ModelScore{
+			{Model: "Real", Simulation: 0.8, SimulationCI: Interval{0.7, 0.9}, Distinction: 0.5, DistinctionCI: noInterval(), AvgRank: 1, AvgRankCI: noInterval(), Roles: 2, RolesWithReal: 2},
+			{Model: "ChatHaruhi", Simulation: 0.4, SimulationCI: noInterval(), Distinction: NaN(), DistinctionCI: noInterval(), AvgRank: 2, AvgRankCI: noInterval(), Roles: 2, RolesWithReal: 2,
+				PerRole: []RoleScore{{Role: "Sheldon", RealRole: "Sheldon", Rank: 2, RankOf: 2, Simulation: 0.1, Distinction: 0.2,
+					Top: []RankedRole{{"Penny", 0.3}, {"Sheldon", 0.1}}}}},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteModels(&b, rep, true); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"80.00", "[70.00, 90.00]", "85.96", "47.72", "49.78", "4.54", "–"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("models table lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	if err := WriteRanks(&b, rep, "Sheldon Cooper", nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Penny (30.00)") || !strings.Contains(b.String(), "2/2") {
+		t.Errorf("rank table:\n%s", b.String())
+	}
+	if err := WriteRanks(&b, rep, "Gandalf", nil); err == nil {
+		t.Error("rank table of an unknown role")
+	}
+}
