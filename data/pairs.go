@@ -44,7 +44,9 @@ import (
 //     pair is a training pair.
 //     Train: anchors and partners are training sets; one couple per level
 //     in TrainLevels. Seen-Seen: the sets of the training pairs paired anew
-//     (never a training pair). Seen-Unseen: anchors are held-out sets,
+//     (never a training pair), as many couples per seen speaker as it has
+//     Seen-Unseen hold-outs (SeenSeenPerSpeaker), so both seen exposures
+//     have one speaker mix. Seen-Unseen: anchors are held-out sets,
 //     partners sets of the training pairs. Unseen-Unseen:
 //     sets of unseen speakers only. Dev: sets of dev speakers only, a third
 //     of the couples per level.
@@ -85,9 +87,12 @@ func BuildPairs(utts []Utterance, cfg PairConfig) (*PairCorpus, error) {
 	tests := map[TestKey]*splitRun{}
 	for _, lvl := range Levels {
 		k := TestKey{SeenSeen, lvl}
-		if cfg.Variant == VariantCode && lvl != Base {
+		switch {
+		case cfg.Variant == VariantCode && lvl != Base:
 			tests[k] = sampleOf(train, cfg.Seed, k.String(), SeenSeen, lvl, cfg.CodeSeenSeenFraction, cfg.MaxTestPairs)
-		} else {
+		case cfg.SeenSeenPerSpeaker:
+			tests[k] = b.seenSeenTest(k, train.used)
+		default:
 			tests[k] = b.test(k, b.exposed.all, b.exposed, b.exposed, train.used)
 		}
 		k = TestKey{SeenUnseen, lvl}
@@ -174,6 +179,34 @@ func (b *pairBuild) stageProgress(stage string) func(done, total int) {
 		return nil
 	}
 	return func(done, total int) { b.cfg.Progress(stage, done, total) }
+}
+
+// seenSeenTest builds a Seen-Seen test split with anchors drawn per seen
+// speaker (PairConfig.SeenSeenPerSpeaker): HoldOut couples per speaker,
+// HoldOutLarge for a speaker with at least HoldOutLargeFrom sets (at
+// least one either way), times TestPairsPerAnchor. A speaker's sets in
+// training pairs are tried as anchors in a seeded random order until its
+// couples are made, so a speaker takes part as long as two of its sets
+// were not already paired in training.
+func (b *pairBuild) seenSeenTest(k TestKey, avoid map[uint64]struct{}) *splitRun {
+	r := newRun(b.cfg.Seed, k.String(), k.Exposure, k.Level)
+	r.avoid = avoid
+	var groups [][]int32
+	var quota []int
+	for s := range b.idx.speakers {
+		sets := b.exposed.bySpk[int32(s)]
+		if len(sets) < 2 {
+			continue
+		}
+		n := b.cfg.HoldOut
+		if len(b.idx.speakers[s].sets) >= b.cfg.HoldOutLargeFrom {
+			n = b.cfg.HoldOutLarge
+		}
+		groups = append(groups, sets)
+		quota = append(quota, max(n, 1)*b.cfg.TestPairsPerAnchor)
+	}
+	b.s.perSpeaker(r, groups, quota, b.exposed, b.exposed, k.Level, b.cfg.MaxTestPairs, b.stageProgress(k.String()))
+	return r
 }
 
 // test builds one test split of the paper's kind.

@@ -206,6 +206,40 @@ func (s sampler) anchored(run *splitRun, anchors []int32, pos, neg *pool, levels
 	}
 }
 
+// perSpeaker fills run with up to quota[g] couples of level lvl for each
+// group g of anchors (one speaker's sets): groups in a seeded random order,
+// each group's anchors in a seeded random order, tried until its quota is
+// met or every anchor was tried, so a speaker whose first anchor has no
+// free partner still takes part. It stops at limit pairs.
+func (s sampler) perSpeaker(run *splitRun, groups [][]int32, quota []int, pos, neg *pool, lvl Level, limit int, progress func(done, total int)) {
+	order := run.rng.Perm(len(groups))
+	for i, g := range order {
+		made := 0
+		// Several passes when a quota exceeds the group's anchors.
+		for pass := 0; made < quota[g] && pass < quota[g]; pass++ {
+			for _, a := range shuffled(run.rng, groups[g]) {
+				if made == quota[g] {
+					break
+				}
+				if run.len()+2 > limit {
+					run.info.Capped = true
+					return
+				}
+				run.info.Anchors++
+				if s.couple(run, a, pos, neg, lvl) {
+					made++
+				}
+			}
+		}
+		if progress != nil && i%256 == 0 {
+			progress(i, len(order))
+		}
+	}
+	if progress != nil {
+		progress(len(order), len(order))
+	}
+}
+
 // codeTrain builds the training pairs of the paper's code: per anchor one
 // positive and CodeTrainNegatives Hard negatives, then for every other
 // training speaker of the anchor's conversation one positive and that

@@ -5,6 +5,9 @@ import "math"
 // Confusion counts the outcomes of same/different-speaker decisions; the
 // positive class is "same speaker".
 type Confusion struct {
+	// TP counts same-speaker pairs accepted, FP different-speaker pairs
+	// accepted, TN different-speaker pairs rejected and FN same-speaker
+	// pairs rejected.
 	TP, FP, TN, FN int
 }
 

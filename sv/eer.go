@@ -2,7 +2,6 @@ package sv
 
 import (
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -39,13 +38,11 @@ func EER(scores []float64, labels []bool) (rate, threshold float64) {
 	}
 	y := append([]float64(nil), scores...)
 	classes := append([]bool(nil), labels...)
-	sort.Sort(byScore{y, classes})
-	// tpr[i], fpr[i] are the rates when accepting y > thresh[i] (gonum
-	// classifies values above the cutoff as positive); thresh descends
-	// from +Inf, so fpr and tpr ascend from 0.
+	stat.SortWeightedLabeled(y, classes, nil)
+	// tpr[i] and fpr[i] are the rates when accepting y >= thresh[i] (the
+	// contract of gonum's stat.ROC); thresh descends from +Inf (nothing
+	// accepted), so fpr and tpr ascend from 0 to 1.
 	tpr, fpr, thresh := stat.ROC(nil, y, classes, nil)
-	// gonum reports rates for "y >= cutoff" on its returned thresholds
-	// (the first is +Inf: nothing accepted).
 	for i := 1; i < len(tpr); i++ {
 		fnr, far := 1-tpr[i], fpr[i]
 		if far < fnr {
@@ -69,17 +66,4 @@ func EER(scores []float64, labels []bool) (rate, threshold float64) {
 		return rate, threshold
 	}
 	return 0.5, math.Inf(-1) // unreachable: the last point has fpr 1, fnr 0
-}
-
-// byScore sorts scores ascending together with their labels.
-type byScore struct {
-	y []float64
-	c []bool
-}
-
-func (b byScore) Len() int           { return len(b.y) }
-func (b byScore) Less(i, j int) bool { return b.y[i] < b.y[j] }
-func (b byScore) Swap(i, j int) {
-	b.y[i], b.y[j] = b.y[j], b.y[i]
-	b.c[i], b.c[j] = b.c[j], b.c[i]
 }

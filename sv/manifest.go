@@ -13,6 +13,7 @@ import (
 // machine, the seeds and resolved configuration, the inputs and the
 // timings.
 type Manifest struct {
+	// Format ("roleprint-run") and Version identify the file.
 	Format  string `json:"format"`
 	Version int    `json:"version"`
 	// Command is the command line (or notebook call) that made the run.
@@ -21,7 +22,9 @@ type Manifest struct {
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 	Seconds  float64   `json:"seconds"`
-	// Software.
+	// Software: the Go toolchain, this module and its version, the VCS
+	// revision it was built from (when built inside a checkout), and every
+	// dependency's version (with its replacement, if any).
 	GoVersion     string            `json:"go_version"`
 	Module        string            `json:"module"`
 	ModuleVersion string            `json:"module_version"`
@@ -29,7 +32,7 @@ type Manifest struct {
 	VCSTime       string            `json:"vcs_time,omitempty"`
 	VCSModified   bool              `json:"vcs_modified,omitempty"`
 	Dependencies  map[string]string `json:"dependencies,omitempty"`
-	// Machine.
+	// Machine: host name, OS, architecture, CPUs and GOMAXPROCS.
 	Hostname   string `json:"hostname,omitempty"`
 	GOOS       string `json:"goos"`
 	GOARCH     string `json:"goarch"`
@@ -62,6 +65,8 @@ type Manifest struct {
 
 // InputFile identifies one input of a run.
 type InputFile struct {
+	// Path is the absolute path ("embedded:NAME" for the embedded
+	// corpus), Bytes its size and SHA256 its content hash.
 	Path   string `json:"path"`
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256,omitempty"`
@@ -71,6 +76,8 @@ type InputFile struct {
 
 // EncoderTiming is one (round, encoder)'s timing.
 type EncoderTiming struct {
+	// Round, Encoder and Backend say which result; Resumed that it came
+	// from a checkpoint (Timing is then the original run's).
 	Round   int       `json:"round"`
 	Encoder string    `json:"encoder"`
 	Backend string    `json:"backend,omitempty"`

@@ -52,12 +52,14 @@ Mixed Features	78.02 ±1.24	72.37 ±1.74	72.38 ±1.77		71.09 ±1.57	65.08 ±1.46
 
 // MeanStd is a published mean ± standard deviation, in percent.
 type MeanStd struct {
+	// Mean and Std as printed (percent, two decimals).
 	Mean float64 `json:"mean"`
 	Std  float64 `json:"std"`
 }
 
 // PaperCell is one model's published AUC, ACC and F1 on one test set.
 type PaperCell struct {
+	// AUC, ACC and F1 (macro) as published.
 	AUC MeanStd `json:"auc"`
 	ACC MeanStd `json:"acc"`
 	F1  MeanStd `json:"f1"`
@@ -66,6 +68,8 @@ type PaperCell struct {
 // PaperRow is one row of the paper's Table 2: a model at one level, with
 // a cell per exposure.
 type PaperRow struct {
+	// Model is the paper's row name ("LUAR", "SBERTft", "Mixed Features"),
+	// Level the block it stands in, Cells its numbers by exposure.
 	Model string                      `json:"model"`
 	Level data.Level                  `json:"level"`
 	Cells map[data.Exposure]PaperCell `json:"cells"`

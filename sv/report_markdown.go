@@ -28,7 +28,8 @@ func pct(mean, std Float) string {
 	return fmt.Sprintf("%.2f ±%.2f", 100*m, 100*s)
 }
 
-// rowKey indexes rows by encoder and test set.
+// rowIndex indexes rows by encoder and test set and lists the encoders
+// in order of first appearance.
 func rowIndex(rows []Table2Row) (map[string]map[data.TestKey]Table2Row, []string) {
 	idx := map[string]map[data.TestKey]Table2Row{}
 	var order []string
@@ -53,6 +54,17 @@ func table2Header(w io.Writer, first string) {
 	fmt.Fprintln(w)
 }
 
+// writeRow writes one Table 2 line: the row name, then AUC, ACC and F1
+// (mean ± std, ×100) of level l for each exposure.
+func writeRow(w io.Writer, name string, cells map[data.TestKey]Table2Row, l data.Level) {
+	fmt.Fprintf(w, "| %s |", name)
+	for _, e := range data.Exposures {
+		r := cells[data.TestKey{Exposure: e, Level: l}]
+		fmt.Fprintf(w, " %s | %s | %s |", pct(r.AUCMean, r.AUCStd), pct(r.ACCMean, r.ACCStd), pct(r.F1Mean, r.F1Std))
+	}
+	fmt.Fprintln(w)
+}
+
 // WriteTableMarkdown writes only this run's Table 2 in the paper's layout
 // (levels as blocks; AUC, ACC, F1 ×100 with ± the standard deviation over
 // rounds): what `roleprint reproduce` prints.
@@ -70,12 +82,7 @@ func (t *Table2) writeTable(ew *errWriter) {
 		fmt.Fprintf(ew, "**%s level**\n\n", levelTitle[l])
 		table2Header(ew, "Encoder")
 		for _, enc := range order {
-			fmt.Fprintf(ew, "| %s |", enc)
-			for _, e := range data.Exposures {
-				r := idx[enc][data.TestKey{Exposure: e, Level: l}]
-				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.AUCMean, r.AUCStd), pct(r.ACCMean, r.ACCStd), pct(r.F1Mean, r.F1Std))
-			}
-			fmt.Fprintln(ew)
+			writeRow(ew, enc, idx[enc], l)
 		}
 		fmt.Fprintln(ew)
 	}
@@ -110,12 +117,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 			if pm := PaperCounterpart(enc); pm != "" {
 				name += " (cf. " + pm + ")"
 			}
-			fmt.Fprintf(ew, "| %s |", name)
-			for _, e := range data.Exposures {
-				r := idx[enc][data.TestKey{Exposure: e, Level: l}]
-				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.AUCMean, r.AUCStd), pct(r.ACCMean, r.ACCStd), pct(r.F1Mean, r.F1Std))
-			}
-			fmt.Fprintln(ew)
+			writeRow(ew, name, idx[enc], l)
 		}
 		fmt.Fprintln(ew)
 	}
@@ -182,6 +184,8 @@ type errWriter struct {
 	err error
 }
 
+// Write writes p unless an earlier write failed; it always reports
+// success so fmt.Fprintf callers need not check.
 func (e *errWriter) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return len(p), nil

@@ -18,9 +18,11 @@ import (
 
 // checkpointFormat and checkpointVersion identify a (round, encoder)
 // checkpoint file.
+// Version 2 added the cosine scores of PairScorer encoders (for the mixed
+// row); version 1 files are recomputed.
 const (
 	checkpointFormat  = "roleprint-table2-checkpoint"
-	checkpointVersion = 1
+	checkpointVersion = 2
 )
 
 // checkpointFile is what a (round, encoder) checkpoint holds: the result
@@ -74,14 +76,16 @@ func corpusKey(c *data.PairCorpus) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// encoderKey adds the encoder's name and options to a corpus key.
-func encoderKey(corpus, name string, o EncoderOptions) string {
+// encoderKey adds the encoder's name, options and the cap on its fitting
+// texts (Table2Config.FitMaxTexts, which changes what a Fitter learns) to
+// a corpus key.
+func encoderKey(corpus, name string, o EncoderOptions, fitMax int) string {
 	h := sha256.New()
 	put := func(h hash.Hash, s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
 	put(h, corpus)
 	put(h, name)
 	put(h, o.Backend)
-	put(h, fmt.Sprint(o.Seed, o.BatchSize))
+	put(h, fmt.Sprint(o.Seed, o.BatchSize, fitMax))
 	keys := make([]string, 0, len(o.Settings))
 	for k := range o.Settings {
 		keys = append(keys, k)

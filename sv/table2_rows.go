@@ -15,23 +15,29 @@ import (
 // denominator, gonum's stat.MeanStdDev), NaN — null in JSON — with one
 // round. Rounds counts the rounds with a defined value.
 type Table2Row struct {
+	// Encoder is the row name; Exposure and Level name the test set.
 	Encoder  string `json:"encoder" parquet:"encoder,dict"`
 	Exposure string `json:"exposure" parquet:"exposure,dict"`
 	Level    string `json:"level" parquet:"level,dict"`
-	AUCMean  Float  `json:"auc_mean" parquet:"auc_mean"`
-	AUCStd   Float  `json:"auc_std" parquet:"auc_std"`
-	ACCMean  Float  `json:"acc_mean" parquet:"acc_mean"`
-	ACCStd   Float  `json:"acc_std" parquet:"acc_std"`
-	F1Mean   Float  `json:"f1_mean" parquet:"f1_mean"`
-	F1Std    Float  `json:"f1_std" parquet:"f1_std"`
+	// AUC, ACC (accuracy) and F1 (macro-F1): ACC and F1 at the threshold
+	// chosen on the dev pairs; _Mean over rounds, _Std their sample
+	// standard deviation.
+	AUCMean Float `json:"auc_mean" parquet:"auc_mean"`
+	AUCStd  Float `json:"auc_std" parquet:"auc_std"`
+	ACCMean Float `json:"acc_mean" parquet:"acc_mean"`
+	ACCStd  Float `json:"acc_std" parquet:"acc_std"`
+	F1Mean  Float `json:"f1_mean" parquet:"f1_mean"`
+	F1Std   Float `json:"f1_std" parquet:"f1_std"`
 	// BestACC and BestF1: at the best threshold on the test set itself.
 	BestACCMean Float `json:"best_acc_mean" parquet:"best_acc_mean"`
 	BestACCStd  Float `json:"best_acc_std" parquet:"best_acc_std"`
 	BestF1Mean  Float `json:"best_f1_mean" parquet:"best_f1_mean"`
 	BestF1Std   Float `json:"best_f1_std" parquet:"best_f1_std"`
-	EERMean     Float `json:"eer_mean" parquet:"eer_mean"`
-	EERStd      Float `json:"eer_std" parquet:"eer_std"`
-	Rounds      int   `json:"rounds" parquet:"rounds"`
+	// EER is the equal error rate.
+	EERMean Float `json:"eer_mean" parquet:"eer_mean"`
+	EERStd  Float `json:"eer_std" parquet:"eer_std"`
+	// Rounds counts the rounds whose AUC is defined.
+	Rounds int `json:"rounds" parquet:"rounds"`
 	// Pairs is the mean number of test pairs per round.
 	Pairs int `json:"pairs" parquet:"pairs"`
 	// PaperModel names the row of the paper's Table 2 this encoder is set

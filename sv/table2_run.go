@@ -21,13 +21,15 @@ type CorpusSource func(ctx context.Context, round int, seed int64) (*data.PairCo
 
 // EncoderRound is one encoder's results in one round.
 type EncoderRound struct {
+	// Round (1-based), its Seed, and the Encoder's row name.
 	Round   int    `json:"round"`
 	Seed    int64  `json:"seed"`
 	Encoder string `json:"encoder"`
 	// Backend is the compute backend a GoMLX encoder ran on (see
 	// BackendNamer); empty for plain Go encoders.
 	Backend string `json:"backend,omitempty"`
-	Dim     int    `json:"dim"`
+	// Dim is the length of the encoder's vectors (after Fit).
+	Dim int `json:"dim"`
 	// About is the encoder's own description (see Describer).
 	About string `json:"about,omitempty"`
 	// DevAUC is the AUC on the dev pairs; Threshold the threshold chosen
@@ -46,6 +48,9 @@ type EncoderRound struct {
 
 // StepTimes are the seconds one encoder spent in one round.
 type StepTimes struct {
+	// FitS fits a Fitter, TrainS fine-tunes a Trainable, EmbedS embeds the
+	// dev and test sets, ScoreS scores their pairs; TotalS is all of it
+	// (with building the encoder).
 	FitS   float64 `json:"fit_s"`
 	TrainS float64 `json:"train_s"`
 	EmbedS float64 `json:"embed_s"`
@@ -58,6 +63,23 @@ type StepTimes struct {
 type pairScores struct {
 	Dev   []float64            `json:"dev"`
 	Tests map[string][]float64 `json:"tests"`
+	// CosDev and CosTests hold the cosines of the set embeddings when the
+	// encoder scores pairs with its own similarity (a PairScorer such as
+	// LSM): the "mixed" row is the cosine of concatenated L2-normalised
+	// embeddings, so it needs every part's cosines. Nil otherwise (Dev and
+	// Tests are the cosines then).
+	CosDev   []float64            `json:"cos_dev,omitempty"`
+	CosTests map[string][]float64 `json:"cos_tests,omitempty"`
+}
+
+// cosines returns the cosine scores of the dev pairs and of the test set
+// named key: CosDev/CosTests when the encoder scores pairs itself, else
+// Dev/Tests.
+func (p *pairScores) cosines(key string) (dev, test []float64) {
+	if p.CosTests != nil {
+		return p.CosDev, p.CosTests[key]
+	}
+	return p.Dev, p.Tests[key]
 }
 
 // BackendNamer is implemented by encoders that run on a selectable compute
@@ -69,20 +91,24 @@ type BackendNamer interface {
 
 // RoundInfo describes one round's pair corpus.
 type RoundInfo struct {
+	// Round (1-based) and the Seed its pairs were built with.
 	Round int   `json:"round"`
 	Seed  int64 `json:"seed"`
 	// Pairs counts pairs by split: "train", "dev" and each test set.
 	Pairs map[string]int `json:"pairs"`
 	// Sets is the number of utterance sets; EvalTexts the distinct
 	// utterances of the dev and test sets (what each encoder embeds).
-	Sets      int     `json:"sets"`
-	EvalTexts int     `json:"eval_texts"`
-	PairsS    float64 `json:"pairs_s"`
-	TotalS    float64 `json:"total_s"`
+	Sets      int `json:"sets"`
+	EvalTexts int `json:"eval_texts"`
+	// PairsS is the time spent building the pairs, TotalS the round's.
+	PairsS float64 `json:"pairs_s"`
+	TotalS float64 `json:"total_s"`
 }
 
 // SkippedEncoder is an encoder left out of a run, and why.
 type SkippedEncoder struct {
+	// Encoder is the row left out; Reason the error (with the setup step
+	// that installs the missing asset).
 	Encoder string `json:"encoder"`
 	Reason  string `json:"reason"`
 }
@@ -114,7 +140,7 @@ type Table2 struct {
 // pair (ScorePair: cosine unless the encoder scores itself), chooses a
 // threshold on the dev pairs and measures AUC, ACC, macro-F1, best-
 // threshold ACC and F1, and EER on each of the nine test sets. The
-// "mixed" row fuses its parts' scores by their mean, which equals the
+// "mixed" row fuses its parts' cosine scores by their mean, which equals the
 // cosine of the concatenated L2-normalised set embeddings (see Mixed).
 // Rows aggregate the rounds (AggregateRows).
 //
@@ -195,7 +221,7 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 		res.Rounds = append(res.Rounds, info)
 	}
 	if len(cfg.Mixed) > 0 {
-		res.Notes = append(res.Notes, "mixed = mean of its parts' pair scores = cosine of the concatenated L2-normalised set embeddings of: "+strings.Join(cfg.Mixed, ", "))
+		res.Notes = append(res.Notes, "mixed = cosine of the concatenated L2-normalised set embeddings (= mean of the parts' cosines) of: "+strings.Join(cfg.Mixed, ", "))
 	}
 	order := make([]string, 0, len(runList)+1)
 	for _, n := range runList {
@@ -366,7 +392,7 @@ func (rr *roundRunner) checkpointPath(name string) string {
 // encoder computes (or resumes) one encoder's round.
 func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound, error) {
 	opts := rr.cfg.EncoderOptions(name, rr.seed)
-	key := encoderKey(rr.corpusKey, name, opts)
+	key := encoderKey(rr.corpusKey, name, opts, rr.cfg.FitMaxTexts)
 	ckpt := rr.checkpointPath(name)
 	if ckpt != "" {
 		if er, ok, err := loadCheckpoint(ckpt, key); err != nil {
@@ -424,16 +450,10 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 	}
 	er.Timing.EmbedS = time.Since(t).Seconds()
 	t = time.Now()
-	score := func(ps []data.Pair) []float64 {
-		out := make([]float64, len(ps))
-		for i, p := range ps {
-			out[i] = ScorePair(enc, emb[p.A], emb[p.B])
-		}
-		return out
-	}
-	er.scores = &pairScores{Dev: score(rr.corpus.Dev), Tests: map[string][]float64{}}
-	for _, k := range allTestKeys() {
-		er.scores.Tests[k.String()] = score(rr.corpus.Tests[k])
+	er.scores = rr.score(emb, func(a, b []float32) float64 { return ScorePair(enc, a, b) })
+	if _, own := enc.(PairScorer); own {
+		cos := rr.score(emb, Cosine)
+		er.scores.CosDev, er.scores.CosTests = cos.Dev, cos.Tests
 	}
 	er.Timing.ScoreS = time.Since(t).Seconds()
 	er.Timing.TotalS = time.Since(t0).Seconds()
@@ -444,6 +464,23 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 	}
 	rr.evaluate(er)
 	return er, nil
+}
+
+// score scores the dev pairs and every test set's pairs with f on the
+// set embeddings emb.
+func (rr *roundRunner) score(emb map[string][]float32, f func(a, b []float32) float64) *pairScores {
+	pairs := func(ps []data.Pair) []float64 {
+		out := make([]float64, len(ps))
+		for i, p := range ps {
+			out[i] = f(emb[p.A], emb[p.B])
+		}
+		return out
+	}
+	s := &pairScores{Dev: pairs(rr.corpus.Dev), Tests: map[string][]float64{}}
+	for _, k := range allTestKeys() {
+		s.Tests[k.String()] = pairs(rr.corpus.Tests[k])
+	}
+	return s
 }
 
 // evaluate fills the metrics of er from its scores.
@@ -459,7 +496,10 @@ func (rr *roundRunner) evaluate(er *EncoderRound) {
 	}
 }
 
-// mixed fuses the parts' scores into the mixed row.
+// mixed fuses the parts' cosine scores into the mixed row: their mean is
+// the cosine of the concatenated L2-normalised set embeddings (see Mixed),
+// also for parts that score pairs with their own similarity (their
+// cosines were kept for this, see pairScores).
 func (rr *roundRunner) mixed(parts []*EncoderRound) *EncoderRound {
 	t := time.Now()
 	fuse := func(get func(*EncoderRound) []float64) []float64 {
@@ -475,10 +515,11 @@ func (rr *roundRunner) mixed(parts []*EncoderRound) *EncoderRound {
 		return out
 	}
 	er := &EncoderRound{Round: rr.round, Seed: rr.seed, Encoder: MixedName}
-	er.scores = &pairScores{Dev: fuse(func(p *EncoderRound) []float64 { return p.scores.Dev }), Tests: map[string][]float64{}}
+	er.scores = &pairScores{Tests: map[string][]float64{}}
+	er.scores.Dev = fuse(func(p *EncoderRound) []float64 { dev, _ := p.scores.cosines(""); return dev })
 	for _, k := range allTestKeys() {
 		ks := k.String()
-		er.scores.Tests[ks] = fuse(func(p *EncoderRound) []float64 { return p.scores.Tests[ks] })
+		er.scores.Tests[ks] = fuse(func(p *EncoderRound) []float64 { _, test := p.scores.cosines(ks); return test })
 	}
 	for _, p := range parts {
 		er.Dim += p.Dim

@@ -101,7 +101,7 @@ func BestThreshold(scores []float64, labels []bool, crit Criterion) (threshold f
 		}
 		var t float64
 		if j < len(items) {
-			t = (items[i].s + items[j].s) / 2
+			t = midpoint(items[j].s, items[i].s)
 		} else {
 			t = below(items[i].s)
 		}
@@ -112,6 +112,18 @@ func BestThreshold(scores []float64, labels []bool, crit Criterion) (threshold f
 		i = j
 	}
 	return bestT, best
+}
+
+// midpoint returns a threshold t with lo < t <= hi: the midpoint of two
+// consecutive distinct scores, or hi itself when lo and hi are adjacent
+// floats and the midpoint rounds to lo (a threshold equal to lo would
+// accept lo too, making a different decision from the one counted).
+func midpoint(lo, hi float64) float64 {
+	t := lo + (hi-lo)/2
+	if !(t > lo) || t > hi {
+		return hi
+	}
+	return t
 }
 
 // above returns a value a little above x (by 1e-6 of its size, at least

@@ -108,7 +108,7 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 	return w.Flush()
 }
 
-// readLines reads one utterance per line; trailing blank lines are
+// embedReadLines reads one utterance per line; trailing blank lines are
 // ignored, a blank line between utterances is an error naming it.
 func embedReadLines(path string, e *env) ([]string, error) {
 	var r io.Reader

@@ -219,7 +219,7 @@ func reproLoadInput(paths []string) ([]data.Utterance, []sv.InputFile, string, e
 	return all, inputs, strings.Join(paths, ", "), nil
 }
 
-// describeFile returns a file's size and SHA-256.
+// reproDescribeFile returns a file's size and SHA-256.
 func reproDescribeFile(path string) (sv.InputFile, error) {
 	f, err := os.Open(path)
 	if err != nil {

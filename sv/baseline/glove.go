@@ -93,8 +93,11 @@ func NewGloVe(opts GloVeOptions) (sv.Encoder, error) {
 	return e, nil
 }
 
+// Name is "glove" or "glove-sif".
 func (e *gloveEncoder) Name() string { return e.name }
-func (e *gloveEncoder) Dim() int     { return e.wv.Dim }
+
+// Dim is the word vectors' dimension (100 for GloVe 6B 100-d).
+func (e *gloveEncoder) Dim() int { return e.wv.Dim }
 
 // weight returns a token's weight: 1 for plain GloVe, a/(a+p(w)) for SIF.
 func (e *gloveEncoder) weight(tok string, rank int32) float64 {
@@ -236,6 +239,8 @@ func (e *gloveEncoder) fitSIF(ctx context.Context, texts []string) error {
 	return nil
 }
 
+// Encode returns each text's (weighted) mean word vector, with the fitted
+// principal components removed and the training mean subtracted.
 func (e *gloveEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
 	return encodeEach(ctx, texts, progress, func(t string) []float64 {
 		v := e.embed(t)

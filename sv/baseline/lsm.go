@@ -71,13 +71,18 @@ type lsmEncoder struct{}
 // NewLSM returns the "lsm" encoder.
 func NewLSM() sv.Encoder { return lsmEncoder{} }
 
+// Name is "lsm".
 func (lsmEncoder) Name() string { return "lsm" }
-func (lsmEncoder) Dim() int     { return len(LSMCategories) }
 
+// Dim is the number of LSM categories (9).
+func (lsmEncoder) Dim() int { return len(LSMCategories) }
+
+// Encode returns each text's LSMRates.
 func (lsmEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
 	return encodeEach(ctx, texts, progress, func(t string) []float64 { return LSMRates(t) })
 }
 
+// EncodeSets returns the LSMRates of each set's texts taken together.
 func (lsmEncoder) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
 	joined := make([]string, len(sets))
 	for i, s := range sets {
@@ -86,11 +91,25 @@ func (lsmEncoder) EncodeSets(ctx context.Context, sets [][]string, progress sv.P
 	return encodeEach(ctx, joined, progress, func(t string) []float64 { return LSMRates(t) })
 }
 
+// Score is the LSM score of two sets' rates.
 func (lsmEncoder) Score(a, b []float32) float64 { return LSM(a, b) }
 
-// encodeEach applies f to each text, checking ctx and reporting progress
-// every 1024 texts.
+// encodeEach applies f to each text (see encodeTexts), converting its
+// float64 features to a float32 vector.
 func encodeEach(ctx context.Context, texts []string, progress sv.Progress, f func(string) []float64) ([][]float32, error) {
+	return encodeTexts(ctx, texts, progress, func(t string) []float32 {
+		x := f(t)
+		v := make([]float32, len(x))
+		for d := range x {
+			v[d] = float32(x[d])
+		}
+		return v
+	})
+}
+
+// encodeTexts applies f to each text, checking ctx and reporting progress
+// every 1024 texts: the loop every per-text encoder of this package shares.
+func encodeTexts(ctx context.Context, texts []string, progress sv.Progress, f func(string) []float32) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		if i%1024 == 0 {
@@ -99,12 +118,7 @@ func encodeEach(ctx context.Context, texts []string, progress sv.Progress, f fun
 			}
 			progress.Report(i, len(texts))
 		}
-		x := f(t)
-		v := make([]float32, len(x))
-		for d := range x {
-			v[d] = float32(x[d])
-		}
-		out[i] = v
+		out[i] = f(t)
 	}
 	progress.Report(len(texts), len(texts))
 	return out, nil

@@ -164,6 +164,8 @@ func NewPOS() sv.Fitter {
 	return &posEncoder{featureEncoder{name: "pos", names: names}}
 }
 
+// Fit records the mean and standard deviation of each tag rate over the
+// training texts.
 func (e *posEncoder) Fit(ctx context.Context, texts []string) error {
 	feats, err := posFeaturesCached(ctx, texts)
 	if err != nil {
@@ -172,6 +174,7 @@ func (e *posEncoder) Fit(ctx context.Context, texts []string) error {
 	return e.fitFeatures(feats)
 }
 
+// Encode returns each text's tag rates, standardised once fitted.
 func (e *posEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
 	feats, err := posFeaturesCached(ctx, texts)
 	if err != nil {

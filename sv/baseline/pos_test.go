@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/roleprint/roleprint/data/corpus"
 )
 
 func TestPOSFeatures(t *testing.T) {
@@ -54,4 +56,32 @@ func TestPOSEncoderCachedAndStandardised(t *testing.T) {
 	if math.Abs(s) > 1e-5 {
 		t.Errorf("NN after standardising sums to %v over the training texts, want 0", s)
 	}
+}
+
+// BenchmarkPOSFeatures tags 2,000 utterances of the embedded Shakespeare
+// corpus without the cache, as the first round of a run does, and reports
+// tokens (Tokenize's count: words and punctuation) per second.
+func BenchmarkPOSFeatures(b *testing.B) {
+	utts, err := corpus.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	tokens := 0
+	for i := 0; i < len(utts) && len(texts) < 2000; i += len(utts) / 2000 {
+		texts = append(texts, utts[i].Text)
+		tokens += len(Tokenize(utts[i].Text))
+	}
+	if _, err := taggerModel(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, t := range texts {
+			if _, err := POSFeatures(t); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(tokens*b.N)/b.Elapsed().Seconds(), "tokens/s")
 }

@@ -92,8 +92,10 @@ func tfidfFromOptions(o sv.EncoderOptions) (sv.Encoder, error) {
 	return NewTFIDF(opts)
 }
 
+// settingError is a malformed encoder setting.
 type settingError struct{ key, val, want string }
 
+// Error names the setting, its value and what was expected.
 func (e *settingError) Error() string {
 	return "encoder setting " + e.key + "=" + e.val + ": expected " + e.want
 }

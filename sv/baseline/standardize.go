@@ -23,8 +23,11 @@ type featureEncoder struct {
 	scale    []float64 // 1/std; nil before Fit
 }
 
+// Name is the encoder's registered name.
 func (e *featureEncoder) Name() string { return e.name }
-func (e *featureEncoder) Dim() int     { return len(e.names) }
+
+// Dim is the number of features.
+func (e *featureEncoder) Dim() int { return len(e.names) }
 
 // FeatureNames returns the name of each dimension, in order.
 func (e *featureEncoder) FeatureNames() []string { return append([]string(nil), e.names...) }
@@ -71,19 +74,9 @@ func (e *featureEncoder) fitFeatures(feats [][]float64) error {
 	return nil
 }
 
+// Encode returns the features of each text, standardised once fitted.
 func (e *featureEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		if i%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			progress.Report(i, len(texts))
-		}
-		out[i] = e.standardizeOne(e.features(t))
-	}
-	progress.Report(len(texts), len(texts))
-	return out, nil
+	return encodeTexts(ctx, texts, progress, func(t string) []float32 { return e.standardizeOne(e.features(t)) })
 }
 
 // standardize z-scores raw feature vectors (unchanged before Fit).

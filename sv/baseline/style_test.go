@@ -100,3 +100,15 @@ func TestCategoriesWellFormed(t *testing.T) {
 		t.Errorf("%d LSM categories, want 9", len(LSMCategories))
 	}
 }
+
+// TestStyleFunctionWordsOnly checks words whose common use is not the
+// function-word one: "cause" as a noun or verb is no conjunction, while
+// the spoken "'cause" is.
+func TestStyleFunctionWordsOnly(t *testing.T) {
+	if got := feature(t, StyleFeatures("It is the cause, my soul."), "conj"); got != 0 {
+		t.Errorf("\"the cause\": conj rate %v, want 0", got)
+	}
+	if got := feature(t, StyleFeatures("I left 'cause I was tired."), "conj"); math.Abs(got-1.0/6) > 1e-12 {
+		t.Errorf("\"'cause\": conj rate %v, want 1/6", got)
+	}
+}

@@ -80,6 +80,7 @@ func NewTFIDF(opts TFIDFOptions) (sv.Fitter, error) {
 	return e, nil
 }
 
+// Name is "tfidf".
 func (e *tfidfEncoder) Name() string { return "tfidf" }
 
 // Dim is the fitted vocabulary's size (at most MaxFeatures; MaxFeatures
@@ -243,24 +244,18 @@ func (e *tfidfEncoder) vector(t string, counts map[int32]float64) []float32 {
 	return v
 }
 
+// Encode returns each text's TF-IDF vector (centred when fitted so); it
+// is an error before Fit.
 func (e *tfidfEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
 	if e.vocab == nil {
-		return nil, fmt.Errorf("tfidf: Encode before Fit (the vocabulary is fitted on training texts)")
+		return nil, errTFIDFUnfitted
 	}
 	counts := map[int32]float64{}
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		if i%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			progress.Report(i, len(texts))
-		}
-		out[i] = e.vector(t, counts)
-	}
-	progress.Report(len(texts), len(texts))
-	return out, nil
+	return encodeTexts(ctx, texts, progress, func(t string) []float32 { return e.vector(t, counts) })
 }
+
+// errTFIDFUnfitted is returned by Encode and EncodeSets before Fit.
+var errTFIDFUnfitted = fmt.Errorf("tfidf: Encode before Fit (the vocabulary is fitted on training texts)")
 
 // EncodeSets embeds each set as the mean of its utterances' TF-IDF
 // vectors minus the training mean: exactly what sv.EmbedSets' mean pooling
@@ -269,7 +264,7 @@ func (e *tfidfEncoder) Encode(ctx context.Context, texts []string, progress sv.P
 // one dense vector per set instead of one per utterance.
 func (e *tfidfEncoder) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
 	if e.vocab == nil {
-		return nil, fmt.Errorf("tfidf: Encode before Fit (the vocabulary is fitted on training texts)")
+		return nil, errTFIDFUnfitted
 	}
 	counts := map[int32]float64{}
 	out := make([][]float32, len(sets))
