@@ -1,0 +1,219 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Format is an export format.
+type Format string
+
+// The export formats.
+const (
+	PNG Format = "png"
+	SVG Format = "svg"
+	PDF Format = "pdf"
+)
+
+// Formats lists the export formats.
+func Formats() []Format { return []Format{PNG, SVG, PDF} }
+
+// FormatOf returns the format named by a file's extension.
+func FormatOf(path string) (Format, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	for _, f := range Formats() {
+		if string(f) == ext {
+			return f, nil
+		}
+	}
+	return "", errorf("%s: unknown figure format %q (want .png, .svg or .pdf)", path, ext)
+}
+
+// Size is the physical size of an exported figure and the resolution of
+// raster (PNG) exports. SVG and PDF are vector formats: DPI does not apply.
+type Size struct {
+	Width, Height vg.Length
+	// DPI is the PNG resolution in dots per inch (default 300).
+	DPI int
+}
+
+// Common sizes.
+var (
+	// ColumnWidth is one column of a two-column paper.
+	ColumnWidth = 3.5 * vg.Inch
+	// TextWidth is the full text width of a two-column paper.
+	TextWidth = 7 * vg.Inch
+)
+
+// ColumnSize returns a one-column figure size (3.5 × 2.5 in at 300 DPI).
+func ColumnSize() Size { return Size{Width: ColumnWidth, Height: 2.5 * vg.Inch, DPI: 300} }
+
+// WideSize returns a full-width figure size (7 × 3 in at 300 DPI).
+func WideSize() Size { return Size{Width: TextWidth, Height: 3 * vg.Inch, DPI: 300} }
+
+// ScreenSize returns the size used to show figures inline in notebooks
+// (one column at 150 DPI: about 525 pixels wide, sharp on most screens).
+func ScreenSize() Size { return Size{Width: ColumnWidth, Height: 2.5 * vg.Inch, DPI: 150} }
+
+func (s Size) check() (Size, error) {
+	if s.Width <= 0 || s.Height <= 0 {
+		return s, errorf("figure size %v×%v: width and height must be positive", s.Width, s.Height)
+	}
+	if s.DPI == 0 {
+		s.DPI = 300
+	}
+	if s.DPI < 0 || s.DPI > 2400 {
+		return s, errorf("figure DPI %d out of range (1–2400)", s.DPI)
+	}
+	if px := float64(s.Width/vg.Inch) * float64(s.DPI) * float64(s.Height/vg.Inch) * float64(s.DPI); px > 1e8 {
+		return s, errorf("figure of %v×%v at %d DPI would have %.0f pixels (limit 1e8)", s.Width, s.Height, s.DPI, px)
+	}
+	return s, nil
+}
+
+// Pixels returns the PNG dimensions of a figure of this size.
+func (s Size) Pixels() (w, h int) {
+	s, _ = s.check()
+	return int(float64(s.Width/vg.Inch)*float64(s.DPI) + 0.5), int(float64(s.Height/vg.Inch)*float64(s.DPI) + 0.5)
+}
+
+// Encode renders f at the given size and writes it to w in the given format.
+func Encode(w io.Writer, f Figure, format Format, size Size) error {
+	if f == nil {
+		return errorf("nil figure")
+	}
+	size, err := size.check()
+	if err != nil {
+		return err
+	}
+	var c interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	switch format {
+	case PNG:
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(size.Width, size.Height), vgimg.UseDPI(size.DPI))}
+	case SVG:
+		c = vgsvg.New(size.Width, size.Height)
+	case PDF:
+		c = vgpdf.New(size.Width, size.Height)
+	default:
+		return errorf("unknown figure format %q (want png, svg or pdf)", format)
+	}
+	dc := draw.New(c)
+	// An opaque white page, so that vector exports do not show through in
+	// viewers with dark backgrounds.
+	dc.FillPolygon(color.White, []vg.Point{dc.Min, {X: dc.Max.X, Y: dc.Min.Y}, dc.Max, {X: dc.Min.X, Y: dc.Max.Y}})
+	if err := f.Render(dc); err != nil {
+		return err
+	}
+	if format != SVG {
+		_, err = c.WriteTo(w)
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return err
+	}
+	_, err = w.Write(svgFontFallback(buf.Bytes()))
+	return err
+}
+
+// svgFontFallback adds fallbacks after the Liberation font families in an
+// SVG, so that viewers without Liberation use the metric-compatible Arial /
+// Times / Courier and text keeps its measured width.
+func svgFontFallback(svg []byte) []byte {
+	r := strings.NewReplacer(
+		"font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;",
+		"font-family:Liberation Serif;", "font-family:'Liberation Serif','Times New Roman',Times,serif;",
+		"font-family:Liberation Mono;", "font-family:'Liberation Mono','Courier New',Courier,monospace;",
+	)
+	return []byte(r.Replace(string(svg)))
+}
+
+// Bytes renders f in the given format and returns the encoded file.
+func Bytes(f Figure, format Format, size Size) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := Encode(&buf, f, format, size); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Save renders f to path, in the format named by its extension (.png, .svg,
+// .pdf). The file is written to a temporary name and renamed, so a failed
+// export never leaves a truncated figure behind.
+func Save(path string, f Figure, size Size) error {
+	format, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	b, err := Bytes(f, format, size)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeAtomic(path, b)
+}
+
+// SaveAll renders f as dir/name.FORMAT for each format (PNG and SVG when
+// none are given), creating dir if needed, and returns the paths written.
+func SaveAll(dir, name string, f Figure, size Size, formats ...Format) ([]string, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return nil, errorf("figure name %q must be a plain file name", name)
+	}
+	if len(formats) == 0 {
+		formats = []Format{PNG, SVG}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	var paths []string
+	for _, format := range formats {
+		p := filepath.Join(dir, name+"."+string(format))
+		b, err := Bytes(f, format, size)
+		if err != nil {
+			return paths, fmt.Errorf("%s: %w", p, err)
+		}
+		if err := writeAtomic(p, b); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// writeAtomic writes b to a temporary file beside path and renames it.
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(name, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("plots: writing %s: %w", path, werr)
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package plots
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Figure is a finished figure: it draws itself on a canvas of any size.
+// Every figure type of this package is a Figure, and so is any gonum plot
+// wrapped with [FromPlot]. Render fails only when the figure's settings are
+// invalid (its data was checked by its constructor).
+type Figure interface {
+	Render(c draw.Canvas) error
+}
+
+// FromPlot wraps a gonum plot as a Figure, so that hand-made plots can be
+// exported and shown like the figures of this package.
+func FromPlot(p *plot.Plot) Figure { return plotFigure{p} }
+
+type plotFigure struct{ p *plot.Plot }
+
+func (f plotFigure) Render(c draw.Canvas) error {
+	if f.p == nil {
+		return errors.New("plots: nil plot")
+	}
+	f.p.Draw(c)
+	return nil
+}
+
+// LegendPosition says where a figure puts its legend.
+type LegendPosition int
+
+const (
+	// LegendAuto lets the figure choose (each figure type documents its choice).
+	LegendAuto LegendPosition = iota
+	// LegendTopRight puts the legend inside the data area, top right.
+	LegendTopRight
+	// LegendTopLeft puts the legend inside the data area, top left.
+	LegendTopLeft
+	// LegendBottomRight puts the legend inside the data area, bottom right.
+	LegendBottomRight
+	// LegendBelow puts the legend under the plot in as many columns as fit
+	// (best when there are many series).
+	LegendBelow
+	// LegendHidden draws no legend.
+	LegendHidden
+)
+
+// legendEntry is one legend line: a name and the thumbnails of its series.
+type legendEntry struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// renderWithLegend draws p on c with its legend at pos (never LegendAuto).
+func renderWithLegend(c draw.Canvas, p *plot.Plot, entries []legendEntry, pos LegendPosition, st Style) {
+	st = st.orDefault()
+	c = withMargin(c)
+	switch pos {
+	case LegendHidden:
+		p.Draw(c)
+		return
+	case LegendBelow:
+		drawLegendBelow(c, p, entries, st)
+		return
+	}
+	for _, e := range entries {
+		p.Legend.Add(e.name, e.thumbs...)
+	}
+	p.Legend.Top = pos != LegendBottomRight
+	p.Legend.Left = pos == LegendTopLeft
+	// Keep the legend clear of the axes' padding and the plot edge.
+	inset := vg.Points(4)
+	if p.Legend.Left {
+		p.Legend.XOffs = inset
+	} else {
+		p.Legend.XOffs = -inset
+	}
+	if p.Legend.Top {
+		p.Legend.YOffs = -inset
+	} else {
+		p.Legend.YOffs = inset
+	}
+	p.Draw(c)
+}
+
+// margin is the blank border around every figure, so that text and lines
+// never touch the edge of the image.
+const margin = vg.Length(3)
+
+// withMargin returns c shrunk by the figure margin.
+func withMargin(c draw.Canvas) draw.Canvas {
+	return draw.Crop(c, margin, -margin, margin, -margin)
+}
+
+// drawLegendBelow draws p in the upper part of c and the legend, in as many
+// columns as fit the width, in a strip along the bottom.
+func drawLegendBelow(c draw.Canvas, p *plot.Plot, entries []legendEntry, st Style) {
+	if len(entries) == 0 {
+		p.Draw(c)
+		return
+	}
+	ts := st.textStyle(st.LegendSize)
+	thumbW := vg.Points(14)
+	gap := vg.Points(3)
+	colGap := vg.Points(8)
+	entryH := ts.FontExtents().Height * 1.15
+	var widest vg.Length
+	for _, e := range entries {
+		if w := thumbW + gap + ts.Width(e.name); w > widest {
+			widest = w
+		}
+	}
+	avail := c.Max.X - c.Min.X - vg.Points(8)
+	cols := int(math.Max(1, math.Floor(float64((avail+colGap)/(widest+colGap)))))
+	if cols > len(entries) {
+		cols = len(entries)
+	}
+	rows := (len(entries) + cols - 1) / cols
+	stripH := vg.Length(rows)*entryH + vg.Points(4)
+
+	plotCanvas := c
+	plotCanvas.Min.Y += stripH
+	p.Draw(plotCanvas)
+
+	totalW := vg.Length(cols)*widest + vg.Length(cols-1)*colGap
+	x0 := c.Min.X + (c.Max.X-c.Min.X-totalW)/2
+	top := c.Min.Y + stripH - vg.Points(2)
+	for i, e := range entries {
+		col, row := i%cols, i/cols
+		x := x0 + vg.Length(col)*(widest+colGap)
+		yTop := top - vg.Length(row)*entryH
+		icon := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: x, Y: yTop - entryH},
+			Max: vg.Point{X: x + thumbW, Y: yTop},
+		}}
+		for _, t := range e.thumbs {
+			t.Thumbnail(&icon)
+		}
+		sty := ts
+		sty.XAlign = draw.XLeft
+		sty.YAlign = draw.YCenter
+		c.FillText(sty, vg.Point{X: x + thumbW + gap, Y: yTop - entryH/2}, e.name)
+	}
+}
+
+// Grid lays several figures out as panels of one figure, row by row.
+type Grid struct {
+	// Rows and Cols are the panel layout; Rows×Cols must hold every panel.
+	Rows, Cols int
+	// Panels are drawn left to right, top to bottom.
+	Panels []Figure
+	// Pad is the space between panels (default 4 pt).
+	Pad vg.Length
+}
+
+// NewGrid returns a grid of the given panels with cols columns (and as many
+// rows as needed).
+func NewGrid(cols int, panels ...Figure) (*Grid, error) {
+	if len(panels) == 0 {
+		return nil, errors.New("plots: grid needs at least one panel")
+	}
+	if cols <= 0 {
+		return nil, errors.New("plots: grid needs at least one column")
+	}
+	for i, p := range panels {
+		if p == nil {
+			return nil, errorf("grid panel %d is nil", i)
+		}
+	}
+	if cols > len(panels) {
+		cols = len(panels)
+	}
+	return &Grid{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels}, nil
+}
+
+// Render draws every panel in its tile.
+func (g *Grid) Render(c draw.Canvas) error {
+	if g.Rows*g.Cols < len(g.Panels) || g.Rows <= 0 || g.Cols <= 0 {
+		return errorf("grid of %d×%d cannot hold %d panels", g.Rows, g.Cols, len(g.Panels))
+	}
+	pad := g.Pad
+	if pad == 0 {
+		pad = vg.Points(4)
+	}
+	tiles := draw.Tiles{Rows: g.Rows, Cols: g.Cols, PadX: pad, PadY: pad}
+	for i, p := range g.Panels {
+		if err := p.Render(tiles.At(c, i%g.Cols, i/g.Cols)); err != nil {
+			return errorf("panel %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// labelsCrowded reports whether any of names, in the plot's x tick label
+// style, is wider than 95 % of a slot.
+func labelsCrowded(p *plot.Plot, names []string, slot vg.Length) bool {
+	for _, n := range names {
+		if p.X.Tick.Label.Width(n) > slot*0.95 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,8 @@
+// Package paperfig builds the papers' figures from RolePrint's result
+// types: it adapts sv's Table 2 rows, sv/roleplay's reports and speech's
+// acoustic profiles to the figure kinds of package plots, so that a
+// notebook cell draws a paper figure with one call.
+//
+// Package plots itself stays free of these dependencies (and quick to
+// test); this package is where the data model meets the figures.
+package paperfig

@@ -1,0 +1,189 @@
+package paperfig
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/persona/distill"
+	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/roleplay"
+)
+
+// renders checks that f renders to a PNG of the expected size.
+func renders(t *testing.T, name string, f plots.Figure) {
+	t.Helper()
+	sz := plots.Size{Width: plots.ColumnWidth, Height: plots.ColumnWidth * 0.75, DPI: 100}
+	b, err := plots.Bytes(f, plots.PNG, sz)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if w, h := sz.Pixels(); cfg.Width != w || cfg.Height != h {
+		t.Errorf("%s: %dx%d", name, cfg.Width, cfg.Height)
+	}
+}
+
+func table2Rows() []sv.Table2Row {
+	var rows []sv.Table2Row
+	for ei, enc := range []string{"liwc", "tfidf"} {
+		for _, l := range data.Levels {
+			for xi, e := range data.Exposures {
+				paper := sv.Float(math.NaN())
+				if enc == "liwc" {
+					paper = 0.55
+				}
+				rows = append(rows, sv.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l),
+					AUCMean: sv.Float(0.6 + 0.1*float64(ei) - 0.01*float64(xi)), AUCStd: 0.01, ACCMean: 0.6, F1Mean: 0.6,
+					EERMean: 0.4, PaperAUC: paper, PaperACC: sv.Float(math.NaN()), PaperF1: sv.Float(math.NaN())})
+			}
+		}
+	}
+	return rows
+}
+
+func TestTable2Figures(t *testing.T) {
+	rows := table2Rows()
+	b, err := Table2Bars(rows, data.Base, AUC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Reference == nil || b.YLabel != "AUC" || b.Title != "Base level" {
+		t.Errorf("bars: reference %v, labels %q %q", b.Reference, b.YLabel, b.Title)
+	}
+	renders(t, "table2 bars", b)
+	if _, err := Table2Bars(rows, data.Base, AUC, []string{"nope"}); err == nil {
+		t.Error("unknown encoder accepted")
+	}
+	if _, err := Table2Bars(rows, data.Base, "bleu", nil); err == nil {
+		t.Error("unknown metric accepted")
+	}
+	l, err := LevelLines(rows, data.UnseenUnseen, F1, []string{"tfidf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(l.XTicks, ",") != "Base,Hard,Harder" || l.Title != "Unseen-Unseen" {
+		t.Errorf("lines: %v %q", l.XTicks, l.Title)
+	}
+	renders(t, "level lines", l)
+}
+
+func TestPairBars(t *testing.T) {
+	var st data.PairStatistics
+	for _, e := range data.Exposures {
+		for _, l := range data.Levels {
+			st.Splits = append(st.Splits, data.SplitStats{Exposure: e, Level: l, Pairs: 100})
+		}
+	}
+	b, err := PairBars(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renders(t, "pair bars", b)
+	if _, err := PairBars(data.PairStatistics{}); err == nil {
+		t.Error("empty statistics accepted")
+	}
+}
+
+func report() *roleplay.Report {
+	v := func(x float64) roleplay.Value { return roleplay.Value(x) }
+	ci := roleplay.Interval{v(0.1), v(0.3)}
+	r := &roleplay.Report{Encoder: "mixed", Config: roleplay.DefaultConfig()}
+	for mi, m := range []string{"Real", "ChatHaruhi"} {
+		ms := roleplay.ModelScore{Model: m, Simulation: v(0.2 - 0.1*float64(mi)), SimulationCI: ci, Distinction: v(0.9),
+			DistinctionCI: roleplay.Interval{v(0.85), v(0.95)}, AvgRank: v(1 + float64(mi)), Roles: 2, RolesWithReal: 2}
+		for ri, role := range []string{"Sheldon", "Penny"} {
+			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Rank: v(1 + float64(mi*ri)), RankOf: 2,
+				Top: []roleplay.RankedRole{{Role: role, Similarity: v(0.3)}}})
+		}
+		r.Models = append(r.Models, ms)
+		for _, kind := range []string{roleplay.RealGenerated, roleplay.GeneratedGenerated} {
+			r.Distributions = append(r.Distributions, roleplay.Distribution{Model: m, Kind: kind, AUC: v(0.7), Overlap: v(0.6),
+				Positive: []float64{0.3, 0.4, 0.5, 0.45}, Negative: []float64{0.1, 0.2, 0.15, 0.3}})
+		}
+	}
+	return r
+}
+
+func TestRoleplayFigures(t *testing.T) {
+	r := report()
+	g, err := Distributions(r, roleplay.RealGenerated, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Panels) != 2 {
+		t.Errorf("%d panels", len(g.Panels))
+	}
+	renders(t, "distributions", g)
+	if _, err := Distributions(r, "other-kind", 2); err == nil {
+		t.Error("unknown kind accepted")
+	}
+	b, err := ScoreBars(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renders(t, "score bars", b)
+	h, err := RankHeatmap(r, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Reverse {
+		t.Error("rank heatmap not reversed (1 is best)")
+	}
+	renders(t, "rank heatmap", h)
+}
+
+func TestRoleplayTables(t *testing.T) {
+	r := report()
+	t3 := Table3(r)
+	if len(t3.Rows) != 2 || t3.Rows[0][0] != "Real" || t3.Rows[0][1] != "20.00" || t3.Rows[0][8] != "85.96" || t3.Rows[1][8] != "47.72" {
+		t.Errorf("table 3 rows: %v", t3.Rows)
+	}
+	t6, err := Table6(r, "Sheldon Cooper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(t6.Rows) != 2 || !strings.HasPrefix(t6.Rows[0][1], "Sheldon (0.30)") || t6.Rows[0][len(t6.Rows[0])-1] != "1/2" {
+		t.Errorf("table 6 rows: %v", t6.Rows)
+	}
+	if _, err := Table6(r, "Gandalf"); err == nil {
+		t.Error("role nobody plays accepted")
+	}
+	t7 := Table7(r)
+	if t7.Rows[0][0] != "Real" || t7.Rows[1][4] != "4.54" {
+		t.Errorf("table 7 rows: %v", t7.Rows)
+	}
+}
+
+func TestSpeechAndPersonaFigures(t *testing.T) {
+	p := &speech.Pitch{T1: 0.02, Step: 0.01, F0: []float64{100, 110, 0, 0, 120, 125}, Ceiling: 600}
+	l, err := PitchContours(false, Track{Name: "a", Pitch: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renders(t, "pitch contours", l)
+	if _, err := PitchContours(true, Track{Name: "empty", Pitch: &speech.Pitch{}}); err == nil {
+		t.Error("empty track accepted")
+	}
+	b, err := PitchBoxes(Track{Name: "b", Pitch: p}, Track{Name: "a", Pitch: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renders(t, "pitch boxes", b)
+	h, err := RelationshipHeatmap([]distill.Relationship{{A: "Leonard", B: "Sheldon", CoEvents: 126}, {A: "Penny", B: "Sheldon", CoEvents: 80}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renders(t, "relationships", h)
+	if _, err := RelationshipHeatmap(nil, nil); err == nil {
+		t.Error("no relationships accepted")
+	}
+}

@@ -1,0 +1,164 @@
+package paperfig
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/sv/roleplay"
+)
+
+// Distribution draws one role-play similarity distribution (positive vs
+// negative pairs: the paper's Figures 1 and 2) from the similarities kept
+// in d, titled with the model and its separability (AUC, overlap).
+func Distribution(d roleplay.Distribution) (*plots.Distributions, error) {
+	pos, neg := "same role", "different roles"
+	g := plots.GroupSlice{{Name: pos, Values: d.Positive}, {Name: neg, Values: d.Negative}}
+	f, err := plots.NewDistributions(g)
+	if err != nil {
+		return nil, fmt.Errorf("paperfig: %s %s distribution: %w", d.Model, d.Kind, err)
+	}
+	f.Title = fmt.Sprintf("%s: AUC %.2f, overlap %.2f", d.Model, float64(d.AUC), float64(d.Overlap))
+	f.ShowCounts = false
+	return f, nil
+}
+
+// Distributions draws the distributions of one kind (roleplay.RealGenerated
+// for Figure 1, roleplay.GeneratedGenerated for Figure 2) of every model
+// of r that has both sides, as panels of a grid with cols columns.
+func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, error) {
+	var panels []plots.Figure
+	var skipped []string
+	for _, d := range r.Distributions {
+		if d.Kind != kind {
+			continue
+		}
+		if len(d.Positive) < 2 || len(d.Negative) < 2 {
+			skipped = append(skipped, d.Model)
+			continue
+		}
+		f, err := Distribution(d)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, f)
+	}
+	if len(panels) == 0 {
+		return nil, fmt.Errorf("paperfig: no %s distributions with both sides in the report (models without: %v)", kind, skipped)
+	}
+	return plots.NewGrid(cols, panels...)
+}
+
+// ScoreBars draws Table 3: one group per model (the Real row first), bars
+// for Simulation and Distinction with their bootstrap confidence intervals
+// as error bars.
+func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
+	bt := plots.BarTable{Series: []string{"Simulation", "Distinction"}, Y: make([][]float64, 2)}
+	lo := [][]float64{nil, nil}
+	hi := [][]float64{nil, nil}
+	for _, m := range r.Models {
+		bt.Groups = append(bt.Groups, m.Model)
+		for s, v := range []struct {
+			x  roleplay.Value
+			ci roleplay.Interval
+		}{{m.Simulation, m.SimulationCI}, {m.Distinction, m.DistinctionCI}} {
+			y := float64(v.x)
+			bt.Y[s] = append(bt.Y[s], y)
+			l, h := 0.0, 0.0
+			if v.ci[0].Defined() && v.ci[1].Defined() && !math.IsNaN(y) {
+				l, h = math.Max(0, y-float64(v.ci[0])), math.Max(0, float64(v.ci[1])-y)
+			}
+			lo[s] = append(lo[s], l)
+			hi[s] = append(hi[s], h)
+		}
+	}
+	if len(bt.Groups) == 0 {
+		return nil, fmt.Errorf("paperfig: the report has no models")
+	}
+	b, err := plots.NewBars(asymmetric{bt, lo, hi})
+	if err != nil {
+		return nil, err
+	}
+	b.YLabel = "Score (" + r.Encoder + ")"
+	b.RotateLabels = len(bt.Groups) > 3
+	return b, nil
+}
+
+// asymmetric is a BarTable with separate lower and upper error extents.
+type asymmetric struct {
+	plots.BarTable
+	lo, hi [][]float64
+}
+
+func (a asymmetric) Bar(g, s int) (float64, float64, float64) {
+	return a.Y[s][g], a.lo[s][g], a.hi[s][g]
+}
+
+// RankHeatmap draws the Simulation Rank of every role (columns) for every
+// model (rows) of r: 1 (bright) means the model's sets for the role are the
+// most similar to the role's real lines. Roles are those with real lines,
+// ordered by their mean rank; at most maxRoles are drawn (0: all).
+func RankHeatmap(r *roleplay.Report, maxRoles int) (*plots.Heatmap, error) {
+	type acc struct {
+		sum float64
+		n   int
+	}
+	roles := map[string]*acc{}
+	for _, m := range r.Models {
+		for _, pr := range m.PerRole {
+			if pr.RealRole == "" || !pr.Rank.Defined() {
+				continue
+			}
+			a := roles[pr.Role]
+			if a == nil {
+				a = &acc{}
+				roles[pr.Role] = a
+			}
+			a.sum += float64(pr.Rank)
+			a.n++
+		}
+	}
+	var names []string
+	for n := range roles {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ai, aj := roles[names[i]].sum/float64(roles[names[i]].n), roles[names[j]].sum/float64(roles[names[j]].n)
+		if ai != aj {
+			return ai < aj
+		}
+		return names[i] < names[j]
+	})
+	if maxRoles > 0 && len(names) > maxRoles {
+		names = names[:maxRoles]
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("paperfig: no role has a Simulation Rank in the report")
+	}
+	m := plots.Matrix{Cols: names}
+	for _, model := range r.Models {
+		row := make([]float64, len(names))
+		for i := range row {
+			row[i] = math.NaN()
+		}
+		for _, pr := range model.PerRole {
+			for i, n := range names {
+				if pr.Role == n && pr.Rank.Defined() {
+					row[i] = float64(pr.Rank)
+				}
+			}
+		}
+		m.Rows = append(m.Rows, model.Model)
+		m.Values = append(m.Values, row)
+	}
+	h, err := plots.NewHeatmap(m)
+	if err != nil {
+		return nil, err
+	}
+	h.Reverse = true
+	h.Format = "%.1f"
+	h.ColorBarLabel = "Simulation Rank"
+	h.Min = 1
+	return h, nil
+}

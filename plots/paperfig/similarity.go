@@ -1,0 +1,109 @@
+package paperfig
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// RoleSimilarity returns a role × role similarity matrix: for each row role
+// and column role, the mean cosine between their utterance sets, where a
+// role's lines are cut into sets of setSize consecutive lines (at most
+// maxSets sets per role, evenly spread; 0: all) and each set is embedded by
+// enc as the mean of its utterance vectors (sv.EmbedSets). The mean cosine
+// over all set pairs is computed exactly as the dot product of the two
+// roles' mean unit set vectors. Roles are listed in name order. A Fitter
+// encoder is fitted on every text first. progress may be nil.
+func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][]string, setSize, maxSets int, progress sv.Progress) (plots.Matrix, error) {
+	if setSize <= 0 {
+		return plots.Matrix{}, fmt.Errorf("paperfig: set size %d must be positive", setSize)
+	}
+	if len(rows) == 0 || len(cols) == 0 {
+		return plots.Matrix{}, fmt.Errorf("paperfig: need row and column roles (have %d and %d)", len(rows), len(cols))
+	}
+	type side struct {
+		names []string
+		texts map[string][]string
+		sets  map[string][]*data.UtteranceSet
+	}
+	build := func(prefix string, texts map[string][]string) side {
+		s := side{texts: texts, sets: map[string][]*data.UtteranceSet{}}
+		for name := range texts {
+			s.names = append(s.names, name)
+		}
+		sort.Strings(s.names)
+		for _, name := range s.names {
+			lines := texts[name]
+			n := len(lines) / setSize
+			step := 1.0
+			if maxSets > 0 && n > maxSets {
+				step = float64(n) / float64(maxSets)
+				n = maxSets
+			}
+			for k := 0; k < n; k++ {
+				start := int(float64(k)*step) * setSize
+				s.sets[name] = append(s.sets[name], &data.UtteranceSet{
+					ID: fmt.Sprintf("%s/%s/%d", prefix, name, k), Speaker: name, Texts: lines[start : start+setSize]})
+			}
+		}
+		return s
+	}
+	r, c := build("row", rows), build("col", cols)
+	var all []*data.UtteranceSet
+	var texts []string
+	for _, s := range []side{r, c} {
+		for _, name := range s.names {
+			if len(s.sets[name]) == 0 {
+				return plots.Matrix{}, fmt.Errorf("paperfig: role %q has %d lines, fewer than one set of %d", name, len(s.texts[name]), setSize)
+			}
+			for _, set := range s.sets[name] {
+				all = append(all, set)
+				texts = append(texts, set.Texts...)
+			}
+		}
+	}
+	if f, ok := enc.(sv.Fitter); ok {
+		if err := f.Fit(ctx, texts); err != nil {
+			return plots.Matrix{}, fmt.Errorf("paperfig: fitting %s: %w", enc.Name(), err)
+		}
+	}
+	emb, err := sv.EmbedSets(ctx, enc, all, progress)
+	if err != nil {
+		return plots.Matrix{}, fmt.Errorf("paperfig: embedding with %s: %w", enc.Name(), err)
+	}
+	centroid := func(sets []*data.UtteranceSet) []float64 {
+		var out []float64
+		for _, set := range sets {
+			v := sv.Normalize(emb[set.ID])
+			if out == nil {
+				out = make([]float64, len(v))
+			}
+			for i, x := range v {
+				out[i] += float64(x) / float64(len(sets))
+			}
+		}
+		return out
+	}
+	m := plots.Matrix{Rows: r.names, Cols: c.names}
+	colC := make([][]float64, len(c.names))
+	for j, name := range c.names {
+		colC[j] = centroid(c.sets[name])
+	}
+	for _, name := range r.names {
+		rc := centroid(r.sets[name])
+		row := make([]float64, len(c.names))
+		for j := range c.names {
+			var dot float64
+			for i := range rc {
+				dot += rc[i] * colC[j][i]
+			}
+			row[j] = dot
+		}
+		m.Values = append(m.Values, row)
+	}
+	return m, nil
+}

@@ -1,0 +1,207 @@
+package paperfig
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// Metric names a Table 2 metric.
+type Metric string
+
+// The Table 2 metrics.
+const (
+	AUC Metric = "auc"
+	ACC Metric = "acc"
+	F1  Metric = "f1"
+	EER Metric = "eer"
+)
+
+// label returns the axis label of a metric.
+func (m Metric) label() string {
+	switch m {
+	case AUC:
+		return "AUC"
+	case ACC:
+		return "Accuracy"
+	case F1:
+		return "Macro-F1"
+	case EER:
+		return "EER"
+	}
+	return string(m)
+}
+
+// value returns the metric's mean, std and the paper's mean from a row.
+func (m Metric) value(r sv.Table2Row) (mean, std, paper float64, err error) {
+	switch m {
+	case AUC:
+		return float64(r.AUCMean), float64(r.AUCStd), float64(r.PaperAUC), nil
+	case ACC:
+		return float64(r.ACCMean), float64(r.ACCStd), float64(r.PaperACC), nil
+	case F1:
+		return float64(r.F1Mean), float64(r.F1Std), float64(r.PaperF1), nil
+	case EER:
+		return float64(r.EERMean), float64(r.EERStd), math.NaN(), nil
+	}
+	return 0, 0, 0, fmt.Errorf("paperfig: unknown metric %q (want auc, acc, f1 or eer)", m)
+}
+
+// ExposureName returns the paper's name of an exposure ("Seen-Unseen").
+func ExposureName(e string) string {
+	switch data.Exposure(e) {
+	case data.SeenSeen:
+		return "Seen-Seen"
+	case data.SeenUnseen:
+		return "Seen-Unseen"
+	case data.UnseenUnseen:
+		return "Unseen-Unseen"
+	}
+	return e
+}
+
+// LevelName returns the paper's name of a level ("Harder").
+func LevelName(l string) string {
+	if l == "" {
+		return l
+	}
+	return strings.ToUpper(l[:1]) + l[1:]
+}
+
+// encodersOf lists the encoders of rows in order of first appearance.
+func encodersOf(rows []sv.Table2Row, keep func(string) bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if !seen[r.Encoder] && (keep == nil || keep(r.Encoder)) {
+			seen[r.Encoder] = true
+			out = append(out, r.Encoder)
+		}
+	}
+	return out
+}
+
+// Table2Bars draws one level of Table 2 as grouped bars: the three
+// exposures along x, one bar per encoder (mean over rounds, error bar ±
+// std), with the paper's published value of each encoder's counterpart
+// marked on its bar when there is one. encoders selects and orders the
+// rows (nil: all, in table order).
+func Table2Bars(rows []sv.Table2Row, level data.Level, metric Metric, encoders []string) (*plots.Bars, error) {
+	if len(encoders) == 0 {
+		encoders = encodersOf(rows, nil)
+	}
+	bt := plots.BarTable{}
+	ref := plots.BarTable{}
+	for _, e := range data.Exposures {
+		bt.Groups = append(bt.Groups, ExposureName(string(e)))
+	}
+	anyRef := false
+	for _, enc := range encoders {
+		ys, errs, refs := make([]float64, len(data.Exposures)), make([]float64, len(data.Exposures)), make([]float64, len(data.Exposures))
+		found := false
+		for i := range ys {
+			ys[i], errs[i], refs[i] = math.NaN(), 0, math.NaN()
+		}
+		for _, r := range rows {
+			if r.Encoder != enc || r.Level != string(level) {
+				continue
+			}
+			for i, e := range data.Exposures {
+				if r.Exposure != string(e) {
+					continue
+				}
+				mean, std, paper, err := metric.value(r)
+				if err != nil {
+					return nil, err
+				}
+				if math.IsNaN(std) {
+					std = 0
+				}
+				ys[i], errs[i], refs[i] = mean, std, paper
+				found = true
+				anyRef = anyRef || !math.IsNaN(paper)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("paperfig: no %s-level rows for encoder %q", level, enc)
+		}
+		bt.Series = append(bt.Series, enc)
+		bt.Y = append(bt.Y, ys)
+		bt.Err = append(bt.Err, errs)
+		ref.Y = append(ref.Y, refs)
+	}
+	b, err := plots.NewBars(bt)
+	if err != nil {
+		return nil, err
+	}
+	b.Title = LevelName(string(level)) + " level"
+	b.YLabel = metric.label()
+	if metric != EER {
+		b.YMin = 0
+	}
+	if anyRef {
+		ref.Groups, ref.Series = bt.Groups, bt.Series
+		b.Reference = ref
+		b.ReferenceName = "paper"
+	}
+	return b, nil
+}
+
+// LevelLines draws how a metric falls from the Base to the Harder level for
+// one exposure: x = level, one line per encoder with ± std error bars (the
+// difficulty ablation). encoders selects and orders the rows (nil: all).
+func LevelLines(rows []sv.Table2Row, exposure data.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
+	if len(encoders) == 0 {
+		encoders = encodersOf(rows, nil)
+	}
+	var series []plots.LineSeries
+	for _, enc := range encoders {
+		var xy plotterXYs
+		for li, l := range data.Levels {
+			for _, r := range rows {
+				if r.Encoder == enc && r.Exposure == string(exposure) && r.Level == string(l) {
+					mean, std, _, err := metric.value(r)
+					if err != nil {
+						return nil, err
+					}
+					if math.IsNaN(mean) {
+						continue
+					}
+					if math.IsNaN(std) {
+						std = 0
+					}
+					xy = append(xy, xyErr{float64(li), mean, std})
+				}
+			}
+		}
+		if len(xy) == 0 {
+			return nil, fmt.Errorf("paperfig: no %s rows for encoder %q", exposure, enc)
+		}
+		series = append(series, plots.LineSeries{Name: enc, XY: xy, Err: xy})
+	}
+	l, err := plots.NewLines(series...)
+	if err != nil {
+		return nil, err
+	}
+	for _, lv := range data.Levels {
+		l.XTicks = append(l.XTicks, LevelName(string(lv)))
+	}
+	l.Title = ExposureName(string(exposure))
+	l.XLabel = "Difficulty level"
+	l.YLabel = metric.label()
+	return l, nil
+}
+
+// xyErr is a point with a symmetric error; plotterXYs implements
+// plotter.XYer and plotter.YErrorer.
+type xyErr struct{ x, y, err float64 }
+
+type plotterXYs []xyErr
+
+func (p plotterXYs) Len() int                        { return len(p) }
+func (p plotterXYs) XY(i int) (float64, float64)     { return p[i].x, p[i].y }
+func (p plotterXYs) YError(i int) (float64, float64) { return p[i].err, p[i].err }
