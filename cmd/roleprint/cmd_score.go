@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
 	"github.com/roleprint/roleprint/sv/roleplay"
@@ -27,7 +28,10 @@ func init() {
 // or by repeating the flag.
 type scorePathList []string
 
+// String renders the list as the flag would take it (flag.Value).
 func (l *scorePathList) String() string { return strings.Join(*l, ",") }
+
+// Set adds the comma-separated paths of one flag occurrence (flag.Value).
 func (l *scorePathList) Set(s string) error {
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -60,6 +64,8 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	conf := fs.Float64("confidence", def.Confidence, "confidence level of the intervals")
 	seed := fs.Int64("seed", def.Seed, "seed of the held-out split, the bootstrap and the distribution samples")
 	topK := fs.Int("top-k", def.TopK, "roles listed per Simulation Rank row")
+	rankAmong := fs.String("rank-among", string(def.RankAmong), "Simulation Rank candidates: real (a model's sets for a role against every real role; Table 6's reading) or agent (the model's roles against the role's real sets)")
+	allReal := fs.Bool("all-real-speakers", false, "make every real speaker a real role (Real row, rank candidate), also those no agent plays")
 	fitReal := fs.Bool("fit-real-only", false, "fit TF-IDF and feature statistics on the real texts only (default: on all texts scored)")
 	roleMap := fs.String("role-map", "", "file mapping generated roles to real speakers (\"Role = Speaker; Speaker\" lines, or JSON); overrides automatic matching")
 	models := fs.String("models", "", "score only these agent models (comma-separated)")
@@ -91,8 +97,8 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return usagef("--set: %v", err)
 	}
 	cfg := roleplay.Config{Grouping: roleplay.Grouping(*grouping), SetSize: *setSize, MinSetSize: *minSet, HeldOut: *heldOut,
-		RealModel: *realName, Bootstrap: *boot, Confidence: *conf, Seed: *seed, TopK: *topK, FitRealOnly: *fitReal,
-		Bins: *bins, MaxDistributionPairs: *maxPairs}
+		RealModel: *realName, Bootstrap: *boot, Confidence: *conf, Seed: *seed, TopK: *topK, RankAmong: roleplay.RankAmong(*rankAmong),
+		AllRealSpeakers: *allReal, FitRealOnly: *fitReal, Bins: *bins, MaxDistributionPairs: *maxPairs}
 	if *roleMap != "" {
 		if cfg.RoleMap, err = roleplay.ReadRoleMap(*roleMap); err != nil {
 			return err
@@ -117,27 +123,47 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if n := countRealRows(real); n == 0 {
+		return fmt.Errorf("%s: no real rows (rows without agent_model)", strings.Join(realFiles, ", "))
+	}
+	if n := countAgentRows(gen); n == 0 {
+		return fmt.Errorf("%s: no generated rows (rows with agent_model whose speaker is their role); import generated data with --format rolebench, chatharuhi or character-llm", strings.Join(genFiles, ", "))
+	}
+	// The role map is checked against every generated role, before
+	// --models leaves some out (one map serves runs of single models).
+	if cfg.RoleMap != nil {
+		if err := roleplay.CheckRoleMap(cfg.RoleMap, agentRoles(gen), realSpeakers(real)); err != nil {
+			return fmt.Errorf("--role-map %s: %w", *roleMap, err)
+		}
+	}
 	if *models != "" {
 		keep := map[string]bool{}
 		for _, m := range strings.Split(*models, ",") {
 			keep[strings.TrimSpace(m)] = true
 		}
 		var kept []data.Utterance
+		have := map[string]bool{}
 		for _, u := range gen {
+			if genimport.IsAgentLine(&u) {
+				have[u.AgentModel] = true
+			}
 			if keep[u.AgentModel] {
 				kept = append(kept, u)
 			}
 		}
-		if len(kept) == 0 {
-			return usagef("--models %s: no generated rows of these models", *models)
+		if countAgentRows(kept) == 0 {
+			return usagef("--models %s: no generated rows of these models in %s (models there: %s)", *models, strings.Join(genFiles, ", "), strings.Join(slices.Sorted(maps.Keys(have)), ", "))
 		}
 		gen = kept
-	}
-	if n := countRealRows(real); n == 0 {
-		return fmt.Errorf("%s: no real rows (rows without agent_model)", strings.Join(realFiles, ", "))
-	}
-	if n := countAgentRows(gen); n == 0 {
-		return fmt.Errorf("%s: no generated rows (rows with agent_model whose speaker is their role); import generated data with --format rolebench, chatharuhi or character-llm", strings.Join(genFiles, ", "))
+		roles := map[string]bool{}
+		for _, r := range agentRoles(gen) {
+			roles[genimport.NormalizeName(r)] = true
+		}
+		for k := range cfg.RoleMap {
+			if !roles[genimport.NormalizeName(k)] {
+				delete(cfg.RoleMap, k)
+			}
+		}
 	}
 
 	report, finish := e.progress("score: embed " + *name)
@@ -175,8 +201,14 @@ func runScore(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if roleplay.NeedsCommon(rep) {
+		fmt.Fprintf(w, "\nOn the real roles each model shares with the %s row (comparable; ×100):\n", cfg.RealModel)
+		if err := roleplay.WriteCommon(w, rep); err != nil {
+			return err
+		}
+	}
 	for _, role := range rankRoles {
-		fmt.Fprintf(w, "\nSimulation Rank of %s (roles most similar to its real sets, similarity ×100):\n", role)
+		fmt.Fprintf(w, "\nSimulation Rank of %s (%s; similarity ×100):\n", role, rep.Config.RankAmong.Describe())
 		if err := roleplay.WriteRanks(w, rep, role, nil); err != nil {
 			return err
 		}
@@ -189,6 +221,28 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		e.Logf("note: %s", n)
 	}
 	return nil
+}
+
+// agentRoles lists the roles of the agents' own lines.
+func agentRoles(utts []data.Utterance) []string {
+	seen := map[string]bool{}
+	for i := range utts {
+		if genimport.IsAgentLine(&utts[i]) {
+			seen[utts[i].Role] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// realSpeakers lists the speakers of the real rows.
+func realSpeakers(utts []data.Utterance) []string {
+	seen := map[string]bool{}
+	for i := range utts {
+		if utts[i].AgentModel == "" {
+			seen[utts[i].Speaker] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func countRealRows(utts []data.Utterance) int {
@@ -215,25 +269,7 @@ func countAgentRows(utts []data.Utterance) int {
 func writeScoreJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = f.Write(append(b, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return llm.WriteFileAtomic(path, append(b, '\n'))
 }

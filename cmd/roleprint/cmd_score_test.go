@@ -97,7 +97,14 @@ type scoreJSON struct {
 		AvgRankCI     []*float64 `json:"avg_rank_ci"`
 		Roles         int        `json:"roles"`
 		RolesWithReal int        `json:"roles_with_real"`
-		PerRole       []struct {
+		Common        *struct {
+			Roles           []string   `json:"roles"`
+			Distinction     *float64   `json:"distinction"`
+			DistinctionCI   []*float64 `json:"distinction_ci"`
+			RealDistinction *float64   `json:"real_distinction"`
+			RealSimulation  *float64   `json:"real_simulation"`
+		} `json:"common"`
+		PerRole []struct {
 			Role       string   `json:"role"`
 			RealRole   string   `json:"real_role"`
 			Simulation *float64 `json:"simulation"`
@@ -166,9 +173,18 @@ func TestScoreCommandJSON(t *testing.T) {
 		if r.Role == "Zed" && (r.Simulation != nil || r.Rank != nil || r.RealRole != "") {
 			t.Errorf("Zed row %+v", r)
 		}
-		if r.Role == "Sheldon Cooper" && (r.RealRole != "Sheldon" || r.RankOf != 5 || len(r.Top) != 5) {
+		// Ranked among the four real roles (the default candidates).
+		if r.Role == "Sheldon Cooper" && (r.RealRole != "Sheldon" || r.RankOf != 4 || len(r.Top) != 4 || r.Top[0].Role != "Sheldon") {
 			t.Errorf("Sheldon row %+v", r)
 		}
+	}
+	// Good plays Zed, which has no real lines: its comparable Distinction
+	// with the Real row is over the four shared roles.
+	if c := good.Common; c == nil || len(c.Roles) != 4 || c.Distinction == nil || c.RealDistinction == nil || len(c.DistinctionCI) != 2 || c.DistinctionCI[0] == nil {
+		t.Errorf("Good common block %+v", c)
+	}
+	if real.Common != nil {
+		t.Error("the Real row has a common block")
 	}
 	matched := false
 	for _, m := range out.RoleMatches {
@@ -213,10 +229,34 @@ func TestScoreCommandText(t *testing.T) {
 	if strings.Contains(stdout, "Bland") {
 		t.Error("--models Good still scored Bland")
 	}
+	// Good plays Zed and Penny has no real lines here: the rows' role sets
+	// differ, so the comparable table on the shared roles is printed.
+	if !strings.Contains(stdout, "On the real roles each model shares with the Real row") {
+		t.Errorf("no common-roles table:\n%s", stdout)
+	}
+	// A role-map entry for a role only a model left out by --models plays
+	// is not an error.
+	zed := filepath.Join(t.TempDir(), "zed.map")
+	if err := os.WriteFile(zed, []byte("Zed =\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := scoreCLI("score", "--real", realPath, "--encoder", "tfidf", "--bootstrap", "0", "--role-map", zed,
+		"--models", "Bland", genPath); code != 0 {
+		t.Errorf("role map entry of a filtered-out model: exit %d: %s", code, stderr)
+	}
 }
 
 func TestScoreCommandErrors(t *testing.T) {
 	realPath, genPath := writeScoreFixtures(t)
+	dir := t.TempDir()
+	badRole := filepath.Join(dir, "role.map")
+	badSpeaker := filepath.Join(dir, "speaker.map")
+	if err := os.WriteFile(badRole, []byte("Sheldon Coper = Sheldon\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(badSpeaker, []byte("Sheldon Cooper = Sheldon; Leonard\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -230,7 +270,13 @@ func TestScoreCommandErrors(t *testing.T) {
 		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--held-out", "1.5"}, 1, "held-out"},
 		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--grouping", "scene"}, 1, "unknown grouping"},
 		{[]string{"score", "--real", realPath, "--generated", "missing.parquet", "--encoder", "tfidf"}, 1, "missing.parquet"},
-		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--models", "Nobody"}, 2, "no generated rows of these models"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--models", "Nobody"}, 2, "(models there: Bland, Good)"},
+		{[]string{"score", "--real", "nowhere.parquet", "--generated", genPath, "--encoder", "tfidf"}, 1, "nowhere.parquet"},
+		{[]string{"score", "--real", genPath, "--generated", genPath, "--encoder", "tfidf"}, 1, "no real rows"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--role-map", badRole}, 1, "role.map: role map entry \"Sheldon Coper\": no generated role of that name; expected one of "},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--role-map", badSpeaker}, 1, "speaker.map: role map entry \"Sheldon Cooper\" = \"Leonard\": no real speaker"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--role-map", filepath.Join(dir, "none.map")}, 1, "none.map"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--rank-among", "both"}, 1, "unknown rank candidates"},
 		{[]string{"score", "--real", realPath, "--encoder", "tfidf", genPath, "--json"}, 2, "after the input files"},
 	} {
 		code, _, stderr := scoreCLI(c.args...)

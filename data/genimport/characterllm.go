@@ -50,7 +50,8 @@ type characterLLMMulti struct {
 //     character, the contents of its pieces joined.
 //
 // Only the role's own content is kept, never the action (stage business
-// like "(smiles)"). The role comes from the records (reply.role,
+// like "(smiles)"), and never a reply or piece whose role is someone else
+// (dropped as "other-speaker"). The role comes from the records (reply.role,
 // character) or the folder name; the model from the records, the folder
 // name ("Beethoven_llama-7b_result" → "llama-7b") or opts.AgentModel,
 // which wins. Source is "character-llm/<folder>", ConversationID
@@ -126,9 +127,16 @@ func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, st *S
 	for i, r := range recs {
 		st.Records++
 		folderRole, folderModel := splitCharacterLLMFolder(folder, r.Reply.Role)
+		folderRole = strings.ReplaceAll(folderRole, "_", " ")
 		role := strings.TrimSpace(r.Reply.Role)
-		if role == "" {
-			role = strings.ReplaceAll(folderRole, "_", " ")
+		switch {
+		case role == "":
+			role = folderRole
+		case strings.HasSuffix(folder, "_result") && names.Compare(role, folderRole) == MatchNone:
+			// A reply voiced by someone else (the interviewer) is not
+			// the role's own content.
+			st.drop("other-speaker")
+			continue
 		}
 		model := firstNonEmpty(opts.AgentModel, folderModel)
 		if model == "" {
@@ -194,7 +202,8 @@ func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, st *St
 			hadAction := false
 			for _, p := range t.TurnContent {
 				if isRole && p.Role != "" && names.Compare(p.Role, role) == MatchNone {
-					continue // a piece voiced by someone else inside the role's turn
+					st.drop("other-speaker") // a piece voiced by someone else inside the role's turn
+					continue
 				}
 				if strings.TrimSpace(p.Action) != "" {
 					hadAction = true

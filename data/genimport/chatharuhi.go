@@ -42,7 +42,8 @@ type haruhiDialogue struct {
 //     ConversationID "<Role>/<file stem>", Episode the folder's role, Turn
 //     the line's position in the file. Only the folder role's own lines
 //     are kept (the speaker related to the folder name by the name
-//     matcher: "Professor McGonagall" in McGonagall's folder) unless
+//     matcher: "Professor McGonagall" in McGonagall's folder), under the
+//     one name the folder's texts use most for that role, unless
 //     opts.AllSpeakers; a line repeated within the role's texts (the texts
 //     are overlapping excerpts) is kept once. Narration (empty speaker,
 //     "Narrator") is dropped. Novel lines that mix speech and narration
@@ -85,13 +86,14 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 		if err != nil {
 			return nil, st, fmt.Errorf("chatharuhi: %w", err)
 		}
-		for _, u := range rows {
-			if realKeys[u.Speaker] == nil {
-				realKeys[u.Speaker] = map[string]bool{}
-			}
-			realKeys[u.Speaker][CopyKey(u.Text)] = true
-		}
 		out = append(out, rows...)
+	}
+	unifyFolderSpeakers(out, names)
+	for _, u := range out {
+		if realKeys[u.Speaker] == nil {
+			realKeys[u.Speaker] = map[string]bool{}
+		}
+		realKeys[u.Speaker][CopyKey(u.Text)] = true
 	}
 	for _, path := range dialogues {
 		st.Files++
@@ -103,6 +105,37 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 	}
 	st.Utterances = len(out)
 	return out, st, nil
+}
+
+// unifyFolderSpeakers gives the folder role's lines one speaker name per
+// folder, the form its texts use most: McGonagall's texts say
+// "Professor McGonagall" 198 times and "McGonagall" once, and both are
+// her. Rows of other speakers (opts.AllSpeakers) keep their names.
+func unifyFolderSpeakers(rows []data.Utterance, names *NameMatcher) {
+	count := map[string]map[string]int{} // folder → speaker → lines
+	for _, u := range rows {
+		if names.Compare(u.Speaker, u.Episode) == MatchNone {
+			continue
+		}
+		if count[u.Episode] == nil {
+			count[u.Episode] = map[string]int{}
+		}
+		count[u.Episode][u.Speaker]++
+	}
+	best := map[string]string{}
+	for folder, c := range count {
+		for spk, n := range c {
+			if b := best[folder]; n > c[b] || (n == c[b] && spk < b) {
+				best[folder] = spk
+			}
+		}
+	}
+	for i := range rows {
+		u := &rows[i]
+		if b, ok := best[u.Episode]; ok && names.Compare(u.Speaker, u.Episode) != MatchNone {
+			u.Speaker = b
+		}
+	}
 }
 
 // readHaruhiText reads one character text file.

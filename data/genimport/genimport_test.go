@@ -1,6 +1,7 @@
 package genimport
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -105,6 +106,7 @@ func TestReadChatHaruhi(t *testing.T) {
 		"Professor McGonagall|Potter, follow me,",
 		"Professor McGonagall|That's enough, Mr. Weasley.",
 		"Professor McGonagall|Five points from Gryffindor.",
+		"Professor McGonagall|Sit down, Mr. Finnigan.", // "McGonagall:" in her folder: one name per role
 		"Sheldon|I'm not crazy, my mother had me tested.",
 		"Sheldon|Penny. Penny.",
 		"Sheldon|Again, time machine.",
@@ -183,9 +185,12 @@ func TestReadCharacterLLM(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows:\n%q\nwant\n%q", got, want)
 	}
+	// Actions are never text, with or without brackets.
 	for _, u := range utts {
-		if strings.Contains(u.Text, "(") {
-			t.Errorf("action kept: %q", u.Text)
+		for _, action := range []string{"gazes", "frowns", "bows", "sits", "laughs", "nods"} {
+			if strings.Contains(u.Text, action) {
+				t.Errorf("action %q kept: %q", action, u.Text)
+			}
 		}
 	}
 	if utts[0].AgentModel != "llama-7b" || utts[2].AgentModel != "llama-7b-ft" {
@@ -194,7 +199,9 @@ func TestReadCharacterLLM(t *testing.T) {
 	if utts[0].ConversationID != "topics:1" || utts[1].ConversationID != "topics:2" || utts[2].ConversationID != "talks:L1" {
 		t.Errorf("conversations %q %q %q", utts[0].ConversationID, utts[1].ConversationID, utts[2].ConversationID)
 	}
-	if st.Dropped["action-only"] != 2 {
+	// The interviewer's reply in Beethoven's folder is not his, nor is
+	// the man's piece inside Beethoven's multi-turn turn.
+	if st.Dropped["action-only"] != 2 || st.Dropped["other-speaker"] != 2 {
 		t.Errorf("dropped %v", st.Dropped)
 	}
 	utts, _, err = ReadCharacterLLM([]string{"testdata/character-llm"}, Options{Context: true, AgentModel: "x"})
@@ -294,4 +301,50 @@ func TestReadPairRecordUtterances(t *testing.T) {
 	if st.Dropped["duplicate-conversation"] != 1 || utts[0].Source != "TOY" || utts[5].Source != "pair-records" {
 		t.Errorf("stats %+v / sources %q %q", st, utts[0].Source, utts[5].Source)
 	}
+}
+
+// TestPairRecordsSharedRoundTrip reads the seed paper's own example files
+// (simulation, distinction and verification records), writes them back
+// and checks that every line keeps exactly its keys and values.
+func TestPairRecordsSharedRoundTrip(t *testing.T) {
+	dir, ok := data.SharedCorpus("agc-speaker-verification-examples")
+	if !ok {
+		t.Skip("shared corpus agc-speaker-verification-examples not found")
+	}
+	for _, name := range []string{"data/output/example.jsonl", "data/simulation.jsonl", "data/distinction.jsonl"} {
+		path := filepath.Join(dir, name)
+		recs, err := ReadPairRecords(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), filepath.Base(name))
+		if err := WritePairRecords(out, recs); err != nil {
+			t.Fatal(err)
+		}
+		orig, back := jsonLines(t, path), jsonLines(t, out)
+		if len(orig) == 0 || !reflect.DeepEqual(orig, back) {
+			t.Errorf("%s: round trip changed the records:\n%v\n%v", name, orig, back)
+		}
+	}
+}
+
+// jsonLines decodes every non-blank line of a JSONL file generically.
+func jsonLines(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -66,8 +66,13 @@ type adapter struct {
 	read     func(paths []string, opts Options) ([]data.Utterance, Stats, error)
 }
 
-func (a *adapter) Describe() string          { return a.describe }
-func (a *adapter) Match(p string) bool       { return a.match(p) }
+// Describe says what the format reads (importers.Importer).
+func (a *adapter) Describe() string { return a.describe }
+
+// Match reports whether a file in a folder belongs to the format.
+func (a *adapter) Match(p string) bool { return a.match(p) }
+
+// Params lists the format's --set keys.
 func (a *adapter) Params() []importers.Param { return a.params }
 
 // Read runs the reader and hands its rows to the collector as they are

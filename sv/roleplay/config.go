@@ -31,6 +31,37 @@ const (
 	GroupRole Grouping = "role"
 )
 
+// RankAmong says which candidates a Simulation Rank ranks the true role
+// among.
+type RankAmong string
+
+// The two readings of the paper's Simulation Rank (Tables 6 and 7).
+const (
+	// RankAmongReal (the default) compares a model's sets for role r with
+	// the reference sets of every real role and gives the position of r's
+	// own real role among them: speaker identification of the agent's
+	// output ("which real character does the agent's Sheldon sound
+	// like?"), the reading of Table 6's caption, "top-5 most similar roles
+	// when simulating Sheldon Cooper". The candidates are the same for
+	// every row (every real role with reference sets), so ranks compare
+	// across rows, and a model that played one role still gets a rank.
+	RankAmongReal RankAmong = "real"
+	// RankAmongAgent orders the model's own roles by the similarity of
+	// their sets to r's real reference sets and gives the position of the
+	// model's role for r: "which of the agent's characters sounds most
+	// like the real Sheldon?". The candidates are the model's roles (95
+	// for RoleBench's RoleGPT); a model with one role always ranks 1.
+	RankAmongAgent RankAmong = "agent"
+)
+
+// Describe says in one sentence what a rank row lists, for captions.
+func (a RankAmong) Describe() string {
+	if a == RankAmongAgent {
+		return "the model's roles ordered by the similarity of their sets to the role's real reference sets; rank of the model's own role for it"
+	}
+	return "the real roles ordered by the similarity of their reference sets to the model's sets for the role; rank of the role's own real role"
+}
+
 // Config holds every setting of a scoring run. DefaultConfig gives the
 // defaults; a zero SetSize, MinSetSize, Confidence, TopK, Bins or
 // MaxDistributionPairs means its default, while HeldOut and Bootstrap are
@@ -61,6 +92,17 @@ type Config struct {
 	Seed int64 `json:"seed"`
 	// TopK is how many most similar roles a rank row lists; default 5.
 	TopK int `json:"top_k"`
+	// RankAmong picks the Simulation Rank's candidates; default
+	// RankAmongReal (see there).
+	RankAmong RankAmong `json:"rank_among"`
+	// AllRealSpeakers makes every real speaker a real role, also those no
+	// agent plays (matched by no generated role): they join the Real row
+	// and, with RankAmongReal, the Simulation Rank's candidates, so that a
+	// model that played one role is still ranked among every speaker of
+	// the real corpus. Default false: real roles are the real speakers
+	// some agent plays (the paper's Table 6 ranks among the 95 roles its
+	// models all played).
+	AllRealSpeakers bool `json:"all_real_speakers"`
 	// FitRealOnly fits a Fitter encoder (TF-IDF, standardised style
 	// features) on the real texts only; default false: on every text
 	// scored, real and generated (unsupervised statistics such as IDF).
@@ -101,6 +143,7 @@ func DefaultConfig() Config {
 		Confidence:           0.95,
 		Seed:                 1,
 		TopK:                 5,
+		RankAmong:            RankAmongReal,
 		Bins:                 40,
 		MaxDistributionPairs: 20000,
 	}
@@ -116,6 +159,12 @@ func (c Config) resolve() (Config, error) {
 	case GroupChunks, GroupConversation, GroupRole:
 	default:
 		return c, fmt.Errorf("roleplay: unknown grouping %q (want %s, %s or %s)", c.Grouping, GroupChunks, GroupConversation, GroupRole)
+	}
+	if c.RankAmong == "" {
+		c.RankAmong = d.RankAmong
+	}
+	if c.RankAmong != RankAmongReal && c.RankAmong != RankAmongAgent {
+		return c, fmt.Errorf("roleplay: unknown rank candidates %q (want %s or %s)", c.RankAmong, RankAmongReal, RankAmongAgent)
 	}
 	if c.SetSize == 0 {
 		c.SetSize = d.SetSize

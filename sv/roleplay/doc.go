@@ -9,11 +9,14 @@
 //     another, the mean over roles of the mean 1 − similarity between the
 //     agent's sets for the role and its sets for every other role, leaving
 //     out sets drawn from one conversation;
-//   - Simulation Rank (Tables 6 and 7): where the agent's own role for a
-//     real role falls among all its roles when they are ordered by
-//     similarity to the real role's sets, per role and averaged;
+//   - Simulation Rank (Tables 6 and 7): where the true role falls when
+//     the agent's sets for a role are compared with every real role's
+//     sets (Config.RankAmong: or the agent's roles with the role's real
+//     sets), per role and averaged;
 //   - a Real reference row: held-out real sets scored as if an agent had
-//     written them, so the agents' numbers have a ceiling to compare with;
+//     written them, so the agents' numbers have a ceiling to compare with,
+//     and for every agent both rows' scores on the real roles they share
+//     (ModelScore.Common), the comparable numbers when role sets differ;
 //   - percentile bootstrap confidence intervals on every score;
 //   - the similarity distributions of Figures 1 and 2 (positive and
 //     negative real–generated and generated–generated pairs) with their

@@ -77,8 +77,10 @@ func TestChatHaruhiRealRowLeads(t *testing.T) {
 	}
 }
 
-// TestRoleBenchSheldonRank ranks Sheldon Cooper among RoleGPT's 95 roles
-// by similarity to ChatHaruhi's real Sheldon lines (the paper's Table 6).
+// TestRoleBenchSheldonRank ranks RoleGPT's Sheldon Cooper as the paper's
+// Table 6 does, both ways: among every real role of ChatHaruhi (the
+// default candidates, with AllRealSpeakers since RoleGPT plays no other
+// ChatHaruhi role) and among RoleGPT's 95 roles (RankAmongAgent).
 func TestRoleBenchSheldonRank(t *testing.T) {
 	rb, ok := data.SharedCorpus("rolebench")
 	if !ok {
@@ -88,11 +90,13 @@ func TestRoleBenchSheldonRank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real := chatHaruhiSubset(t, "Sheldon")
+	real := chatHaruhiSubset(t, "Sheldon", "Penny", "Raj", "Harry", "Snape")
 	cfg := roleplay.DefaultConfig()
 	cfg.Bootstrap = 0
 	cfg.HeldOut = 0
-	rep, err := roleplay.Score(context.Background(), newEncoder(t, "liwc"), real, gen, cfg, nil)
+	cfg.AllRealSpeakers = true
+	enc := newEncoder(t, "liwc")
+	rep, err := roleplay.Score(context.Background(), enc, real, gen, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +105,19 @@ func TestRoleBenchSheldonRank(t *testing.T) {
 		t.Fatalf("RoleGPT row %+v, distinction-only %d", m, len(rep.DistinctionOnly))
 	}
 	s := m.Role("Sheldon Cooper")
-	if s == nil || s.RealRole != "Sheldon" || s.RankOf != 95 || !s.Rank.Defined() || len(s.Top) != 5 {
-		t.Fatalf("Sheldon row %+v", s)
+	if s == nil || s.RealRole != "Sheldon" || s.RankOf != 5 || !s.Rank.Defined() || len(s.Top) != 5 {
+		t.Fatalf("Sheldon row among real roles %+v", s)
 	}
-	t.Logf("Sheldon Cooper: rank %v/%d, top %v", s.Rank, s.RankOf, s.Top)
+	t.Logf("Sheldon Cooper among real roles: rank %v/%d, top %v", s.Rank, s.RankOf, s.Top)
+
+	cfg.RankAmong = roleplay.RankAmongAgent
+	rep, err = roleplay.Score(context.Background(), enc, real, gen, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = rep.Model(genimport.RoleGPTModel).Role("Sheldon Cooper")
+	if s == nil || s.RankOf != 95 || !s.Rank.Defined() || len(s.Top) != 5 {
+		t.Fatalf("Sheldon row among RoleGPT's roles %+v", s)
+	}
+	t.Logf("Sheldon Cooper among RoleGPT's roles: rank %v/%d, top %v", s.Rank, s.RankOf, s.Top)
 }

@@ -296,3 +296,46 @@ func ReadRoleMap(path string) (map[string][]string, error) {
 	}
 	return m, nil
 }
+
+// CheckRoleMap checks a role map (Config.RoleMap) against the data: every
+// role it names must be a generated role and every speaker it names a
+// real speaker (both compared with genimport.NormalizeName), so that a
+// typo fails loudly instead of leaving a role without real lines. The
+// error quotes the entry and lists what was expected.
+func CheckRoleMap(roleMap map[string][]string, genRoles, realSpeakers []string) error {
+	norm := func(names []string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[genimport.NormalizeName(n)] = true
+		}
+		return m
+	}
+	gen, real := norm(genRoles), norm(realSpeakers)
+	keys := make([]string, 0, len(roleMap))
+	for k := range roleMap {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !gen[genimport.NormalizeName(k)] {
+			return fmt.Errorf("role map entry %q: no generated role of that name; expected one of %s", k, someNames(genRoles))
+		}
+		for _, s := range roleMap[k] {
+			if !real[genimport.NormalizeName(s)] {
+				return fmt.Errorf("role map entry %q = %q: no real speaker of that name in the real rows; expected one of %s", k, s, someNames(realSpeakers))
+			}
+		}
+	}
+	return nil
+}
+
+// someNames lists up to 12 of names, sorted, for an error message.
+func someNames(names []string) string {
+	s := slices.Clone(names)
+	sort.Strings(s)
+	s = slices.Compact(s)
+	if len(s) > 12 {
+		return strings.Join(s[:12], ", ") + fmt.Sprintf(", … (%d in all)", len(s))
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,6 +1,7 @@
 package roleplay
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -87,5 +88,28 @@ func TestReadRoleMap(t *testing.T) {
 	}
 	if _, err := ReadRoleMap("testdata/missing.rolemap"); err == nil {
 		t.Error("missing file accepted")
+	}
+}
+
+func TestCheckRoleMap(t *testing.T) {
+	gen := []string{"Sheldon Cooper", "Caesar"}
+	real := []string{"Sheldon", "Penny"}
+	if err := CheckRoleMap(map[string][]string{"sheldon cooper": {"SHELDON"}, "Caesar": nil}, gen, real); err != nil {
+		t.Errorf("valid map refused: %v", err)
+	}
+	err := CheckRoleMap(map[string][]string{"Sheldon Coper": {"Sheldon"}}, gen, real)
+	if err == nil || !strings.Contains(err.Error(), `"Sheldon Coper"`) || !strings.Contains(err.Error(), "no generated role") || !strings.Contains(err.Error(), "Caesar, Sheldon Cooper") {
+		t.Errorf("unknown role: %v", err)
+	}
+	err = CheckRoleMap(map[string][]string{"Sheldon Cooper": {"Sheldon", "Leonardd"}}, gen, real)
+	if err == nil || !strings.Contains(err.Error(), `"Leonardd"`) || !strings.Contains(err.Error(), "no real speaker") || !strings.Contains(err.Error(), "Penny, Sheldon") {
+		t.Errorf("unknown speaker: %v", err)
+	}
+	// Score refuses such a map before computing anything.
+	real2, gen2 := synthetic(1)
+	cfg := DefaultConfig()
+	cfg.RoleMap = map[string][]string{"Alice": {"Alicia"}}
+	if _, err := Score(context.Background(), bowEncoder{}, real2, gen2, cfg, nil); err == nil || !strings.Contains(err.Error(), `"Alicia"`) {
+		t.Errorf("Score with a bad role map: %v", err)
 	}
 }

@@ -92,6 +92,37 @@ type ModelScore struct {
 	Utterances int `json:"utterances"`
 	// PerRole holds the role rows, by role name.
 	PerRole []RoleScore `json:"per_role"`
+	// Common compares an agent row with the Real row on the real roles
+	// both score; nil for the Real row and when there is none.
+	Common *Common `json:"common,omitempty"`
+}
+
+// Common holds an agent row's scores and the Real row's, both computed on
+// the real roles the two rows share, as if only those roles had been
+// played, so that the two can be compared: a row's Simulation, and
+// above all its Distinction, depend on which roles it averages over (95
+// RoleBench roles against the 13 real ones of three corpora are not
+// comparable). Intervals come from the same bootstrap as the rows'.
+type Common struct {
+	// Roles lists the shared real roles (the agent's roles are those
+	// matched to them).
+	Roles []string `json:"roles"`
+	// Simulation, Distinction and AvgRank are the agent's scores over the
+	// shared roles.
+	Simulation    Value    `json:"simulation"`
+	SimulationCI  Interval `json:"simulation_ci"`
+	Distinction   Value    `json:"distinction"`
+	DistinctionCI Interval `json:"distinction_ci"`
+	AvgRank       Value    `json:"avg_rank"`
+	AvgRankCI     Interval `json:"avg_rank_ci"`
+	// RealSimulation, RealDistinction and RealAvgRank are the Real row's
+	// scores over the same roles.
+	RealSimulation    Value    `json:"real_simulation"`
+	RealSimulationCI  Interval `json:"real_simulation_ci"`
+	RealDistinction   Value    `json:"real_distinction"`
+	RealDistinctionCI Interval `json:"real_distinction_ci"`
+	RealAvgRank       Value    `json:"real_avg_rank"`
+	RealAvgRankCI     Interval `json:"real_avg_rank_ci"`
 }
 
 // RoleScore is one role of one model.
@@ -113,20 +144,22 @@ type RoleScore struct {
 	// roles.
 	Distinction   Value    `json:"distinction"`
 	DistinctionCI Interval `json:"distinction_ci"`
-	// Rank is the Simulation Rank: the position of this role among all of
-	// the model's roles when they are ordered by similarity to this role's
-	// real sets (1 = the model's own role for it is the most similar; ties
-	// count one half). RankOf is the number of candidate roles.
+	// Rank is the Simulation Rank (1 = best; ties count one half) among
+	// RankOf candidates, by Config.RankAmong: by default the position of
+	// the role's own real role among every real role when they are
+	// ordered by the similarity of their reference sets to the model's
+	// sets for this role; with RankAmongAgent the position of this role
+	// among the model's roles ordered by similarity to its real sets.
 	Rank   Value    `json:"rank"`
 	RankCI Interval `json:"rank_ci"`
 	RankOf int      `json:"rank_of"`
-	// Top lists the Config.TopK roles most similar to this role's real
-	// sets (Table 6).
+	// Top lists the Config.TopK most similar candidates (Table 6): real
+	// roles by default, the model's roles with RankAmongAgent.
 	Top []RankedRole `json:"top"`
 }
 
-// RankedRole is a candidate role and its mean similarity to the real sets
-// of the role being ranked.
+// RankedRole is a Simulation Rank candidate and its mean similarity (see
+// RoleScore.Top).
 type RankedRole struct {
 	Role       string `json:"role"`
 	Similarity Value  `json:"similarity"`

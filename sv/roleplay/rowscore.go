@@ -14,7 +14,24 @@ type estimate struct {
 	sim  []float64   // per role; NaN without real sets
 	dist []float64   // per role
 	rank []float64   // per role; NaN without real sets
-	cand [][]float64 // per role with real sets: each role's similarity to its real sets
+	cand [][]float64 // per role with real sets: the rank candidates' similarities (see candidates)
+}
+
+// candidates names the Simulation Rank candidates of a row's roles in the
+// order of estimate.cand: the real roles with reference sets
+// (RankAmongReal) or the row's own roles (RankAmongAgent).
+func (r *run) candidates(row *scoreRow) []string {
+	var out []string
+	if r.cfg.RankAmong == RankAmongAgent {
+		for _, g := range row.roles {
+			out = append(out, g.role)
+		}
+		return out
+	}
+	for _, q := range r.refs {
+		out = append(out, q.realRole)
+	}
+	return out
 }
 
 // estimateRow evaluates row's per-role scores. wGen weights the row's sets
@@ -28,20 +45,35 @@ func (r *run) estimateRow(row *scoreRow, wGen, wRef []float64) estimate {
 		}
 		return w[lo:hi]
 	}
-	// Simulation and rank: each role's real sets against every role.
+	// Simulation (Eq. 2) and rank: the role's sets against its real
+	// reference sets, and the candidates' similarities.
 	for i, g := range row.roles {
 		if g.realRole == "" {
 			continue
 		}
-		ref := r.refs[r.refOf[g.realRole]]
-		wr := sub(wRef, ref.lo, ref.hi)
-		cand := make([]float64, n)
-		for k, h := range row.roles {
-			cand[k] = r.blockMean(row.gr, h.lo, h.hi, ref.lo, ref.hi, sub(wGen, h.lo-row.lo, h.hi-row.lo), wr)
+		own := r.refOf[g.realRole]
+		wg := sub(wGen, g.lo-row.lo, g.hi-row.lo)
+		var cand []float64
+		self := own
+		if r.cfg.RankAmong == RankAmongAgent {
+			// Every role of the row against the role's real sets.
+			ref := r.refs[own]
+			wr := sub(wRef, ref.lo, ref.hi)
+			cand = make([]float64, n)
+			for k, h := range row.roles {
+				cand[k] = r.blockMean(row.gr, h.lo, h.hi, ref.lo, ref.hi, sub(wGen, h.lo-row.lo, h.hi-row.lo), wr)
+			}
+			self = i
+		} else {
+			// The role's sets against every real role's reference sets.
+			cand = make([]float64, len(r.refs))
+			for k, q := range r.refs {
+				cand[k] = r.blockMean(row.gr, g.lo, g.hi, q.lo, q.hi, wg, sub(wRef, q.lo, q.hi))
+			}
 		}
 		e.cand[i] = cand
-		e.sim[i] = cand[i]
-		e.rank[i] = rankOf(cand, i)
+		e.sim[i] = cand[self]
+		e.rank[i] = rankOf(cand, self)
 	}
 	// Distinction: every pair of roles once.
 	pair := make([][]float64, n)
@@ -137,7 +169,7 @@ func (r *run) scoreRow(ctx context.Context, row *scoreRow) (ModelScore, error) {
 		if g.realRole != "" {
 			ref := r.refs[r.refOf[g.realRole]]
 			rs.RealSets = ref.hi - ref.lo
-			rs.Top, rs.RankOf = topRoles(row, point.cand[i], cfg.TopK)
+			rs.Top, rs.RankOf = topRoles(r.candidates(row), point.cand[i], cfg.TopK)
 		}
 		ms.PerRole = append(ms.PerRole, rs)
 	}
@@ -232,13 +264,14 @@ func percentile(x []float64, conf float64) Interval {
 	return Interval{Value(stat.Quantile(a, stat.LinInterp, v, nil)), Value(stat.Quantile(1-a, stat.LinInterp, v, nil))}
 }
 
-// topRoles returns the k roles of row most similar to a role's real sets
-// (cand), best first, and the number of candidates.
-func topRoles(row *scoreRow, cand []float64, k int) ([]RankedRole, int) {
+// topRoles returns the k candidates (named by names) with the highest
+// similarities cand, best first, and the number of candidates with a
+// defined similarity.
+func topRoles(names []string, cand []float64, k int) ([]RankedRole, int) {
 	var all []RankedRole
 	for i, s := range cand {
 		if !math.IsNaN(s) {
-			all = append(all, RankedRole{Role: row.roles[i].role, Similarity: Value(s)})
+			all = append(all, RankedRole{Role: names[i], Similarity: Value(s)})
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Similarity > all[j].Similarity })
@@ -255,4 +288,64 @@ func nanSlice(n int) []float64 {
 		s[i] = math.NaN()
 	}
 	return s
+}
+
+// addCommon fills ModelScore.Common of every agent row when there is a
+// Real row: both rows restricted to the real roles they share and scored
+// again (or copied, when the restriction leaves a row whole).
+func (r *run) addCommon(ctx context.Context, rep *Report) error {
+	if len(r.rows) == 0 || !r.rows[0].real {
+		return nil
+	}
+	realRow, realScore := r.rows[0], rep.Models[0]
+	inReal := map[string]bool{}
+	for _, g := range realRow.roles {
+		inReal[g.realRole] = true
+	}
+	for i, row := range r.rows[1:] {
+		shared := map[string]bool{}
+		for _, g := range row.roles {
+			if inReal[g.realRole] {
+				shared[g.realRole] = true
+			}
+		}
+		c := &Common{Roles: []string{}}
+		for rr := range shared {
+			c.Roles = append(c.Roles, rr)
+		}
+		sort.Strings(c.Roles)
+		agent, err := r.scoreSubset(ctx, row, rep.Models[i+1], shared)
+		if err != nil {
+			return err
+		}
+		real, err := r.scoreSubset(ctx, realRow, realScore, shared)
+		if err != nil {
+			return err
+		}
+		c.Simulation, c.SimulationCI = agent.Simulation, agent.SimulationCI
+		c.Distinction, c.DistinctionCI = agent.Distinction, agent.DistinctionCI
+		c.AvgRank, c.AvgRankCI = agent.AvgRank, agent.AvgRankCI
+		c.RealSimulation, c.RealSimulationCI = real.Simulation, real.SimulationCI
+		c.RealDistinction, c.RealDistinctionCI = real.Distinction, real.DistinctionCI
+		c.RealAvgRank, c.RealAvgRankCI = real.AvgRank, real.AvgRankCI
+		rep.Models[i+1].Common = c
+	}
+	return nil
+}
+
+// scoreSubset scores row restricted to its roles matched to the real roles
+// in keep; whole is the row's own score, returned as it is when nothing
+// is left out.
+func (r *run) scoreSubset(ctx context.Context, row *scoreRow, whole ModelScore, keep map[string]bool) (ModelScore, error) {
+	sub := *row
+	sub.roles = nil
+	for _, g := range row.roles {
+		if g.realRole != "" && keep[g.realRole] {
+			sub.roles = append(sub.roles, g)
+		}
+	}
+	if len(sub.roles) == len(row.roles) {
+		return whole, nil
+	}
+	return r.scoreRow(ctx, &sub)
 }

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -72,7 +73,9 @@ type run struct {
 // Confidence intervals are percentile intervals of a two-stage bootstrap
 // (Config.Bootstrap replicates, seeded): roles are resampled with
 // replacement, and within each role its sets and its real reference sets.
-// Per-role intervals resample the sets only.
+// Per-role intervals resample the role's sets and reference sets, not
+// the roles. ModelScore.Common compares every agent row with the Real row
+// on the real roles both score.
 //
 // progress reports the embedding of distinct texts.
 func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance, cfg Config, progress sv.Progress) (*Report, error) {
@@ -108,8 +111,17 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		return nil, fmt.Errorf("roleplay: no generated lines (rows with an agent_model whose speaker is their role)")
 	}
 	counts := map[string]int{}
+	speakerNames := make([]string, 0, len(realBySpeaker))
 	for s, rows := range realBySpeaker {
 		counts[s] = len(rows)
+		speakerNames = append(speakerNames, s)
+	}
+	roleNames := make([]string, 0, len(genRoles))
+	for _, g := range genRoles {
+		roleNames = append(roleNames, g.Role)
+	}
+	if err := CheckRoleMap(cfg.RoleMap, roleNames, speakerNames); err != nil {
+		return nil, fmt.Errorf("roleplay: %w", err)
 	}
 	matches, notes := MatchRoles(genRoles, counts, cfg)
 	rep.RoleMatches = matches
@@ -138,6 +150,30 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		}
 		realRoleRows[m.RealRole] = rows
 	}
+	// Real speakers no agent plays: roles of the Real row and rank
+	// candidates only with Config.AllRealSpeakers.
+	played := map[string]bool{}
+	for rr := range realRoleRows {
+		played[rr] = true
+	}
+	if cfg.AllRealSpeakers {
+		pooled := map[string]bool{}
+		for _, m := range matches {
+			for _, s := range m.RealSpeakers {
+				pooled[s] = true
+			}
+		}
+		for s, rows := range realBySpeaker {
+			if pooled[s] {
+				continue
+			}
+			if !cfg.KeepRealDuplicates {
+				rows, _ = dedupLines(rows)
+			}
+			realRoleRows[s] = rows
+		}
+	}
+	var unplayedLeftOut int
 
 	// Real sets: reference sets first, then the held-out sets of the Real
 	// row.
@@ -150,18 +186,25 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 	for _, rr := range realRoles {
 		convs := byConversation(realRoleRows[rr])
 		h, ref := splitHeldOut(convs, cfg.HeldOut, rand.New(rand.NewPCG(uint64(cfg.Seed), hashString(rr))))
-		if cfg.HeldOut > 0 && len(h) == 0 {
+		if cfg.HeldOut > 0 && len(h) == 0 && played[rr] {
 			r.notes = append(r.notes, fmt.Sprintf("real role %q has one conversation: not split, so not in the %s row", rr, cfg.RealModel))
 		}
 		held[rr] = h
 		lo := len(r.sets)
 		r.sets = append(r.sets, makeSets(ref, cfg.Grouping, cfg.SetSize, cfg.MinSetSize, "real/"+rr, true)...)
 		if len(r.sets) == lo {
-			r.notes = append(r.notes, fmt.Sprintf("real role %q has no reference set (too few utterances): its roles are scored for Distinction only", rr))
+			if played[rr] {
+				r.notes = append(r.notes, fmt.Sprintf("real role %q has no reference set (too few utterances): its roles are scored for Distinction only", rr))
+			} else {
+				unplayedLeftOut++
+			}
 			continue
 		}
 		r.refOf[rr] = len(r.refs)
 		r.refs = append(r.refs, refGroup{realRole: rr, lo: lo, hi: len(r.sets)})
+	}
+	if unplayedLeftOut > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d real speakers no agent plays have no reference set (too few utterances): not candidates", unplayedLeftOut))
 	}
 	if cfg.HeldOut > 0 {
 		row := &scoreRow{model: cfg.RealModel, real: true, lo: len(r.sets)}
@@ -261,6 +304,9 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		rep.Models = append(rep.Models, ms)
 		rep.Distributions = append(rep.Distributions, r.distributions(row)...)
 	}
+	if err := r.addCommon(ctx, rep); err != nil {
+		return nil, err
+	}
 	rep.Notes = r.notes
 	return rep, nil
 }
@@ -299,20 +345,7 @@ func sharedConversations(sets []*uset) map[int][]int {
 	}
 	for i, js := range out {
 		sort.Ints(js)
-		out[i] = compactInts(js)
-	}
-	return out
-}
-
-func compactInts(s []int) []int {
-	if len(s) < 2 {
-		return s
-	}
-	out := s[:1]
-	for _, x := range s[1:] {
-		if x != out[len(out)-1] {
-			out = append(out, x)
-		}
+		out[i] = slices.Compact(js)
 	}
 	return out
 }

@@ -102,12 +102,33 @@ func TestScoreByHand(t *testing.T) {
 	if d := m.Role("Cid").Distinction; !near(float64(d), 1.17677670) {
 		t.Errorf("Dist_Cid = %v", d)
 	}
-	// Ranks: Anna first for Anna's real sets; for Ben's, Cid (cos 1) beats Ben (0.5).
-	if m.Role("Anna").Rank != 1 || m.Role("Ben").Rank != 2 || !near(float64(m.AvgRank), 1.5) {
-		t.Errorf("ranks %v %v avg %v", m.Role("Anna").Rank, m.Role("Ben").Rank, m.AvgRank)
+	// Ranks, default (RankAmongReal): each role's sets against every real
+	// role's sets. Anna: 0.60355 for Anna, mean{cos(ga,b1)=-1,
+	// cos(ga2,b1)=-1/√2} for Ben → 1 of 2. Ben: 0.5 for Ben, mean{-1, 0,
+	// 0, -1} = -0.5 for Anna → 1 of 2.
+	if m.Role("Anna").Rank != 1 || m.Role("Ben").Rank != 1 || m.AvgRank != 1 || m.Role("Ben").RankOf != 2 {
+		t.Errorf("ranks among real roles %v %v avg %v of %d", m.Role("Anna").Rank, m.Role("Ben").Rank, m.AvgRank, m.Role("Ben").RankOf)
 	}
-	if top := m.Role("Ben").Top; len(top) != 3 || top[0].Role != "Cid" || top[1].Role != "Ben" || m.Role("Ben").RankOf != 3 {
-		t.Errorf("top %+v of %d", top, m.Role("Ben").RankOf)
+	if top := m.Role("Ben").Top; len(top) != 2 || top[0].Role != "Ben" || top[1].Role != "Anna" || !near(float64(top[1].Similarity), -0.5) {
+		t.Errorf("top among real roles %+v", top)
+	}
+	// RankAmongAgent: the model's roles against a role's real sets. For
+	// Anna's, Anna (0.60355) beats Ben and Cid; for Ben's (b1), Cid (cos 1)
+	// beats Ben (0.5) and Anna (-0.85355) → ranks 1 and 2 of 3.
+	cfg.RankAmong = RankAmongAgent
+	rep, err = Score(context.Background(), enc, rows, rows, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma := rep.Models[0]
+	if ma.Role("Anna").Rank != 1 || ma.Role("Ben").Rank != 2 || !near(float64(ma.AvgRank), 1.5) {
+		t.Errorf("ranks among the model's roles %v %v avg %v", ma.Role("Anna").Rank, ma.Role("Ben").Rank, ma.AvgRank)
+	}
+	if top := ma.Role("Ben").Top; len(top) != 3 || top[0].Role != "Cid" || top[1].Role != "Ben" || ma.Role("Ben").RankOf != 3 {
+		t.Errorf("top %+v of %d", top, ma.Role("Ben").RankOf)
+	}
+	if ma.Simulation != m.Simulation || ma.Distinction != m.Distinction {
+		t.Errorf("the rank's candidates changed the scores: %v/%v vs %v/%v", ma.Simulation, ma.Distinction, m.Simulation, m.Distinction)
 	}
 	// Cid has no real lines: Distinction only, listed as such.
 	if c := m.Role("Cid"); c.Simulation.Defined() || c.RealRole != "" || c.Rank.Defined() {
@@ -123,6 +144,143 @@ func TestScoreByHand(t *testing.T) {
 	b, _ := json.Marshal(m)
 	if !strings.Contains(string(b), `"simulation_ci":[null,null]`) {
 		t.Errorf("JSON %s", b)
+	}
+}
+
+// angleEncoder maps each text to the unit vector at the angle (degrees)
+// registered for it.
+func angleEncoder(angles map[string]float64) lookupEncoder {
+	vecs := map[string][]float32{}
+	for t, d := range angles {
+		r := d * math.Pi / 180
+		vecs[t] = []float32{float32(math.Cos(r)), float32(math.Sin(r))}
+	}
+	return lookupEncoder{vecs}
+}
+
+// TestScoreRealRowByHand checks the Real row, both rank readings and the
+// common-role comparison against numbers worked out by hand. Every set
+// is one conversation whose utterances share one unit vector, so a
+// cosine is the cosine of an angle difference.
+func TestScoreRealRowByHand(t *testing.T) {
+	angles := map[string]float64{}
+	var rows []data.Utterance
+	add := func(src, conv, speaker, model string, n int, angle float64) {
+		for k := range n {
+			text := fmt.Sprintf("%s/%s/%d", src, conv, k)
+			angles[text] = angle
+			role := ""
+			if model != "" {
+				role = speaker
+			}
+			rows = append(rows, utt(src, conv, int32(k), speaker, text, model, role))
+		}
+	}
+	// Real roles: two conversations each, of 1 and 2 utterances.
+	add("show", "A1", "Anna", "", 1, 0)
+	add("show", "A2", "Anna", "", 2, 60)
+	add("show", "B1", "Ben", "", 1, 180)
+	add("show", "B2", "Ben", "", 2, 120)
+	add("show", "C1", "Cal", "", 2, 270)
+	add("show", "C2", "Cal", "", 1, 225)
+	// Agent M: Anna at 40°, Ben at 165°, Zed (no real lines) at 130°.
+	add("gen", "g1", "Anna", "M", 1, 40)
+	add("gen", "g2", "Ben", "M", 1, 165)
+	add("gen", "g3", "Zed", "M", 1, 130)
+	enc := angleEncoder(angles)
+	cfg := Config{Grouping: GroupConversation, MinSetSize: 1, HeldOut: 0.2, Bootstrap: 0, Seed: 1}
+	// By default the real roles are those an agent plays: not Cal.
+	rep, err := Score(context.Background(), enc, rows, rows, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Models[0].Roles != 2 || rep.Models[1].Role("Anna").RankOf != 2 {
+		t.Fatalf("without AllRealSpeakers: Real row roles %d, Anna ranked among %d", rep.Models[0].Roles, rep.Models[1].Role("Anna").RankOf)
+	}
+	cfg.AllRealSpeakers = true
+	rep, err = Score(context.Background(), enc, rows, rows, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Models) != 2 || rep.Models[0].Model != "Real" {
+		t.Fatalf("rows %v", modelNames(rep))
+	}
+	real, m := rep.Models[0], rep.Models[1]
+	// With seed 1 the held-out conversations are A1 (0°), B1 (180°) and C2
+	// (225°) — one utterance each; the references A2 (60°), B2 (120°), C1
+	// (270°).
+	for _, r := range real.PerRole {
+		if r.Utterances != 1 || r.Sets != 1 || r.RealSets != 1 {
+			t.Fatalf("held-out split is not the one worked out by hand: %+v", r)
+		}
+	}
+	c := func(d float64) float64 { return math.Cos(d * math.Pi / 180) }
+	// Real row, Eq. 2: cos 60°, cos 60°, cos 45° → 0.56903559.
+	if !near(float64(real.Simulation), (c(60)+c(60)+c(45))/3) || !near(float64(real.Simulation), 0.56903559) {
+		t.Errorf("Real simulation %v, want 0.56903559", real.Simulation)
+	}
+	// Real row, Eq. 3 over the held-out sets at 0°, 180°, 225°: pair
+	// dissimilarities 2, 1+cos 45°, 1−cos 45°; per role (2+1.7071)/2,
+	// (2+0.2929)/2, (1.7071+0.2929)/2 → mean 4/3.
+	if !near(float64(real.Distinction), 4.0/3) || !near(float64(real.Role("Anna").Distinction), 1.85355339) {
+		t.Errorf("Real distinction %v (Anna %v), want 1.33333333 (1.85355339)", real.Distinction, real.Role("Anna").Distinction)
+	}
+	// Each held-out set is nearest its own role's references.
+	if real.AvgRank != 1 || real.Role("Cal").RankOf != 3 {
+		t.Errorf("Real ranks avg %v of %d", real.AvgRank, real.Role("Cal").RankOf)
+	}
+	// Agent, Eq. 2 against the references only (not the held-out sets):
+	// Anna cos 20°, Ben cos 45° → 0.82339970.
+	if !near(float64(m.Simulation), 0.82339970) || !near(float64(m.Role("Anna").Simulation), 0.93969262) {
+		t.Errorf("M simulation %v (Anna %v), want 0.82339970 (0.93969262)", m.Simulation, m.Role("Anna").Simulation)
+	}
+	// Agent, Eq. 3 over Anna 40°, Ben 165°, Zed 130°: pairs 1−cos 125°,
+	// 1−cos 90°, 1−cos 35° → per role 1.28678822, 0.87721220, 0.59042398,
+	// mean 0.91814146.
+	if !near(float64(m.Distinction), 0.91814146) || !near(float64(m.Role("Zed").Distinction), 0.59042398) {
+		t.Errorf("M distinction %v (Zed %v), want 0.91814146 (0.59042398)", m.Distinction, m.Role("Zed").Distinction)
+	}
+	// Ranks among real roles: Anna's set (40°) is nearest Anna's
+	// references (60°); Ben's (165°) nearest Ben's (120°: cos 45° against
+	// cos 105° for Anna's 60° and Cal's 270°).
+	if m.Role("Anna").Rank != 1 || m.Role("Ben").Rank != 1 || m.Role("Ben").Top[0].Role != "Ben" || m.Role("Ben").RankOf != 3 {
+		t.Errorf("M ranks among real roles: %+v / %+v", m.Role("Anna"), m.Role("Ben"))
+	}
+	// Common roles with the Real row: Anna and Ben (Cal is not played, Zed
+	// has no real lines). Agent: Simulation as before, Distinction the one
+	// pair 1−cos 125° = 1.57357644; Real: cos 60° twice = 0.5, and 1−cos
+	// 180° = 2.
+	cm := m.Common
+	if cm == nil || len(cm.Roles) != 2 || cm.Roles[0] != "Anna" || cm.Roles[1] != "Ben" {
+		t.Fatalf("common %+v", cm)
+	}
+	if !near(float64(cm.Simulation), 0.82339970) || !near(float64(cm.Distinction), 1.57357644) || cm.AvgRank != 1 {
+		t.Errorf("common agent scores %+v", cm)
+	}
+	if !near(float64(cm.RealSimulation), 0.5) || !near(float64(cm.RealDistinction), 2) || cm.RealAvgRank != 1 {
+		t.Errorf("common Real scores %+v", cm)
+	}
+	if real.Common != nil {
+		t.Error("the Real row has a common block")
+	}
+	if !NeedsCommon(rep) {
+		t.Error("NeedsCommon: the rows' role sets differ")
+	}
+
+	// Ranks among the model's roles, against Ben's references (120°): Zed
+	// (130°, cos 10°) beats Ben (165°, cos 45°) → 2 of 3; Anna 1 of 3.
+	cfg.RankAmong = RankAmongAgent
+	rep, err = Score(context.Background(), enc, rows, rows, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = rep.Models[1]
+	if m.Role("Ben").Rank != 2 || m.Role("Ben").Top[0].Role != "Zed" || m.Role("Anna").Rank != 1 || !near(float64(m.AvgRank), 1.5) {
+		t.Errorf("M ranks among its roles: %+v / %+v", m.Role("Anna"), m.Role("Ben"))
+	}
+	// Restricted to the common roles, Zed is no candidate: Ben ranks 1.
+	if m.Common.AvgRank != 1 {
+		t.Errorf("common avg rank among the model's shared roles %v, want 1", m.Common.AvgRank)
 	}
 }
 
@@ -367,5 +525,42 @@ func TestValueJSON(t *testing.T) {
 	var v Interval
 	if err := json.Unmarshal([]byte(`[null, 0.5]`), &v); err != nil || v[0].Defined() || v[1] != 0.5 {
 		t.Errorf("%v %v", v, err)
+	}
+}
+
+// TestBootstrapByHand checks what the bootstrap resamples. Anna's agent
+// sets lie at 0° and 90° from her one reference set: replicates of her
+// Simulation are 1, 0.5 or 0 (both sets drawn, one each, or the other
+// twice), each extreme with probability 1/4, so the 95 % interval is
+// exactly [0, 1]. Ben's one set against his one reference cannot vary.
+func TestBootstrapByHand(t *testing.T) {
+	angles := map[string]float64{"a": 0, "b": 180, "ga1": 0, "ga2": 90, "gb": 150}
+	rows := []data.Utterance{
+		utt("show", "r1", 0, "Anna", "a", "", ""),
+		utt("show", "r2", 0, "Ben", "b", "", ""),
+		utt("gen", "g1", 0, "Anna", "ga1", "M", "Anna"),
+		utt("gen", "g2", 0, "Anna", "ga2", "M", "Anna"),
+		utt("gen", "g3", 0, "Ben", "gb", "M", "Ben"),
+	}
+	cfg := Config{Grouping: GroupConversation, MinSetSize: 1, HeldOut: 0, Bootstrap: 400, Seed: 3}
+	rep, err := Score(context.Background(), angleEncoder(angles), rows, rows, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Models[0]
+	anna, ben := m.Role("Anna"), m.Role("Ben")
+	if !near(float64(anna.Simulation), 0.5) || !near(float64(anna.SimulationCI[0]), 0) || !near(float64(anna.SimulationCI[1]), 1) {
+		t.Errorf("Anna simulation %v CI %v, want 0.5 [0, 1]", anna.Simulation, anna.SimulationCI)
+	}
+	cb := math.Cos(30 * math.Pi / 180)
+	if !near(float64(ben.SimulationCI[0]), cb) || !near(float64(ben.SimulationCI[1]), cb) {
+		t.Errorf("Ben simulation CI %v, want [%v, %v]", ben.SimulationCI, cb, cb)
+	}
+	// The model's Simulation resamples the roles too: a replicate of Ben
+	// twice is cos 30° = 0.866 and one of Anna's sets at 0° twice is 1, so
+	// the interval spans [0 or more, 1], wider than Ben's alone; its
+	// lower end is below the point estimate (0.683).
+	if !(m.SimulationCI[0] < m.Simulation && near(float64(m.SimulationCI[1]), 1)) {
+		t.Errorf("model simulation %v CI %v", m.Simulation, m.SimulationCI)
 	}
 }

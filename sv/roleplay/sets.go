@@ -2,6 +2,7 @@ package roleplay
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -122,21 +123,8 @@ func makeSets(convs []conversation, g Grouping, size, minSize int, prefix string
 	}
 	for i, s := range out {
 		sort.Strings(s.convs)
-		s.convs = compactStrings(s.convs)
+		s.convs = slices.Compact(s.convs)
 		s.id = prefix + "#" + strconv.Itoa(i)
-	}
-	return out
-}
-
-func compactStrings(s []string) []string {
-	if len(s) < 2 {
-		return s
-	}
-	out := s[:1]
-	for _, x := range s[1:] {
-		if x != out[len(out)-1] {
-			out = append(out, x)
-		}
 	}
 	return out
 }

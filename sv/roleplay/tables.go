@@ -102,8 +102,9 @@ func WritePerRole(w io.Writer, r *Report) error {
 }
 
 // WriteRanks prints the paper's Table 6 for one role: for each model, the
-// roles most similar to the role's real sets and the role's own rank. role
-// is matched with every model's role names (and the real role) by name.
+// Config.TopK most similar candidates (real roles, or the model's roles,
+// by Config.RankAmong) and the role's own rank with its interval. role is
+// matched with every model's role names (and the real role) by name.
 func WriteRanks(w io.Writer, r *Report, role string, names *genimport.NameMatcher) error {
 	if names == nil {
 		names = genimport.DefaultNameMatcher()
@@ -130,7 +131,7 @@ func WriteRanks(w io.Writer, r *Report, role string, names *genimport.NameMatche
 					cells = append(cells, "")
 				}
 			}
-			cells = append(cells, fmt.Sprintf("%s/%d", strings.TrimSuffix(num(rs.Rank), ".00"), rs.RankOf))
+			cells = append(cells, strings.TrimSpace(fmt.Sprintf("%s/%d %s", strings.TrimSuffix(num(rs.Rank), ".00"), rs.RankOf, numCI(rs.RankCI))))
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
 	}
@@ -168,6 +169,42 @@ func WriteDistributions(w io.Writer, r *Report) error {
 	for _, d := range r.Distributions {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Model, d.Kind, d.NPositive, d.NNegative,
 			pct(d.MeanPositive), pct(d.MeanNegative), num(d.AUC), num(d.Overlap))
+	}
+	return tw.Flush()
+}
+
+// NeedsCommon reports whether some agent row's Common differs from the
+// rows' own scores, i.e. the agent or the Real row has roles the other
+// lacks, so that WriteCommon says something the models table does not.
+func NeedsCommon(r *Report) bool {
+	if len(r.Models) == 0 {
+		return false
+	}
+	real := r.Models[0]
+	for _, m := range r.Models[1:] {
+		if m.Common != nil && (len(m.Common.Roles) != m.Roles || len(m.Common.Roles) != real.Roles) {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteCommon prints, for every agent row, its scores and the Real row's
+// on the real roles both score (ModelScore.Common): the comparable
+// numbers when the rows' role sets differ.
+func WriteCommon(w io.Writer, r *Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	real := r.Config.RealModel
+	fmt.Fprintf(tw, "Model\tShared roles\tSimulation ↑\t\t%s\t\tDistinction ↑\t\t%s\t\tAvg rank ↓\t%s\n", real, real, real)
+	for _, m := range r.Models {
+		c := m.Common
+		if c == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Model, len(c.Roles),
+			pct(c.Simulation), pctCI(c.SimulationCI), pct(c.RealSimulation), pctCI(c.RealSimulationCI),
+			pct(c.Distinction), pctCI(c.DistinctionCI), pct(c.RealDistinction), pctCI(c.RealDistinctionCI),
+			num(c.AvgRank), num(c.RealAvgRank))
 	}
 	return tw.Flush()
 }

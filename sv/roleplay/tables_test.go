@@ -13,7 +13,7 @@ func TestWriteTables(t *testing.T) {
 		Models: []ModelScore{
 			{Model: "Real", Simulation: 0.8, SimulationCI: Interval{0.7, 0.9}, Distinction: 0.5, DistinctionCI: noInterval(), AvgRank: 1, AvgRankCI: noInterval(), Roles: 2, RolesWithReal: 2},
 			{Model: "ChatHaruhi", Simulation: 0.4, SimulationCI: noInterval(), Distinction: NaN(), DistinctionCI: noInterval(), AvgRank: 2, AvgRankCI: noInterval(), Roles: 2, RolesWithReal: 2,
-				PerRole: []RoleScore{{Role: "Sheldon", RealRole: "Sheldon", Rank: 2, RankOf: 2, Simulation: 0.1, Distinction: 0.2,
+				PerRole: []RoleScore{{Role: "Sheldon", RealRole: "Sheldon", Rank: 2, RankOf: 2, RankCI: Interval{1, 2}, Simulation: 0.1, Distinction: 0.2,
 					Top: []RankedRole{{"Penny", 0.3}, {"Sheldon", 0.1}}}}},
 		},
 	}
@@ -31,7 +31,7 @@ func TestWriteTables(t *testing.T) {
 	if err := WriteRanks(&b, rep, "Sheldon Cooper", nil); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "Penny (30.00)") || !strings.Contains(b.String(), "2/2") {
+	if !strings.Contains(b.String(), "Penny (30.00)") || !strings.Contains(b.String(), "2/2 [1.00, 2.00]") {
 		t.Errorf("rank table:\n%s", b.String())
 	}
 	if err := WriteRanks(&b, rep, "Gandalf", nil); err == nil {
