@@ -96,8 +96,8 @@ func (a asymmetric) Bar(g, s int) (float64, float64, float64) {
 }
 
 // RankHeatmap draws the Simulation Rank of every role (columns) for every
-// model (rows) of r: 1 (bright) means the model's sets for the role are the
-// most similar to the role's real lines. Roles are those with real lines,
+// model (rows) of r, read as r.Config.RankAmong says: 1 (bright) means the
+// role's own real role is the best-matching candidate. Roles are those with real lines,
 // ordered by their mean rank; at most maxRoles are drawn (0: all).
 func RankHeatmap(r *roleplay.Report, maxRoles int) (*plots.Heatmap, error) {
 	type acc struct {

@@ -65,11 +65,12 @@ func Table3(r *roleplay.Report) *kernel.Table {
 }
 
 // Table6 returns the Simulation Rank rows of one role like the paper's
-// Table 6: per model, the roles most similar to the role's real lines and
-// the role's own rank among the model's roles.
+// Table 6: per model, the top candidates and the role's rank, read as the
+// report's Config.RankAmong says (by default the real roles whose
+// reference sets are most similar to the model's sets for the role).
 func Table6(r *roleplay.Report, role string) (*kernel.Table, error) {
 	names := genimport.DefaultNameMatcher()
-	t := kernel.NewTable("Table 6 (RolePrint): roles most similar to "+role+"'s real lines", "model")
+	t := kernel.NewTable("Table 6 (RolePrint): Simulation Rank of "+role, "model")
 	k := r.Config.TopK
 	if k <= 0 {
 		k = 5
@@ -102,7 +103,7 @@ func Table6(r *roleplay.Report, role string) (*kernel.Table, error) {
 	if len(t.Rows) == 0 {
 		return nil, fmt.Errorf("paperfig: no model plays %q", role)
 	}
-	t.Caption = "Similarity to the role's real reference sets in parentheses; rank 1 means the model's own sets for the role are the most similar."
+	t.Caption = "Top candidates: " + r.Config.RankAmong.Describe() + " (cosine in parentheses); rank 1 is best."
 	return t, nil
 }
 
