@@ -1,0 +1,216 @@
+package neural
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// EncoderConfig configures an Encoder: where it runs, its set head, the
+// trainer settings used by Train, and optional weights to start from.
+type EncoderConfig struct {
+	// Name is the encoder's row name; empty means the model's Name().
+	Name string `json:"name"`
+	// Backend is the GoMLX backend ("" = sv/backend's Default()).
+	Backend string `json:"backend"`
+	// Seed seeds the head's initialisation and training order.
+	Seed int64 `json:"seed"`
+	// BatchSize is the number of utterances embedded per graph call.
+	// Default 64.
+	BatchSize int `json:"batch_size"`
+	// Head is the set head: "mean" (default, the paper's pooling) or
+	// "attention" (LUAR-style).
+	Head string `json:"head"`
+	// Weights, when set, is a checkpoint file or directory (its newest
+	// checkpoint) whose weights replace the initial ones, e.g. the output of
+	// `roleprint train`.
+	Weights string `json:"weights,omitempty"`
+	// Train configures Train.
+	Train TrainConfig `json:"train"`
+	// Logf receives training notes (per epoch, checkpoints).
+	Logf func(string, ...any) `json:"-"`
+}
+
+// Encoder adapts a Network to the sv interfaces: sv.Encoder (utterance
+// vectors), sv.Trainable (contrastive fine-tuning on a PairCorpus) and
+// sv.Closer. With a head other than the mean, use AsSV, whose value is
+// also an sv.SetEncoder (sets embedded through the head); with the mean
+// head sv.EmbedSets' own pooling (each distinct text embedded once) is
+// already the paper's. The network is built on first use.
+type Encoder struct {
+	model UtteranceModel
+	cfg   EncoderConfig
+
+	mu   sync.Mutex
+	net  *Network
+	last *TrainResult
+}
+
+// Compile-time checks of the sv contracts.
+var (
+	_ sv.Encoder    = (*Encoder)(nil)
+	_ sv.Trainable  = (*Encoder)(nil)
+	_ sv.Closer     = (*Encoder)(nil)
+	_ sv.SetEncoder = headEncoder{}
+)
+
+// headEncoder is an Encoder whose sets go through a learned head.
+type headEncoder struct{ *Encoder }
+
+// Unwrap returns the underlying Encoder.
+func (h headEncoder) Unwrap() *Encoder { return h.Encoder }
+
+// EncodeSets implements sv.SetEncoder.
+func (h headEncoder) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	return h.EmbedSets(ctx, sets, progress)
+}
+
+// AsSV returns the encoder as the runner should see it: e itself for the
+// mean head, or a value that also implements sv.SetEncoder for a learned
+// head (so sv.EmbedSets sends whole sets through it).
+func (e *Encoder) AsSV() sv.Encoder {
+	if h, _ := NewHead(e.cfg.Head); h.Name() != (MeanHead{}).Name() {
+		return headEncoder{e}
+	}
+	return e
+}
+
+// NewEncoder wraps model m; nothing is allocated until first use.
+func NewEncoder(m UtteranceModel, cfg EncoderConfig) (*Encoder, error) {
+	if _, err := NewHead(cfg.Head); err != nil {
+		return nil, err
+	}
+	if cfg.Name == "" {
+		cfg.Name = m.Name()
+	}
+	return &Encoder{model: m, cfg: cfg}, nil
+}
+
+// Network returns the encoder's network, building it (and loading
+// cfg.Weights) on first use.
+func (e *Encoder) Network() (*Network, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.net != nil {
+		return e.net, nil
+	}
+	head, _ := NewHead(e.cfg.Head)
+	net, err := NewNetwork(e.model, head, e.cfg.Backend, e.cfg.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("encoder %s: %w", e.cfg.Name, err)
+	}
+	if e.cfg.Weights != "" {
+		if err := loadWeights(e.cfg.Weights, net); err != nil {
+			net.Close()
+			return nil, fmt.Errorf("encoder %s: %w", e.cfg.Name, err)
+		}
+	}
+	e.net = net
+	return net, nil
+}
+
+// loadWeights loads a checkpoint file, or the newest checkpoint of a
+// directory.
+func loadWeights(path string, net *Network) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("weights: %w", err)
+	}
+	if st.IsDir() {
+		s, err := LoadLatestCheckpoint(path, net)
+		if err == nil && s == nil {
+			return fmt.Errorf("weights: no checkpoint (ckpt-*.rpck) in %s", path)
+		}
+		return err
+	}
+	_, err = LoadCheckpointFile(path, net)
+	return err
+}
+
+// Name implements sv.Encoder.
+func (e *Encoder) Name() string { return e.cfg.Name }
+
+// Model returns the utterance model.
+func (e *Encoder) Model() UtteranceModel { return e.model }
+
+// EncoderConfig returns the encoder's configuration.
+func (e *Encoder) EncoderConfig() EncoderConfig { return e.cfg }
+
+// Dim implements sv.Encoder: the utterance-vector length (equal to the
+// set-vector length for both heads).
+func (e *Encoder) Dim() int { return e.model.Dim() }
+
+// Config returns the encoder's configuration and the model's, for
+// manifests.
+func (e *Encoder) Config() map[string]any {
+	return map[string]any{"encoder": e.cfg, "model": e.model.Config(), "tokenizer": e.model.Tokenizer().Name()}
+}
+
+// LastTrainResult returns the report of the last Train call, or nil.
+func (e *Encoder) LastTrainResult() *TrainResult { return e.last }
+
+// Encode implements sv.Encoder: one utterance vector per text. With the
+// attention head each text is treated as a set of one utterance, so the
+// vectors live in the same space as EncodeSets'.
+func (e *Encoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
+	net, err := e.Network()
+	if err != nil {
+		return nil, err
+	}
+	if _, mean := net.Head.(MeanHead); mean {
+		return net.EmbedUtterances(ctx, texts, e.cfg.BatchSize, progress)
+	}
+	sets := make([][]string, len(texts))
+	for i, t := range texts {
+		sets[i] = []string{t}
+	}
+	return net.EmbedSets(ctx, sets, e.cfg.BatchSize, progress)
+}
+
+// EmbedSets returns one vector per set: the mean of its utterance vectors
+// (mean head) or the head's output over all its utterances.
+func (e *Encoder) EmbedSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	net, err := e.Network()
+	if err != nil {
+		return nil, err
+	}
+	return net.EmbedSets(ctx, sets, e.cfg.BatchSize, progress)
+}
+
+// Train implements sv.Trainable: contrastive fine-tuning on c's training
+// pairs (dev pairs for monitoring) with cfg.Train; the seed defaults to the
+// encoder's.
+func (e *Encoder) Train(ctx context.Context, c *data.PairCorpus, progress sv.Progress) error {
+	net, err := e.Network()
+	if err != nil {
+		return err
+	}
+	tc := e.cfg.Train
+	if tc.Seed == 0 {
+		tc.Seed = e.cfg.Seed
+	}
+	if tc.Logf == nil {
+		tc.Logf = e.cfg.Logf
+	}
+	res, err := Train(ctx, net, c, tc, progress)
+	if err != nil {
+		return fmt.Errorf("encoder %s: %w", e.cfg.Name, err)
+	}
+	e.last = res
+	return nil
+}
+
+// Close implements sv.Closer.
+func (e *Encoder) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.net != nil {
+		e.net.Close()
+		e.net = nil
+	}
+	return nil
+}

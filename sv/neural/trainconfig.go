@@ -1,0 +1,149 @@
+package neural
+
+import (
+	"fmt"
+	"math"
+)
+
+// TrainConfig holds the contrastive trainer's settings. The zero value of
+// a field means its default (documented per field); defaults are sized for
+// 2 CPU cores, the paper's values are given beside them.
+type TrainConfig struct {
+	// Epochs over the training pairs. Default 1 (paper: 5).
+	Epochs int `json:"epochs"`
+	// BatchPairs is the number of pairs per optimizer step. Default 32
+	// (paper: 1024).
+	BatchPairs int `json:"batch_pairs"`
+	// MicroBatchPairs is the number of pairs per forward/backward pass; when
+	// smaller than BatchPairs, gradients are accumulated over
+	// ceil(BatchPairs/MicroBatchPairs) passes before one optimizer step,
+	// giving the same update as one big batch. Default BatchPairs.
+	MicroBatchPairs int `json:"micro_batch_pairs"`
+	// LearningRate is Adam's peak learning rate. Default: the model's
+	// DefaultLearningRate() when it has one (1e-3 for the from-scratch
+	// transformer), else 2e-5 (the paper's value for pretrained encoders).
+	LearningRate float64 `json:"learning_rate"`
+	// WarmupFraction of the steps over which the learning rate rises
+	// linearly from 0; it then decays linearly to 0 at the last step.
+	// Default 0.1; a negative value means no warm-up.
+	WarmupFraction float64 `json:"warmup_fraction"`
+	// MaxUtterances is the most utterances of a set used per training
+	// step; longer sets contribute a random subset (drawn per step from the
+	// seed). Default 8. Embedding after training uses every utterance.
+	MaxUtterances int `json:"max_utterances"`
+	// MaxTokens caps token ids per utterance. Default: the model's MaxLen().
+	MaxTokens int `json:"max_tokens"`
+	// Margin is m in the loss y·d + (1−y)·max(0, m−d). Default 0.5 (paper).
+	Margin float64 `json:"margin"`
+	// MaxSteps stops training after this many optimizer steps (0: no cap);
+	// the learning-rate schedule spans the capped number of steps.
+	MaxSteps int `json:"max_steps"`
+	// Seed orders the pairs and samples utterances. The encoder sets it
+	// from sv.EncoderOptions.Seed.
+	Seed int64 `json:"seed"`
+	// CheckpointDir, when set, receives a checkpoint every CheckpointEvery
+	// steps and at the end; training resumes from the newest one there
+	// (unless Fresh).
+	CheckpointDir string `json:"checkpoint_dir,omitempty"`
+	// CheckpointEvery is the number of optimizer steps between checkpoints.
+	// Default 50.
+	CheckpointEvery int `json:"checkpoint_every"`
+	// KeepCheckpoints is how many checkpoints to keep. Default 2.
+	KeepCheckpoints int `json:"keep_checkpoints"`
+	// Fresh ignores existing checkpoints in CheckpointDir (they are
+	// overwritten as training proceeds).
+	Fresh bool `json:"fresh,omitempty"`
+	// DevEachEpoch computes the loss and AUC on the dev pairs after each
+	// epoch (monitoring only; the last epoch's weights are kept). Default
+	// on when the corpus has dev pairs; set SkipDev to turn it off.
+	SkipDev bool `json:"skip_dev,omitempty"`
+
+	// Logf, when set, receives one line per epoch and checkpoint.
+	Logf func(format string, args ...any) `json:"-"`
+	// OnStep, when set, is called after every optimizer step with the
+	// 1-based step number and the step's mean loss.
+	OnStep func(step int, loss float64) `json:"-"`
+}
+
+// DefaultTrainConfig returns the CPU defaults with every field resolved
+// (learning rate 0 = model default).
+func DefaultTrainConfig() TrainConfig {
+	return TrainConfig{Epochs: 1, BatchPairs: 32, WarmupFraction: 0.1, MaxUtterances: 8, Margin: 0.5,
+		CheckpointEvery: 50, KeepCheckpoints: 2}
+}
+
+// PaperTrainConfig returns the paper's settings: 5 epochs, batch 1024,
+// learning rate 2e-5, 10 % warm-up.
+func PaperTrainConfig() TrainConfig {
+	c := DefaultTrainConfig()
+	c.Epochs, c.BatchPairs, c.LearningRate = 5, 1024, 2e-5
+	return c
+}
+
+// withDefaults resolves zero fields for model m and validates.
+func (c TrainConfig) withDefaults(m UtteranceModel) (TrainConfig, error) {
+	d := DefaultTrainConfig()
+	if c.Epochs == 0 {
+		c.Epochs = d.Epochs
+	}
+	if c.BatchPairs == 0 {
+		c.BatchPairs = d.BatchPairs
+	}
+	if c.MicroBatchPairs == 0 || c.MicroBatchPairs > c.BatchPairs {
+		c.MicroBatchPairs = c.BatchPairs
+	}
+	if c.LearningRate == 0 {
+		c.LearningRate = 2e-5
+		if lr, ok := m.(interface{ DefaultLearningRate() float64 }); ok {
+			c.LearningRate = lr.DefaultLearningRate()
+		}
+	}
+	if c.WarmupFraction == 0 {
+		c.WarmupFraction = d.WarmupFraction
+	} else if c.WarmupFraction < 0 {
+		c.WarmupFraction = 0
+	}
+	if c.MaxUtterances == 0 {
+		c.MaxUtterances = d.MaxUtterances
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = m.MaxLen()
+	}
+	if c.Margin == 0 {
+		c.Margin = d.Margin
+	}
+	if c.CheckpointEvery == 0 {
+		c.CheckpointEvery = d.CheckpointEvery
+	}
+	if c.KeepCheckpoints == 0 {
+		c.KeepCheckpoints = d.KeepCheckpoints
+	}
+	switch {
+	case c.Epochs < 0 || c.BatchPairs < 1 || c.MicroBatchPairs < 1 || c.MaxUtterances < 1 || c.MaxTokens < 2:
+		return c, fmt.Errorf("train: epochs, batch_pairs, micro_batch_pairs, max_utterances must be positive and max_tokens ≥ 2")
+	case c.LearningRate < 0 || math.IsNaN(c.LearningRate):
+		return c, fmt.Errorf("train: learning_rate %g must be positive", c.LearningRate)
+	case c.WarmupFraction >= 1:
+		return c, fmt.Errorf("train: warmup_fraction %g must be below 1", c.WarmupFraction)
+	case c.Margin <= 0 || c.Margin > 2:
+		return c, fmt.Errorf("train: margin %g must be in (0, 2]", c.Margin)
+	}
+	return c, nil
+}
+
+// learningRate is the schedule: linear warm-up over the first warm steps,
+// then linear decay to 0 at step total (steps are 1-based).
+func learningRate(peak float64, step, warm, total int) float64 {
+	if warm > 0 && step <= warm {
+		return peak * float64(step) / float64(warm)
+	}
+	if total <= warm {
+		return peak
+	}
+	return peak * math.Max(0, float64(total-step+1)/float64(total-warm))
+}
+
+// warmupSteps is the number of warm-up steps for total steps.
+func warmupSteps(frac float64, total int) int {
+	return int(math.Ceil(frac * float64(total)))
+}
