@@ -3,17 +3,22 @@ module github.com/roleprint/roleprint
 go 1.26.8
 
 require (
+	github.com/blevesearch/go-porterstemmer v1.0.3
 	github.com/go-audio/audio v1.0.0
 	github.com/go-audio/wav v1.1.0
+	github.com/gomlx/compute v0.0.0-20260716164435-04857206aff7
 	github.com/gomlx/compute-onnx v0.0.0-20260730095030-43334863f719
+	github.com/gomlx/go-xla v0.3.0
 	github.com/gomlx/gomlx v0.27.4-0.20260721090456-e838421fcd72
 	github.com/gomlx/onnx-gomlx v0.5.0
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/jdkato/prose/v2 v2.0.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sugarme/tokenizer v0.3.0
+	golang.org/x/text v0.38.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
+	google.golang.org/protobuf v1.36.11
 )
 
 require (
@@ -23,7 +28,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/andybalholm/brotli v1.2.0 // indirect
-	github.com/blevesearch/go-porterstemmer v1.0.3 // indirect
 	github.com/deckarep/golang-set v1.7.1 // indirect
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/go-audio/riff v1.0.0 // indirect
@@ -31,9 +35,7 @@ require (
 	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	github.com/gomlx/compute v0.0.0-20260716164435-04857206aff7 // indirect
 	github.com/gomlx/exceptions v0.0.3 // indirect
-	github.com/gomlx/go-xla v0.3.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/compress v1.18.5 // indirect
 	github.com/mingrammer/commonregex v1.0.1 // indirect
@@ -51,8 +53,6 @@ require (
 	golang.org/x/image v0.43.0 // indirect
 	golang.org/x/sys v0.43.0 // indirect
 	golang.org/x/term v0.40.0 // indirect
-	golang.org/x/text v0.38.0 // indirect
-	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/neurosnap/sentences.v1 v1.0.6 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
