@@ -39,9 +39,13 @@ type Manifest struct {
 	NumCPU     int    `json:"num_cpu"`
 	GOMAXPROCS int    `json:"gomaxprocs"`
 	// Backends maps each encoder that reported one to its compute backend;
-	// Backend is the backend requested for the run ("" = defaults).
-	Backend  string            `json:"backend"`
-	Backends map[string]string `json:"backends,omitempty"`
+	// Backend is the GoMLX backend of the run ("" = the encoders'
+	// defaults) and BackendReason why it was chosen ("ONNX Runtime found
+	// at ...", "requested with --backend go"). How the default rows were
+	// chosen for it is Config.Selection.
+	Backend       string            `json:"backend"`
+	BackendReason string            `json:"backend_reason,omitempty"`
+	Backends      map[string]string `json:"backends,omitempty"`
 	// Encoders maps each encoder to its description (see Describer):
 	// which word vectors or model files it used.
 	Encoders map[string]string `json:"encoders,omitempty"`
@@ -95,6 +99,9 @@ func NewManifest(t *Table2) *Manifest {
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		Backend: t.Config.Backend, Config: t.Config, Rounds: t.Rounds, Skipped: t.Skipped, Notes: t.Notes,
+	}
+	if t.Config.Selection != nil {
+		m.BackendReason = t.Config.Selection.Backend.Reason
 	}
 	m.Hostname, _ = os.Hostname()
 	if bi, ok := debug.ReadBuildInfo(); ok {

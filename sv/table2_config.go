@@ -5,44 +5,16 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 )
 
-// DefaultEncoders are the rows RunTable2 computes when none are named: the
-// CPU-cheap baselines of package sv/baseline (which must be imported for
-// its encoders to be registered). Encoders whose assets are not installed
-// are skipped with a note unless Table2Config.SkipMissing is false. Other
-// packages add rows with AddDefaultEncoders; read the full list with
-// DefaultEncoderList.
+// DefaultEncoders are the rows of DefaultTable2Config: the CPU-cheap
+// baselines of package sv/baseline (which must be imported for its
+// encoders to be registered). Encoders whose assets are not installed are
+// skipped with a note unless Table2Config.SkipMissing is false.
+// `roleprint reproduce` chooses its rows with SelectDefaultRows instead,
+// which adds GoMLX rows (fine-tuned encoders, USE-Lite) when this
+// machine's assets and backend can afford them (see DefaultRow).
 var DefaultEncoders = []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}
-
-var (
-	extraDefaultsMu sync.Mutex
-	extraDefaults   []string
-)
-
-// AddDefaultEncoders appends rows to the default list (after
-// DefaultEncoders), for a package whose encoders are cheap enough for the
-// default `roleprint reproduce` run (for instance a small fine-tuned
-// encoder, "transformer_ft"). Call it from an init function; names
-// already listed are ignored.
-func AddDefaultEncoders(names ...string) {
-	extraDefaultsMu.Lock()
-	defer extraDefaultsMu.Unlock()
-	for _, n := range names {
-		if !slices.Contains(DefaultEncoders, n) && !slices.Contains(extraDefaults, n) {
-			extraDefaults = append(extraDefaults, n)
-		}
-	}
-}
-
-// DefaultEncoderList returns DefaultEncoders followed by the rows added
-// with AddDefaultEncoders.
-func DefaultEncoderList() []string {
-	extraDefaultsMu.Lock()
-	defer extraDefaultsMu.Unlock()
-	return append(slices.Clone(DefaultEncoders), extraDefaults...)
-}
 
 // Table2Config configures RunTable2, the experiment behind the paper's
 // Table 2: every encoder × exposure × level, over several rounds. Use
@@ -51,7 +23,7 @@ func DefaultEncoderList() []string {
 type Table2Config struct {
 	// Encoders are the rows, by registered name (see EncoderNames). A name
 	// "x_ft" builds x, fine-tunes it on the round's training pairs (it must
-	// be Trainable) and reports it as "x_ft". Default DefaultEncoderList().
+	// be Trainable) and reports it as "x_ft". Default DefaultEncoders.
 	Encoders []string `json:"encoders"`
 	// Mixed lists the encoders whose L2-normalised set embeddings are
 	// concatenated into the "mixed" row (the paper's Mixed Features); parts
@@ -84,6 +56,19 @@ type Table2Config struct {
 	// factory returned an *assets.MissingError), noting it in the result,
 	// instead of failing the run. Default true.
 	SkipMissing bool `json:"skip_missing"`
+	// Explicit lists rows (and mixed parts) the user named: they must run,
+	// so a missing asset fails the run even with SkipMissing. Default none.
+	Explicit []string `json:"explicit,omitempty"`
+	// RowSettings are encoder settings per row name, below every entry of
+	// Settings (see EncoderOptions). RunTable2 fills it, when nil, with the
+	// registered DefaultRow.Settings of the rows it runs (for example the
+	// CPU training budget of "transformer_ft"), so the manifest records
+	// them; an empty map turns them off. Default nil.
+	RowSettings map[string]map[string]string `json:"row_settings,omitempty"`
+	// Selection, when not nil, is how the rows were chosen (see
+	// SelectDefaultRows): the backend, the estimate and the rows left out,
+	// which RunTable2 reports as skipped. Default nil (rows as given).
+	Selection *RowSelection `json:"selection,omitempty"`
 	// CheckpointDir, when not empty, keeps each (round, encoder) result
 	// there as it is computed (round-R/NAME.json, with its pair scores);
 	// a rerun with the same data and settings loads them instead of
@@ -99,10 +84,12 @@ type Table2Config struct {
 }
 
 // DefaultTable2Config returns the paper's protocol with the CPU-cheap
-// encoders (see each field of Table2Config).
+// encoders (see each field of Table2Config). It is the same on every
+// machine; Table2ConfigFor(SelectDefaultRows(...)) adds what this
+// machine can afford, as `roleprint reproduce` does.
 func DefaultTable2Config() Table2Config {
 	return Table2Config{
-		Encoders:    DefaultEncoderList(),
+		Encoders:    slices.Clone(DefaultEncoders),
 		Mixed:       append([]string(nil), DefaultMixedParts...),
 		Rounds:      3,
 		Seed:        1,
@@ -161,13 +148,17 @@ func registered(name string) bool {
 }
 
 // EncoderOptions returns the options for encoder name in a round with the
-// given seed: the config's backend, cache and batch size, and its global
-// settings overridden by "name.key" settings (for "x_ft", "x.key" and then
+// given seed: the config's backend, cache and batch size, and settings
+// from lowest to highest precedence: RowSettings[name], the global
+// settings, then "name.key" settings (for "x_ft", "x.key" and then
 // "x_ft.key").
 func (c *Table2Config) EncoderOptions(name string, seed int64) EncoderOptions {
 	base, _ := SplitFineTuned(name)
 	o := EncoderOptions{Backend: c.Backend, CacheDir: c.CacheDir, Seed: seed, BatchSize: c.BatchSize, Logf: c.Logf}
 	o.Settings = map[string]string{}
+	for k, v := range c.RowSettings[name] {
+		o.Settings[k] = v
+	}
 	keys := make([]string, 0, len(c.Settings))
 	for k := range c.Settings {
 		keys = append(keys, k)

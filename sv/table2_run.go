@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -107,10 +108,13 @@ type RoundInfo struct {
 
 // SkippedEncoder is an encoder left out of a run, and why.
 type SkippedEncoder struct {
-	// Encoder is the row left out; Reason the error (with the setup step
-	// that installs the missing asset).
+	// Encoder is the row left out; Reason why (a missing asset, the
+	// default run's time budget, the --quick preset).
 	Encoder string `json:"encoder"`
 	Reason  string `json:"reason"`
+	// Setup is the command that would enable the row ("roleprint setup
+	// glove"), when one would.
+	Setup string `json:"setup,omitempty"`
 }
 
 // Table2 is the result of RunTable2.
@@ -122,7 +126,9 @@ type Table2 struct {
 	PerRound []EncoderRound `json:"per_round"`
 	// Rounds describes each round's pairs.
 	Rounds []RoundInfo `json:"rounds"`
-	// Skipped lists encoders left out (assets not installed).
+	// Skipped lists encoders left out: default rows the selection left
+	// out (Table2Config.Selection) and encoders whose assets are not
+	// installed.
 	Skipped []SkippedEncoder `json:"skipped,omitempty"`
 	// Notes are things a reader should know about this run.
 	Notes []string `json:"notes,omitempty"`
@@ -156,11 +162,58 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	}
 	crit, _ := ParseCriterion(string(cfg.Criterion))
 	cfg.Criterion = crit
+	if cfg.RowSettings == nil {
+		for _, n := range runList {
+			if s := DefaultRowSettings(n); len(s) > 0 {
+				if cfg.RowSettings == nil {
+					cfg.RowSettings = map[string]map[string]string{}
+				}
+				cfg.RowSettings[n] = s
+			}
+		}
+	}
 	logf := cfg.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
 	res := &Table2{Config: cfg, Started: start.UTC()}
+	if sel := cfg.Selection; sel != nil {
+		res.Skipped = append(res.Skipped, sel.Skipped...)
+		note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
+		if sel.Backend.Reason != "" {
+			note += ": " + sel.Backend.Reason
+		}
+		note += ")"
+		if sel.Quick {
+			note += "; --quick preset"
+		} else {
+			note += fmt.Sprintf("; estimated %s for %d rounds on the embedded corpus on 2 idle cores (budget %s)",
+				minutes(sel.EstimatedSeconds), DefaultRounds, minutes(sel.BudgetSeconds))
+		}
+		if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(cfg.Mixed, sel.Mixed) {
+			note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
+		}
+		if sel.Setup != "" {
+			note += "; `" + sel.Setup + "` adds the rows it skipped"
+		}
+		res.Notes = append(res.Notes, note)
+	}
+	explicit := map[string]bool{}
+	for _, n := range cfg.Explicit {
+		explicit[strings.TrimSpace(n)] = true
+	}
+	for _, n := range runList {
+		s := cfg.RowSettings[n]
+		if len(s) == 0 {
+			continue
+		}
+		kv := make([]string, 0, len(s))
+		for k, v := range s {
+			kv = append(kv, k+"="+v)
+		}
+		sort.Strings(kv)
+		res.Notes = append(res.Notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, strings.Join(kv, ", "), n))
+	}
 	skipped := map[string]bool{}
 	for r := 1; r <= cfg.Rounds; r++ {
 		seed := cfg.Seed + int64(r-1)
@@ -186,9 +239,9 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 			}
 			er, err := rr.encoder(ctx, name)
 			var miss *assets.MissingError
-			if errors.As(err, &miss) && cfg.SkipMissing {
+			if errors.As(err, &miss) && cfg.SkipMissing && !explicit[name] {
 				skipped[name] = true
-				res.Skipped = append(res.Skipped, SkippedEncoder{Encoder: name, Reason: err.Error()})
+				res.Skipped = append(res.Skipped, SkippedEncoder{Encoder: name, Reason: err.Error(), Setup: "roleprint setup " + miss.Step})
 				logf("skipping encoder %s: %v", name, err)
 				continue
 			}
@@ -412,9 +465,6 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		defer c.Close()
 	}
 	er := &EncoderRound{Round: rr.round, Seed: rr.seed, Encoder: name}
-	if b, ok := enc.(BackendNamer); ok {
-		er.Backend = b.BackendName()
-	}
 	stage := func(step string) Progress {
 		label := rr.prefix + " " + name + " " + step
 		return func(done, total int) { report(rr.cfg.Progress, label, done, total) }
@@ -440,6 +490,9 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		er.Timing.TrainS = time.Since(t).Seconds()
 	}
 	er.Dim = enc.Dim() // after Fit: a fitted vocabulary may set it
+	if b, ok := enc.(BackendNamer); ok {
+		er.Backend = b.BackendName() // after Train: a GoMLX network is built on first use
+	}
 	if d, ok := enc.(Describer); ok {
 		er.About = d.Describe()
 	}

@@ -26,13 +26,39 @@ func PairsFrom(utts []data.Utterance, cfg data.PairConfig) CorpusSource {
 }
 
 // QuickTable2Config is the smoke-test preset behind `roleprint reproduce
-// --quick`: one round, the default encoders and mixed parts, and at most
-// 20,000 training texts for fitting. Pair it with QuickPairConfig.
+// --quick`: one round, at most 20,000 training texts for fitting, and the
+// default encoders and mixed parts that belong in a run of under a minute
+// on 2 cores: fine-tuned rows ("x_ft") and rows whose DefaultRow is not
+// marked Quick (GoMLX encoders) are dropped, from Encoders and Mixed alike.
+// Name such rows explicitly (set Encoders afterwards, or --encoders) to
+// run them anyway. Pair it with QuickPairConfig.
 func QuickTable2Config() Table2Config {
 	c := DefaultTable2Config()
 	c.Rounds = 1
 	c.FitMaxTexts = 20000
+	c.Encoders = QuickRows(c.Encoders)
+	c.Mixed = QuickRows(c.Mixed)
 	return c
+}
+
+// QuickRows keeps the names that belong in the --quick preset: not
+// fine-tuned, and not a registered DefaultRow without Quick.
+func QuickRows(names []string) []string {
+	quick := map[string]bool{}
+	for _, r := range DefaultRows() {
+		quick[r.Name] = r.Quick
+	}
+	var out []string
+	for _, n := range names {
+		if _, ft := SplitFineTuned(n); ft {
+			continue
+		}
+		if q, known := quick[n]; known && !q {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // QuickPairConfig caps cfg's splits for a smoke run: 20,000 training

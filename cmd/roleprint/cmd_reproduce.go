@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +20,13 @@ import (
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
+	_ "github.com/roleprint/roleprint/sv/neural"   // transformer(_ft) rows and the backend probe
+	_ "github.com/roleprint/roleprint/sv/uselite"  // use-lite(_ft) rows
 )
+
+// reproDetectEnv describes this machine for the default-row selection;
+// tests replace it so that they do not depend on the real asset cache.
+var reproDetectEnv = sv.DetectRowEnvironment
 
 func init() {
 	register(&command{
@@ -44,6 +51,8 @@ type reproduceOutput struct {
 	Rows     []sv.Table2Row      `json:"rows"`
 	Pairs    []sv.RoundInfo      `json:"pairs"`
 	Skipped  []sv.SkippedEncoder `json:"skipped"`
+	Setup    string              `json:"setup,omitempty"`
+	Backend  string              `json:"backend"`
 	Notes    []string            `json:"notes"`
 	OutDir   string              `json:"out_dir"`
 	Files    []string            `json:"files"`
@@ -56,36 +65,52 @@ type reproduceOutput struct {
 func runReproduce(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "reproduce", "[X.parquet...]")
 	def := sv.DefaultTable2Config()
-	quick := fs.Bool("quick", false, "smoke run (< 60 s on 2 cores): 1 round, capped pairs and fitting texts")
+	quick := fs.Bool("quick", false, "smoke run (< 60 s on 2 cores): 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders")
 	out := fs.String("out", "reproduce-out", "output folder for table2.{md,csv,parquet,json}, manifest.json and checkpoints/")
-	encoders := fs.String("encoders", strings.Join(def.Encoders, ","), "comma-separated encoders (rows); x_ft fine-tunes x. Known: "+strings.Join(sv.EncoderNames(), ", "))
+	encoders := fs.String("encoders", "", "comma-separated encoders (rows); x_ft fine-tunes x. Default: the baselines plus the GoMLX rows this machine's assets and backend can afford (printed on stderr). Known: "+strings.Join(sv.EncoderNames(), ", "))
 	mixed := fs.String("mixed", strings.Join(def.Mixed, ","), `comma-separated parts of the "mixed" row (Mixed Features); "none" for no mixed row`)
 	rounds := fs.Int("rounds", def.Rounds, "rounds (seeds seed..seed+rounds-1); default 3, 1 with --quick")
 	seed := fs.Int64("seed", def.Seed, "seed of the first round")
 	criterion := fs.String("criterion", string(def.Criterion), "what the dev-set threshold maximises: accuracy or macro_f1")
 	set := fs.String("set", "", `encoder settings "key=value;enc.key=value" (e.g. "tfidf.max_features=50000")`)
-	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default automatic")
+	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default automatic: onnx when ONNX Runtime is installed, else go")
 	variant := fs.String("pair-variant", string(data.VariantPaper), "pair building: paper (the paper's text) or code (its public code)")
 	pairSet := fs.String("pair-set", "", `pair-building settings by their JSON names, "key=value;..." (e.g. "unseen_per_dataset=10;max_test_pairs=2000"; see docs/pairs.md)`)
 	fitMax := fs.Int("fit-max", 0, "fit Fitter encoders on at most this many training texts (0: all; 20000 with --quick)")
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
+	dryRun := fs.Bool("dry-run", false, "print the backend, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 
-	cfg := def
+	// The rows: the default selection for this machine (backend and
+	// installed assets), unless named.
+	rowEnv, err := reproDetectEnv(*backend)
+	if err != nil {
+		return usagef("--backend: %v", err)
+	}
+	sel := sv.SelectDefaultRows(rowEnv, *quick)
+	cfg := sv.Table2ConfigFor(sel)
 	pairCfg := data.DefaultPairConfig()
 	if *quick {
-		cfg = sv.QuickTable2Config()
 		pairCfg = sv.QuickPairConfig(pairCfg)
 	}
-	cfg.Encoders = reproSplitList(*encoders)
-	cfg.Mixed = reproSplitList(*mixed)
-	if len(cfg.Mixed) == 1 && cfg.Mixed[0] == "none" {
-		cfg.Mixed = nil
+	if given["encoders"] {
+		cfg.Encoders = reproSplitList(*encoders)
+		cfg.Explicit = append(cfg.Explicit, cfg.Encoders...)
+		cfg.Selection = nil
+	}
+	if given["mixed"] {
+		cfg.Mixed = reproSplitList(*mixed)
+		if len(cfg.Mixed) == 1 && cfg.Mixed[0] == "none" {
+			cfg.Mixed = nil
+		}
+		cfg.Explicit = append(cfg.Explicit, cfg.Mixed...)
+	} else if given["encoders"] {
+		cfg.Mixed = slices.Clone(def.Mixed)
 	}
 	if given["rounds"] || !*quick {
 		cfg.Rounds = *rounds
@@ -99,13 +124,13 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		return usagef("--criterion: %v", err)
 	}
 	cfg.Criterion = crit
-	cfg.Backend = *backend
+	cfg.Backend = rowEnv.Backend.Name
 	if cfg.Settings, err = sv.ParseSettings(*set); err != nil {
 		return usagef("--set: %v", err)
 	}
-	// Encoders named on the command line must run; the defaults may skip
-	// the ones whose assets are not installed.
-	cfg.SkipMissing = !given["encoders"]
+	// Encoders named on the command line must run (cfg.Explicit); the
+	// others may be skipped when their assets are not installed.
+	cfg.SkipMissing = true
 	pairCfg.Variant = data.PairVariant(*variant)
 	if fs.NArg() == 0 {
 		pairCfg = sv.EmbeddedPairConfig(pairCfg)
@@ -124,6 +149,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	}
 	if _, err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
+	}
+	if *dryRun {
+		return reproPlan(e, cfg, rowEnv.Backend, *quick, *asJSON)
 	}
 
 	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
@@ -145,6 +173,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	cfg.Progress = prog.report
 	e.Logf("reproduce: %s, %d utterances, %d round(s), encoders %s, mixed %s, output %s",
 		corpusName, len(utts), cfg.Rounds, strings.Join(cfg.Encoders, ","), reproOrNone(cfg.Mixed), *out)
+	reproLogSelection(e, cfg, rowEnv.Backend)
 
 	res, err := sv.RunTable2(ctx, cfg, sv.PairsFrom(utts, pairCfg))
 	prog.done()
@@ -153,6 +182,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	}
 	m := sv.NewManifest(res)
 	m.Command = append([]string{"roleprint", "reproduce"}, args...)
+	m.BackendReason = rowEnv.Backend.Reason
 	m.Inputs = inputs
 	pc := pairCfg
 	m.Pairs = pc
@@ -165,7 +195,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,
 			Encoders: cfg.Encoders, Mixed: cfg.Mixed, Rows: res.Rows, Pairs: res.Rounds, Skipped: res.Skipped,
-			Notes: res.Notes, OutDir: *out, Files: files, Seconds: res.Seconds}
+			Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: res.Notes, OutDir: *out, Files: files, Seconds: res.Seconds}
 		if o.Skipped == nil {
 			o.Skipped = []sv.SkippedEncoder{}
 		}
@@ -183,8 +213,110 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(e.Stdout(), "Skipped %s: %s\n", s.Encoder, s.Reason)
 	}
+	if setup := reproSetup(res.Skipped); setup != "" {
+		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
+	}
 	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, sv.ReportMarkdown))
 	return nil
+}
+
+// reproLogSelection says on stderr which backend GoMLX rows use and why,
+// which rows run, and which default rows were left out and why.
+func reproLogSelection(e *env, cfg sv.Table2Config, b sv.BackendInfo) {
+	why := b.Reason
+	if why == "" {
+		why = "automatic"
+	}
+	e.Logf("reproduce: GoMLX backend %s: %s", reproBackendName(b.Name), why)
+	sel := cfg.Selection
+	switch {
+	case sel == nil:
+		e.Logf("reproduce: rows named with --encoders: %s", strings.Join(cfg.Encoders, ", "))
+	case sel.Quick:
+		e.Logf("reproduce: --quick rows: %s", strings.Join(sel.Rows, ", "))
+	default:
+		e.Logf("reproduce: default rows for this machine: %s (estimated %.1f min for %d rounds of the embedded corpus on 2 idle cores; budget %.0f min)",
+			strings.Join(sel.Rows, ", "), sel.EstimatedSeconds/60, sv.DefaultRounds, sel.BudgetSeconds/60)
+	}
+	if sel != nil {
+		for _, s := range sel.Skipped {
+			e.Logf("reproduce: not running %s: %s", s.Encoder, s.Reason)
+		}
+		if sel.Setup != "" {
+			e.Logf("reproduce: `%s` adds the rows skipped for missing assets or a slow backend", sel.Setup)
+		}
+	}
+	for _, n := range cfg.Encoders {
+		if rs := sv.DefaultRowSettings(n); len(rs) > 0 {
+			kv := make([]string, 0, len(rs))
+			for k, v := range rs {
+				kv = append(kv, k+"="+v)
+			}
+			sort.Strings(kv)
+			e.Logf("reproduce: %s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, strings.Join(kv, " "), n)
+		}
+	}
+}
+
+// reproPlanOutput is the --dry-run output: what a run would do.
+type reproPlanOutput struct {
+	Backend     sv.BackendInfo               `json:"backend"`
+	Quick       bool                         `json:"quick"`
+	Rounds      int                          `json:"rounds"`
+	Encoders    []string                     `json:"encoders"`
+	Mixed       []string                     `json:"mixed"`
+	RowSettings map[string]map[string]string `json:"row_settings"`
+	Selection   *sv.RowSelection             `json:"selection"`
+	Skipped     []sv.SkippedEncoder          `json:"skipped"`
+	Setup       string                       `json:"setup,omitempty"`
+}
+
+// reproPlan prints what the run would do (--dry-run): the stderr lines of
+// a real run, or with --json one object.
+func reproPlan(e *env, cfg sv.Table2Config, b sv.BackendInfo, quick, asJSON bool) error {
+	p := reproPlanOutput{Backend: b, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
+		RowSettings: map[string]map[string]string{}, Selection: cfg.Selection, Skipped: []sv.SkippedEncoder{}}
+	if p.Mixed == nil {
+		p.Mixed = []string{}
+	}
+	for _, n := range cfg.Encoders {
+		if rs := sv.DefaultRowSettings(n); len(rs) > 0 {
+			p.RowSettings[n] = rs
+		}
+	}
+	if cfg.Selection != nil {
+		p.Skipped = append(p.Skipped, cfg.Selection.Skipped...)
+		p.Setup = cfg.Selection.Setup
+	}
+	if asJSON {
+		return e.JSON(p)
+	}
+	reproLogSelection(e, cfg, b)
+	fmt.Fprintf(e.Stdout(), "backend: %s\nrows: %s\nmixed: %s\nrounds: %d\n", reproBackendName(b.Name), strings.Join(cfg.Encoders, ", "), reproOrNone(cfg.Mixed), cfg.Rounds)
+	for _, s := range p.Skipped {
+		fmt.Fprintf(e.Stdout(), "skipped %s: %s\n", s.Encoder, s.Reason)
+	}
+	if p.Setup != "" {
+		fmt.Fprintf(e.Stdout(), "setup: %s\n", p.Setup)
+	}
+	return nil
+}
+
+// reproSetup returns one `roleprint setup` command that installs every
+// asset the skipped rows wait for ("" when none).
+func reproSetup(skipped []sv.SkippedEncoder) string {
+	var steps []string
+	for _, s := range skipped {
+		for _, st := range strings.Fields(strings.TrimPrefix(s.Setup, "roleprint setup ")) {
+			if s.Setup != "" && !slices.Contains(steps, st) {
+				steps = append(steps, st)
+			}
+		}
+	}
+	if len(steps) == 0 {
+		return ""
+	}
+	return "roleprint setup " + strings.Join(steps, " ")
 }
 
 // reproLoadInput reads utterance Parquet files, or the embedded
@@ -297,6 +429,13 @@ func reproSplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+func reproBackendName(name string) string {
+	if name == "" {
+		return "none (no GoMLX encoders)"
+	}
+	return name
 }
 
 func reproOrNone(xs []string) string {

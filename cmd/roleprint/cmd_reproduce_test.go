@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/sv"
 )
 
 // reproRun runs the CLI in-process.
@@ -143,5 +145,143 @@ func TestReproduceErrors(t *testing.T) {
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d (want %d), stderr %q lacks %q", c.args, code, c.code, stderr, c.want)
 		}
+	}
+}
+
+// reproFakeEnv replaces the machine description of the default-row
+// selection for the rest of the test: GoMLX backend, installed `roleprint
+// setup` steps.
+func reproFakeEnv(t *testing.T, backend string, installed ...string) {
+	t.Helper()
+	old := reproDetectEnv
+	reproDetectEnv = func(name string) (sv.RowEnvironment, error) {
+		b := sv.BackendInfo{Name: backend, Reason: "test machine"}
+		if name != "" {
+			b = sv.BackendInfo{Name: name, Reason: "requested"}
+		}
+		if !slices.Contains(installed, "onnxruntime") {
+			b.Setups = map[string]string{"onnx": "roleprint setup onnxruntime"}
+		}
+		return sv.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
+	}
+	t.Cleanup(func() { reproDetectEnv = old })
+}
+
+// reproPlanOf runs `reproduce --dry-run --json ARGS` and decodes it.
+func reproPlanOf(t *testing.T, args ...string) reproPlanOutput {
+	t.Helper()
+	code, stdout, stderr := reproRun(append([]string{"reproduce", "--dry-run", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	var p reproPlanOutput
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, stdout)
+	}
+	return p
+}
+
+func reproSkippedNames(ss []sv.SkippedEncoder) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Encoder)
+	}
+	return out
+}
+
+func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
+	// A fresh machine: pure Go, nothing installed.
+	reproFakeEnv(t, "go")
+	p := reproPlanOf(t)
+	if want := []string{"liwc", "lsm", "pos", "tfidf"}; !slices.Equal(p.Encoders, want) {
+		t.Errorf("fresh machine: rows %v, want %v", p.Encoders, want)
+	}
+	if want := []string{"glove", "glove-sif", "transformer", "transformer_ft", "use-lite", "use-lite_ft"}; !slices.Equal(reproSkippedNames(p.Skipped), want) {
+		t.Errorf("fresh machine: skipped %v, want %v", reproSkippedNames(p.Skipped), want)
+	}
+	if p.Setup != "roleprint setup glove onnxruntime use-lite" || !slices.Equal(p.Mixed, []string{"liwc", "tfidf"}) {
+		t.Errorf("fresh machine: setup %q, mixed %v", p.Setup, p.Mixed)
+	}
+	// ONNX Runtime installed: the fine-tuned transformer (and its
+	// untrained companion) join, with their CPU training budget.
+	reproFakeEnv(t, "onnx", "glove", "onnxruntime")
+	p = reproPlanOf(t)
+	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf", "transformer", "transformer_ft"}; !slices.Equal(p.Encoders, want) {
+		t.Errorf("onnx: rows %v, want %v", p.Encoders, want)
+	}
+	if p.RowSettings["transformer_ft"]["max_steps"] == "" || p.Setup != "roleprint setup use-lite" {
+		t.Errorf("onnx: row settings %v, setup %q", p.RowSettings, p.Setup)
+	}
+	// With USE-Lite too: use-lite fits the budget, use-lite_ft does not.
+	reproFakeEnv(t, "onnx", "glove", "onnxruntime", "use-lite")
+	p = reproPlanOf(t)
+	if !slices.Contains(p.Encoders, "use-lite") || slices.Contains(p.Encoders, "use-lite_ft") || !slices.Equal(reproSkippedNames(p.Skipped), []string{"use-lite_ft"}) {
+		t.Errorf("onnx + use-lite: rows %v skipped %v", p.Encoders, reproSkippedNames(p.Skipped))
+	}
+	if p.Selection == nil || p.Selection.EstimatedSeconds > sv.DefaultRowBudgetSeconds || p.Setup != "" {
+		t.Errorf("onnx + use-lite: selection %+v", p.Selection)
+	}
+	// --backend go on the same machine: no GoMLX row.
+	p = reproPlanOf(t, "--backend", "go")
+	if slices.Contains(p.Encoders, "transformer_ft") || p.Backend.Name != "go" {
+		t.Errorf("--backend go: rows %v backend %+v", p.Encoders, p.Backend)
+	}
+}
+
+func TestReproduceQuickExcludesFineTunedUnlessNamed(t *testing.T) {
+	reproFakeEnv(t, "onnx", "glove", "onnxruntime", "use-lite")
+	p := reproPlanOf(t, "--quick")
+	for _, n := range append(p.Encoders, p.Mixed...) {
+		if strings.HasSuffix(n, "_ft") || n == "transformer" || n == "use-lite" {
+			t.Errorf("--quick runs %s", n)
+		}
+	}
+	if p.Rounds != 1 || !slices.Contains(reproSkippedNames(p.Skipped), "transformer_ft") {
+		t.Errorf("--quick: rounds %d skipped %v", p.Rounds, reproSkippedNames(p.Skipped))
+	}
+	p = reproPlanOf(t, "--quick", "--encoders", "tfidf,transformer_ft")
+	if !slices.Equal(p.Encoders, []string{"tfidf", "transformer_ft"}) || p.Selection != nil || p.RowSettings["transformer_ft"] == nil {
+		t.Errorf("--quick --encoders tfidf,transformer_ft: %+v", p)
+	}
+}
+
+func TestReproduceReportsSkippedRows(t *testing.T) {
+	reproFakeEnv(t, "go")
+	in := reproFixture(t)
+	out := t.TempDir()
+	code, stdout, stderr := reproRun("reproduce", "--rounds", "1", "--set", "tfidf.min_df=1",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"| tfidf |", "Skipped transformer_ft:", "Skipped glove:", "run `roleprint setup glove onnxruntime use-lite`"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, want := range []string{"GoMLX backend go: test machine", "default rows for this machine: liwc, lsm, pos, tfidf", "not running transformer_ft"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	var m struct {
+		Backend string `json:"backend"`
+		Config  struct {
+			Selection struct {
+				Rows    []string            `json:"rows"`
+				Skipped []sv.SkippedEncoder `json:"skipped"`
+			} `json:"selection"`
+		} `json:"config"`
+		Skipped []sv.SkippedEncoder `json:"skipped"`
+	}
+	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Backend != "go" || len(m.Config.Selection.Rows) != 4 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
+		t.Errorf("manifest: backend %q selection %+v skipped %+v", m.Backend, m.Config.Selection, m.Skipped)
 	}
 }

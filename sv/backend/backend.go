@@ -20,7 +20,8 @@ import (
 // follow a comma ("go,parallelism=2", "xla:cuda,tf32=false").
 const (
 	// Go is GoMLX's pure-Go backend: always available, slow for
-	// transformers (9 GFLOP/s f32 matmul on 2 cores).
+	// transformers (9 GFLOP/s f32 matmul on 2 cores). RolePrint runs its
+	// ops one at a time unless asked otherwise (see GoConfig).
 	Go = "go"
 	// ONNX is GoMLX's ONNX Runtime backend on the CPU (compute-onnx). It
 	// needs libonnxruntime.so.1 from `roleprint setup onnxruntime` or
@@ -165,7 +166,7 @@ func create(canon string) (b compute.Backend, err error) {
 	}()
 	switch kind {
 	case "go":
-		b, err = gobackend.New(opts)
+		b, err = gobackend.New(GoConfig(opts))
 	case "onnx":
 		lib, lerr := ONNXRuntimeLibrary()
 		if lerr != nil {

@@ -2,9 +2,12 @@ package backend_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/gomlx/core/graph"
@@ -159,4 +162,86 @@ func TestBackendsCompute(t *testing.T) {
 	if err != nil || info.Library == "" || info.Description == "" {
 		t.Fatalf("Describe(onnx) = %+v, %v", info, err)
 	}
+}
+
+func TestGoConfig(t *testing.T) {
+	cases := map[string]string{
+		"":                             "ops_sequential",
+		",parallelism=2":               "parallelism=2,ops_sequential",
+		"dependency_order":             "dependency_order,ops_sequential",
+		"ops_sequential":               "ops_sequential",
+		"ops_parallel":                 "ops_parallel",
+		"parallelism=3,ops_parallel":   "parallelism=3,ops_parallel",
+		"ops_dynamic":                  "",
+		"ops_dynamic,dependency_order": "dependency_order",
+	}
+	for in, want := range cases {
+		if got := backend.GoConfig(in); got != want {
+			t.Errorf("GoConfig(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGoIsSequential checks that "go", and the default when neither CUDA
+// nor ONNX Runtime is available, resolve to GoMLX's go backend with
+// sequential op scheduling (its parallel scheduler deadlocks, see
+// backend.GoConfig), and that ops_parallel still reaches the parallel one.
+// It reads the scheduler from the backend GoMLX built.
+func TestGoIsSequential(t *testing.T) {
+	t.Setenv(assets.CacheEnv, t.TempDir())
+	t.Setenv(backend.ONNXRuntimeLibraryEnv, "")
+	os.Unsetenv(backend.ONNXRuntimeLibraryEnv)
+	t.Setenv(backend.EnvVar, "")
+	t.Setenv(backend.PJRTPathEnv, "")
+	for _, name := range []string{"go", "GO", "", "go,dependency_order"} {
+		canon, err := backend.Resolve(name)
+		if err != nil || (canon != "go" && canon != "go,dependency_order") {
+			t.Fatalf("Resolve(%q) = %q, %v", name, canon, err)
+		}
+		info, err := backend.Describe(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(info.Config, "ops_sequential") || !strings.Contains(info.String(), "ops_sequential") {
+			t.Errorf("Describe(%q) = %+v: want config ops_sequential", name, info)
+		}
+		if got := goScheduler(t, name); got != "sequential" {
+			t.Errorf("backend %q schedules ops %s, want sequential", name, got)
+		}
+	}
+	if got := goScheduler(t, "go,ops_parallel"); got != "parallel" {
+		t.Errorf("go,ops_parallel schedules ops %s, want parallel", got)
+	}
+	if got := goScheduler(t, "go,ops_dynamic"); got != "dynamic" {
+		t.Errorf("go,ops_dynamic schedules ops %s, want dynamic", got)
+	}
+}
+
+// goScheduler creates the named go backend and reads its op scheduling
+// mode (GoMLX's Backend.OpsExecutionType: 0 dynamic, 1 parallel, 2
+// sequential in compute v0.0.0-20260716164435).
+func goScheduler(t *testing.T, name string) string {
+	t.Helper()
+	b, err := backend.New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Finalize()
+	v := reflect.ValueOf(b)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	f := v.FieldByName("OpsExecutionType")
+	if !f.IsValid() || !f.CanInt() {
+		t.Fatalf("GoMLX's go backend (%T) has no integer OpsExecutionType field any more: check that backend.GoConfig still selects sequential scheduling", b)
+	}
+	switch f.Int() {
+	case 0:
+		return "dynamic"
+	case 1:
+		return "parallel"
+	case 2:
+		return "sequential"
+	}
+	return fmt.Sprintf("unknown (%d)", f.Int())
 }

@@ -23,6 +23,10 @@ type Info struct {
 	Device string `json:"device"`
 	// Library is the ONNX Runtime library or the PJRT plugin folders used.
 	Library string `json:"library,omitempty"`
+	// Config is the configuration string given to GoMLX's backend
+	// constructor, when RolePrint adds to the user's options (for "go":
+	// "ops_sequential", see GoConfig).
+	Config string `json:"config,omitempty"`
 	// Modules maps the GoMLX modules linked into the binary to their versions.
 	Modules map[string]string `json:"modules,omitempty"`
 }
@@ -30,6 +34,9 @@ type Info struct {
 // String renders the info on one line: "onnx (ONNX Runtime (CPU) ...; /path/lib)".
 func (i Info) String() string {
 	s := i.Name + " (" + i.Description
+	if i.Config != "" {
+		s += "; " + i.Config
+	}
 	if i.Library != "" {
 		s += "; " + i.Library
 	}
@@ -73,6 +80,8 @@ func fill(info *Info, b compute.Backend) {
 		info.Device = b.DeviceDescription(0)
 	}
 	switch {
+	case info.Name == Go || strings.HasPrefix(info.Name, Go+","):
+		info.Config = GoConfig(strings.TrimPrefix(info.Name, Go))
 	case strings.HasPrefix(info.Name, "onnx"):
 		info.Library, _ = ONNXRuntimeLibrary()
 	case strings.HasPrefix(info.Name, "xla"):
@@ -97,7 +106,7 @@ func Modules() map[string]string {
 }
 
 // FlagUsage is the help text of the --backend flag.
-const FlagUsage = "GoMLX backend: go, onnx, xla:cpu or xla:cuda (default: $GOMLX_BACKEND, else xla:cuda when a PJRT CUDA plugin is configured, else onnx when ONNX Runtime is installed, else go)"
+const FlagUsage = "GoMLX backend: go, onnx, xla:cpu or xla:cuda, options after a comma (go,ops_parallel: GoMLX's parallel op scheduler, which can deadlock) (default: $GOMLX_BACKEND, else xla:cuda when a PJRT CUDA plugin is configured, else onnx when ONNX Runtime is installed, else go)"
 
 // AddFlag defines --backend on fs (empty default, meaning Default()) and
 // returns its value.

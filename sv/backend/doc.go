@@ -2,7 +2,9 @@
 // RolePrint GoMLX user (training, embedding, notebooks, benchmarks) runs on,
 // in one place:
 //
-//	go        pure Go, always available, slow for transformers
+//	go        pure Go, always available, slow for transformers; ops run
+//	          one at a time ("go,ops_parallel" asks for GoMLX's parallel
+//	          scheduler, which can deadlock: see GoConfig)
 //	onnx      ONNX Runtime on the CPU (library from the npm package
 //	          onnxruntime-node@1.30.0, installed by `roleprint setup onnxruntime`)
 //	xla:cuda  XLA on an NVIDIA GPU (PJRT plugin in $PJRT_PLUGIN_LIBRARY_PATH)

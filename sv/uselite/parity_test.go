@@ -149,8 +149,53 @@ func parity(t *testing.T, m *Model, ref *reference, b string) (float64, int) {
 	return worst, worstAt
 }
 
-// testGo is the pure-Go backend with sequential op scheduling: its default
-// parallel scheduler can deadlock when several matrix products each wait
-// for the worker pool (seen in this package's training and gradient
-// graphs on 2 cores).
-const testGo = "go,ops_sequential"
+// testGo is the pure-Go backend; sv/backend runs its ops sequentially
+// (GoMLX's parallel scheduler can deadlock, see backend.GoConfig).
+const testGo = backend.Go
+
+// TestONNXRepeatedShortBatch embeds the 64 shortest reference sentences
+// (one-piece "Hi" first, so in row 0 of the batch) several times with one
+// compiled graph on ONNX Runtime: every run must match TF.js and repeat
+// the first bit for bit. It guards against the ScatterND race that used to
+// wipe the first piece of row 0 intermittently (see
+// tfjs.TestPaddedScatterHasNoRace, which catches it reliably).
+func TestONNXRepeatedShortBatch(t *testing.T) {
+	if _, err := backend.ONNXRuntimeLibrary(); err != nil {
+		t.Skipf("ONNX Runtime not installed: %v", err)
+	}
+	ref := loadReference(t)
+	m := installedModel(t)
+	order := make([]int, len(ref.Sentences))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(ref.Sentences[a].IDs) - len(ref.Sentences[b].IDs) })
+	order = order[:64]
+	texts := make([]string, len(order))
+	for j, i := range order {
+		texts[j] = ref.Sentences[i].Text
+	}
+	enc, err := neural.NewEncoder(&Utterance{Model: m}, neural.EncoderConfig{Backend: "onnx", Head: "mean"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	var first [][]float32
+	for run := 0; run < 4; run++ {
+		out, err := enc.Encode(context.Background(), texts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, i := range order {
+			if c := cosine(out[j], ref.Sentences[i].Vector); c < 0.9999 {
+				t.Errorf("run %d: %q: cosine %.6f with TF.js", run, texts[j], c)
+			}
+			if first != nil && !slices.Equal(out[j], first[j]) {
+				t.Errorf("run %d: %q: vector differs from run 0", run, texts[j])
+			}
+		}
+		if first == nil {
+			first = out
+		}
+	}
+}

@@ -149,6 +149,40 @@ func validRows(g *graph.Graph, v *value, rows int) *graph.Node {
 	return graph.LessThan(iota, graph.BroadcastToDims(v.pad.count, rows))
 }
 
+// scratchRows routes the index rows that are not valid (the padding rows
+// of a Where) to a scratch row past the end of axis 0 of an output of
+// shape dims: it returns the indices (Int64 [rows, k], k ≥ 1), where
+// invalid rows hold (dims[0], 0, …), and the output shape to scatter into,
+// dims with one more row on axis 0. The caller drops that row with
+// dropScratchRow after the scatter.
+//
+// Why not keep the padding rows in place with zero updates: GoMLX's
+// ScatterSum is ONNX's ScatterND(reduction="add") on the onnx backend, and
+// ONNX Runtime's CPU kernel applies the updates in parallel with plain
+// read-add-write, so updates to the same place from two threads can be
+// lost (microsoft/onnxruntime#18048, #23396). Zero updates aimed at the
+// real coordinate (0, 0, …) thus raced with its real update and could wipe
+// the first token of the first sentence of a batch, intermittently. Sent
+// to the scratch row, the padding rows only collide with each other, on
+// memory that is dropped; the real rows of a Where are distinct, so every
+// kept element gets exactly one write.
+func scratchRows(indices, valid *graph.Node, dims []int) (*graph.Node, []int) {
+	g := indices.Graph()
+	rows, k := indices.Shape().Dimensions[0], indices.Shape().Dimensions[1]
+	scratch := make([]int64, k)
+	scratch[0] = int64(dims[0])
+	m := graph.BroadcastToDims(graph.ExpandAxes(valid, -1), rows, k)
+	routed := graph.Where(m, toIndex(indices), graph.BroadcastToDims(graph.Const(g, [][]int64{scratch}), rows, k))
+	ext := append([]int{dims[0] + 1}, dims[1:]...)
+	return routed, ext
+}
+
+// dropScratchRow removes the scratch row added by scratchRows (the last
+// row of axis 0).
+func dropScratchRow(x *graph.Node) *graph.Node {
+	return resizeRows(x, x.Shape().Dimensions[0]-1)
+}
+
 // maskRows zeroes the rows of x (axis 0) where valid is false.
 func maskRows(x, valid *graph.Node) *graph.Node {
 	if valid == nil {
@@ -222,8 +256,15 @@ func opScatterNd(b *builder, n *Node, in []*value) ([]*value, error) {
 		}
 		updates = resizeRows(updates, nRows)
 	}
-	if valid := validRows(b.g, in[0], nRows); valid != nil {
-		indices = maskRows(indices, valid)
+	valid := validRows(b.g, in[0], nRows)
+	if valid != nil && k > 0 && len(dims) > 0 {
+		// Padding rows write to a scratch row (see scratchRows).
+		routed, ext := scratchRows(indices, valid, dims)
+		zeros := graph.Zeros(b.g, shapes.Make(updates.DType(), ext...))
+		return []*value{nodeValue(dropScratchRow(graph.ScatterSum(zeros, routed, updates, false, false)))}, nil
+	}
+	if valid != nil {
+		// k = 0: every row adds to the whole output; zero the padding.
 		updates = maskRows(updates, valid)
 	}
 	zeros := graph.Zeros(b.g, shapes.Make(updates.DType(), dims...))
@@ -285,13 +326,12 @@ func opSparseToDense(b *builder, n *Node, in []*value) ([]*value, error) {
 		}
 	}
 	ones := graph.OnesLike(values)
+	outDims := dims
 	if p != nil {
-		valid := validRows(g, &value{pad: p}, rows)
-		indices = maskRows(indices, valid)
-		values = maskRows(values, valid)
-		ones = maskRows(ones, valid)
+		// Padding rows write to a scratch row (see scratchRows).
+		indices, outDims = scratchRows(indices, validRows(g, &value{pad: p}, rows), dims)
 	}
-	shape := shapes.Make(values.DType(), dims...)
+	shape := shapes.Make(values.DType(), outDims...)
 	sum := graph.ScatterSum(graph.Zeros(g, shape), indices, values, false, false)
 	hit := graph.GreaterThan(graph.ScatterSum(graph.Zeros(g, shape), indices, ones, false, false), graph.Zeros(g, shape))
 	def := b.node(in[3])
@@ -301,7 +341,10 @@ func opSparseToDense(b *builder, n *Node, in []*value) ([]*value, error) {
 	if def.DType() != values.DType() {
 		return nil, fmt.Errorf("default value %s and values %s differ in dtype", in[3].shape(), in[2].shape())
 	}
-	out := graph.Where(hit, sum, graph.BroadcastToDims(graph.Reshape(def), dims...))
+	out := graph.Where(hit, sum, graph.BroadcastToDims(graph.Reshape(def), outDims...))
+	if p != nil {
+		out = dropScratchRow(out)
+	}
 	if dt == dtypes.Bool {
 		out = graph.NotEqual(out, graph.ZerosLike(out))
 	}
