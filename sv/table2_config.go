@@ -183,3 +183,25 @@ func (c *Table2Config) EncoderOptions(name string, seed int64) EncoderOptions {
 	}
 	return o
 }
+
+// RowSettingsNote describes the registered Table 2 settings of row name
+// (DefaultRowSettings) as they will apply in this config: "k=v" for each,
+// sorted, with "k=v (--set: w)" where the config's Settings override one.
+// It returns "" when the row has no registered settings.
+func (c *Table2Config) RowSettingsNote(name string) string {
+	rs := DefaultRowSettings(name)
+	if len(rs) == 0 {
+		return ""
+	}
+	user := (&Table2Config{Settings: c.Settings}).EncoderOptions(name, 0).Settings
+	kv := make([]string, 0, len(rs))
+	for k, v := range rs {
+		s := k + "=" + v
+		if w, ok := user[k]; ok && w != v {
+			s += " (--set: " + w + ")"
+		}
+		kv = append(kv, s)
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, ", ")
+}

@@ -273,3 +273,25 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 		t.Errorf("an unnamed row with a missing asset: err %v skipped %+v", err, res.Skipped)
 	}
 }
+
+// TestRowSettingsNote checks that the note of a row's registered settings
+// shows the values a run will use: the registered ones, and --set values
+// (global, base-scoped or row-scoped) beside the ones they override.
+func TestRowSettingsNote(t *testing.T) {
+	RegisterDefaultRow(DefaultRow{Name: "notetest_ft", Settings: map[string]string{"epochs": "1", "max_steps": "150"}})
+	c := DefaultTable2Config()
+	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1, max_steps=150"; got != want {
+		t.Errorf("no --set: note %q, want %q", got, want)
+	}
+	c.Settings = map[string]string{"epochs": "2", "notetest_ft.max_steps": "0"}
+	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1 (--set: 2), max_steps=150 (--set: 0)"; got != want {
+		t.Errorf("with --set: note %q, want %q", got, want)
+	}
+	c.Settings = map[string]string{"max_steps": "150"}
+	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1, max_steps=150"; got != want {
+		t.Errorf("--set equal to the registered value: note %q, want %q", got, want)
+	}
+	if got := c.RowSettingsNote("no-such-row"); got != "" {
+		t.Errorf("unregistered row: note %q, want empty", got)
+	}
+}

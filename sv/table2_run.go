@@ -203,16 +203,12 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 		explicit[strings.TrimSpace(n)] = true
 	}
 	for _, n := range runList {
-		s := cfg.RowSettings[n]
-		if len(s) == 0 {
+		if len(cfg.RowSettings[n]) == 0 {
 			continue
 		}
-		kv := make([]string, 0, len(s))
-		for k, v := range s {
-			kv = append(kv, k+"="+v)
+		if note := cfg.RowSettingsNote(n); note != "" {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n))
 		}
-		sort.Strings(kv)
-		res.Notes = append(res.Notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, strings.Join(kv, ", "), n))
 	}
 	skipped := map[string]bool{}
 	for r := 1; r <= cfg.Rounds; r++ {

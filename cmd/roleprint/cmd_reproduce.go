@@ -247,13 +247,8 @@ func reproLogSelection(e *env, cfg sv.Table2Config, b sv.BackendInfo) {
 		}
 	}
 	for _, n := range cfg.Encoders {
-		if rs := sv.DefaultRowSettings(n); len(rs) > 0 {
-			kv := make([]string, 0, len(rs))
-			for k, v := range rs {
-				kv = append(kv, k+"="+v)
-			}
-			sort.Strings(kv)
-			e.Logf("reproduce: %s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, strings.Join(kv, " "), n)
+		if note := cfg.RowSettingsNote(n); note != "" {
+			e.Logf("reproduce: %s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n)
 		}
 	}
 }
