@@ -278,7 +278,9 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 // shows the values a run will use: the registered ones, and --set values
 // (global, base-scoped or row-scoped) beside the ones they override.
 func TestRowSettingsNote(t *testing.T) {
-	RegisterDefaultRow(DefaultRow{Name: "notetest_ft", Settings: map[string]string{"epochs": "1", "max_steps": "150"}})
+	if DefaultRowSettings("notetest_ft") == nil { // -count=N runs this again
+		RegisterDefaultRow(DefaultRow{Name: "notetest_ft", Settings: map[string]string{"epochs": "1", "max_steps": "150"}})
+	}
 	c := DefaultTable2Config()
 	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1, max_steps=150"; got != want {
 		t.Errorf("no --set: note %q, want %q", got, want)
