@@ -29,6 +29,13 @@ type EncoderConfig struct {
 	// checkpoint) whose weights replace the initial ones, e.g. the output of
 	// `roleprint train`.
 	Weights string `json:"weights,omitempty"`
+	// Center subtracts the mean vector of (a sample of) the training texts
+	// from every utterance and set vector (setting "center"; see Fit).
+	// Default false.
+	Center bool `json:"center,omitempty"`
+	// CenterTexts caps the training texts the mean is computed from
+	// (setting "center_texts"); default DefaultCenterTexts.
+	CenterTexts int `json:"center_texts,omitempty"`
 	// Train configures Train.
 	Train TrainConfig `json:"train"`
 	// Logf receives training notes (per epoch, checkpoints).
@@ -48,12 +55,17 @@ type Encoder struct {
 	mu   sync.Mutex
 	net  *Network
 	last *TrainResult
+	// centerTexts is Fit's sample, center its mean vector under the
+	// current weights (nil until computed; reset by Fit and Train).
+	centerTexts []string
+	center      []float32
 }
 
 // Compile-time checks of the sv contracts.
 var (
 	_ sv.Encoder    = (*Encoder)(nil)
 	_ sv.Trainable  = (*Encoder)(nil)
+	_ sv.Fitter     = (*Encoder)(nil)
 	_ sv.Closer     = (*Encoder)(nil)
 	_ sv.SetEncoder = headEncoder{}
 )
@@ -157,6 +169,20 @@ func (e *Encoder) LastTrainResult() *TrainResult { return e.last }
 // attention head each text is treated as a set of one utterance, so the
 // vectors live in the same space as EncodeSets'.
 func (e *Encoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
+	mean, err := e.centerMean(ctx, func(ctx context.Context, t []string) ([][]float32, error) { return e.encodeRaw(ctx, t, nil) })
+	if err != nil {
+		return nil, err
+	}
+	vecs, err := e.encodeRaw(ctx, texts, progress)
+	if err != nil {
+		return nil, err
+	}
+	subtractMean(vecs, mean)
+	return vecs, nil
+}
+
+// encodeRaw is Encode without centring.
+func (e *Encoder) encodeRaw(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
 	net, err := e.Network()
 	if err != nil {
 		return nil, err
@@ -172,13 +198,23 @@ func (e *Encoder) Encode(ctx context.Context, texts []string, progress sv.Progre
 }
 
 // EmbedSets returns one vector per set: the mean of its utterance vectors
-// (mean head) or the head's output over all its utterances.
+// (mean head) or the head's output over all its utterances, centred like
+// Encode's when EncoderConfig.Center is set.
 func (e *Encoder) EmbedSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	mean, err := e.centerMean(ctx, func(ctx context.Context, t []string) ([][]float32, error) { return e.encodeRaw(ctx, t, nil) })
+	if err != nil {
+		return nil, err
+	}
 	net, err := e.Network()
 	if err != nil {
 		return nil, err
 	}
-	return net.EmbedSets(ctx, sets, e.cfg.BatchSize, progress)
+	vecs, err := net.EmbedSets(ctx, sets, e.cfg.BatchSize, progress)
+	if err != nil {
+		return nil, err
+	}
+	subtractMean(vecs, mean)
+	return vecs, nil
 }
 
 // Train implements sv.Trainable: contrastive fine-tuning on c's training
@@ -201,6 +237,9 @@ func (e *Encoder) Train(ctx context.Context, c *data.PairCorpus, progress sv.Pro
 		return fmt.Errorf("encoder %s: %w", e.cfg.Name, err)
 	}
 	e.last = res
+	e.mu.Lock()
+	e.center = nil // the weights changed: recompute the centring mean
+	e.mu.Unlock()
 	return nil
 }
 

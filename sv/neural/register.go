@@ -56,6 +56,8 @@ const (
 	SetMaxSteps        = "max_steps"         // TrainConfig.MaxSteps
 	SetCheckpointDir   = "checkpoint_dir"    // TrainConfig.CheckpointDir
 	SetCheckpointEvery = "checkpoint_every"  // TrainConfig.CheckpointEvery
+	SetCenter          = "center"            // EncoderConfig.Center
+	SetCenterTexts     = "center_texts"      // EncoderConfig.CenterTexts
 )
 
 // EncoderConfigFromOptions overrides defaults with opts: Backend, Seed and
@@ -78,8 +80,14 @@ func EncoderConfigFromOptions(opts sv.EncoderOptions, defaults EncoderConfig) (E
 	}
 	c.Head = opts.String(SetHeadKey, c.Head)
 	c.Weights = opts.String(SetWeights, c.Weights)
-	t := &c.Train
 	var err error
+	if c.Center, err = opts.Bool(SetCenter, c.Center); err != nil {
+		return c, err
+	}
+	if c.CenterTexts, err = opts.Int(SetCenterTexts, c.CenterTexts); err != nil {
+		return c, err
+	}
+	t := &c.Train
 	ints := []struct {
 		key string
 		dst *int
