@@ -124,7 +124,9 @@ func EncoderConfigFromOptions(opts sv.EncoderOptions, defaults EncoderConfig) (E
 
 // TransformerFromOptions builds the from-scratch transformer from
 // settings: layers, dim, heads, ffn_dim, max_len, pooling (mean|cls),
-// embed_dim, vocab (a vocab.txt or tokenizer.json) and glove (true: the
+// embed_dim, ngram_buckets, ngram_min, ngram_max, ngram_slots (character
+// n-gram features, see TransformerConfig), vocab (a vocab.txt or
+// tokenizer.json) and glove (true: the
 // GloVe vectors of `roleprint setup glove`; or the path of a word-vector
 // file in sv/baseline's format). The seed is opts.Seed.
 func TransformerFromOptions(name string, opts sv.EncoderOptions, base TransformerConfig) (*Transformer, error) {
@@ -133,7 +135,8 @@ func TransformerFromOptions(name string, opts sv.EncoderOptions, base Transforme
 	for _, kv := range []struct {
 		key string
 		dst *int
-	}{{"layers", &c.Layers}, {"dim", &c.Dim}, {"heads", &c.Heads}, {"ffn_dim", &c.FFNDim}, {"max_len", &c.MaxLen}, {"embed_dim", &c.EmbedDim}} {
+	}{{"layers", &c.Layers}, {"dim", &c.Dim}, {"heads", &c.Heads}, {"ffn_dim", &c.FFNDim}, {"max_len", &c.MaxLen}, {"embed_dim", &c.EmbedDim},
+		{"ngram_buckets", &c.NGramBuckets}, {"ngram_min", &c.NGramMin}, {"ngram_max", &c.NGramMax}, {"ngram_slots", &c.NGramSlots}} {
 		if *kv.dst, err = opts.Int(kv.key, *kv.dst); err != nil {
 			return nil, err
 		}

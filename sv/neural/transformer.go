@@ -46,6 +46,17 @@ type TransformerConfig struct {
 	GloVe WordVectors `json:"-"`
 	// GloVeName names the GloVe source in manifests.
 	GloVeName string `json:"glove,omitempty"`
+	// NGramBuckets, when positive, adds character n-gram features: each
+	// utterance's distinct n-grams are hashed into this many rows of a
+	// trainable table whose layer-normalised mean is added to the pooled
+	// output (see ngrams.go). Default 0 (off); 131072 is a good size.
+	NGramBuckets int `json:"ngram_buckets,omitempty"`
+	// NGramMin and NGramMax bound the n-gram lengths in runes (defaults 2
+	// and 4, the TF-IDF baseline's); NGramSlots caps the distinct n-grams
+	// per utterance (default 256). Used only with NGramBuckets.
+	NGramMin   int `json:"ngram_min,omitempty"`
+	NGramMax   int `json:"ngram_max,omitempty"`
+	NGramSlots int `json:"ngram_slots,omitempty"`
 }
 
 // WordVectors looks up pretrained word vectors (GloVe): Vector returns the
@@ -94,6 +105,23 @@ func (c TransformerConfig) withDefaults() (TransformerConfig, error) {
 			c.EmbedDim = c.GloVe.Dim()
 		}
 	}
+	if c.NGramBuckets > 0 {
+		if c.NGramMin == 0 {
+			c.NGramMin = 2
+		}
+		if c.NGramMax == 0 {
+			c.NGramMax = max(4, c.NGramMin)
+		}
+		if c.NGramSlots == 0 {
+			c.NGramSlots = 256
+		}
+		if c.NGramMin < 1 || c.NGramMax < c.NGramMin || c.NGramSlots < 1 {
+			return c, fmt.Errorf("transformer: ngram_min %d, ngram_max %d, ngram_slots %d: want 1 ≤ min ≤ max and slots ≥ 1",
+				c.NGramMin, c.NGramMax, c.NGramSlots)
+		}
+	} else {
+		c.NGramBuckets, c.NGramMin, c.NGramMax, c.NGramSlots = 0, 0, 0, 0
+	}
 	switch {
 	case c.Layers < 1 || c.Dim < 1 || c.Heads < 1 || c.FFNDim < 1 || c.EmbedDim < 1:
 		return c, fmt.Errorf("transformer: layers, dim, heads, ffn_dim and embed_dim must be positive (got %d, %d, %d, %d, %d)",
@@ -121,7 +149,8 @@ func (c TransformerConfig) withDefaults() (TransformerConfig, error) {
 // N(0, 1/fan_in) and the residual outputs are scaled down by √(2·layers).
 type Transformer struct {
 	cfg  TransformerConfig
-	tok  Tokenizer
+	tok  Tokenizer       // the word pieces
+	ntok *ngramTokenizer // word pieces + n-grams, when NGramBuckets > 0
 	name string
 }
 
@@ -141,7 +170,11 @@ func NewTransformer(name string, cfg TransformerConfig) (*Transformer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Transformer{cfg: c, tok: tok, name: name}, nil
+	m := &Transformer{cfg: c, tok: tok, name: name}
+	if c.NGramBuckets > 0 {
+		m.ntok = newNGramTokenizer(tok, c)
+	}
+	return m, nil
 }
 
 // Name implements UtteranceModel.
@@ -151,10 +184,15 @@ func (m *Transformer) Name() string { return m.name }
 func (m *Transformer) Dim() int { return m.cfg.Dim }
 
 // Tokenizer implements UtteranceModel.
-func (m *Transformer) Tokenizer() Tokenizer { return m.tok }
+func (m *Transformer) Tokenizer() Tokenizer {
+	if m.ntok != nil {
+		return m.ntok
+	}
+	return m.tok
+}
 
 // MaxLen implements UtteranceModel.
-func (m *Transformer) MaxLen() int { return m.cfg.MaxLen }
+func (m *Transformer) MaxLen() int { return m.cfg.MaxLen + m.cfg.NGramSlots }
 
 // Config implements UtteranceModel.
 func (m *Transformer) Config() any { return m.cfg }
@@ -214,6 +252,9 @@ func (m *Transformer) Init(scope *model.Scope) error {
 		// Zero query: training starts from mean pooling.
 		initVariable(scope, s, "pool_query", paramInit{kind: "zeros"}, c.Dim)
 	}
+	if m.ntok != nil {
+		m.initNGrams(scope)
+	}
 	return nil
 }
 
@@ -221,6 +262,13 @@ func (m *Transformer) Init(scope *model.Scope) error {
 func (m *Transformer) Graph(scope *model.Scope, ids, mask *Node) *Node {
 	c := m.cfg
 	g := ids.Graph()
+	var ngIDs, ngMask *Node
+	if m.ntok != nil {
+		if t := ids.Shape().Dimensions[1]; t > m.MaxLen() {
+			panic(fmt.Sprintf("neural: transformer got %d ids per utterance, more than max_len %d + ngram_slots %d", t, c.MaxLen, c.NGramSlots))
+		}
+		ids, mask, ngIDs, ngMask = m.splitNGrams(ids, mask)
+	}
 	t := ids.Shape().Dimensions[1]
 	if t > c.MaxLen {
 		panic(fmt.Sprintf("neural: transformer got %d tokens per utterance, more than max_len %d", t, c.MaxLen))
@@ -253,15 +301,21 @@ func (m *Transformer) Graph(scope *model.Scope, ids, mask *Node) *Node {
 		x = Add(x, f)
 	}
 	x = layerNorm(x, param(scope, g, "final_ln_gain"), param(scope, g, "final_ln_bias"))
+	var out *Node
 	switch c.Pooling {
 	case "cls":
-		return selectPosition(x, 0)
+		out = selectPosition(x, 0)
 	case "attention":
 		logits := MulScalar(Einsum("ntd,d->nt", x, param(scope, g, "pool_query")), 1/math.Sqrt(float64(c.Dim)))
 		w := Softmax(Add(logits, MulScalar(OneMinus(ConvertDType(mask, x.DType())), maskBias)), -1)
-		return Einsum("ntd,nt->nd", x, w)
+		out = Einsum("ntd,nt->nd", x, w)
+	default:
+		out = maskedMean(x, mask)
 	}
-	return maskedMean(x, mask)
+	if ngIDs != nil {
+		out = Add(out, m.ngramVector(scope, ngIDs, ngMask))
+	}
+	return out
 }
 
 // initFromGloVe overwrites the rows of whole-word tokens found in the
