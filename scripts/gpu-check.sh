@@ -28,23 +28,8 @@ if [[ "$BIN" == *.gz ]]; then
 fi
 
 # --- XLA CUDA plugin from jax (the recipe that worked on this machine) ---
-PY=/opt/torch/.venv/bin/python3
-SITE=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-PLUGIN=$(ls "$SITE"/jax_plugins/xla_cuda13/xla_cuda_plugin.so "$SITE"/jax_plugins/xla_cuda*/xla_cuda_plugin.so 2>/dev/null | head -1)
-if [ -z "$PLUGIN" ]; then
-  log "no jax CUDA plugin under $SITE/jax_plugins"; exit 1
-fi
-mkdir -p "$WORK/lib"
-ln -sf "$PLUGIN" "$WORK/lib/pjrt_c_api_cuda_plugin.so"
-ln -sfn "$SITE/nvidia" "$WORK/nvidia"
-export PJRT_PLUGIN_LIBRARY_PATH=$WORK/lib
-NVLIBS=$(ls -d "$SITE"/nvidia/*/lib 2>/dev/null | paste -sd: -)
-export LD_LIBRARY_PATH=$NVLIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-LIBDEVICE=$(find -L "$SITE/nvidia" -path '*nvvm/libdevice/libdevice*.bc' 2>/dev/null | head -1)
-if [ -n "$LIBDEVICE" ]; then
-  export XLA_FLAGS="--xla_gpu_cuda_data_dir=${LIBDEVICE%/nvvm/libdevice/*}"
-fi
-export GOMLX_NO_AUTO_INSTALL=1 GOMLX_BACKEND=xla:cuda PYTHONUNBUFFERED=1
+# shellcheck source=scripts/gpu-env.sh
+source "$(dirname "$0")/gpu-env.sh" || { log "XLA CUDA set-up failed (scripts/gpu-env.sh)"; exit 1; }
 log "plugin $PLUGIN; XLA_FLAGS=${XLA_FLAGS:-}; binary $BIN"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >>"$LOG" 2>&1
 
