@@ -2,6 +2,7 @@ package neural
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -161,5 +162,38 @@ func TestNGramFineTuning(t *testing.T) {
 		if d := math.Abs(ref[i] - onnx[i]); d > 1e-3 {
 			t.Fatalf("step %d: loss %.6f on go, %.6f on onnx", i+1, ref[i], onnx[i])
 		}
+	}
+}
+
+// TestNGramHolesMasked checks that the holes padding the word pieces to
+// max_len take no part: the same text through a model whose max_len is
+// exactly its number of word pieces (no holes; the weights are equal, as
+// position rows start at zero) gives the same vector.
+func TestNGramHolesMasked(t *testing.T) {
+	text := "hi there"
+	wp, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12, Vocab: "testdata/vocab.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(wp.tok.Encode(text, 12))
+	if n >= 12 {
+		t.Fatalf("%q has %d word pieces: the test needs holes", text, n)
+	}
+	vec := func(maxLen int) []float32 {
+		opts := ngramOptions("go")
+		opts.Settings["max_len"] = fmt.Sprint(maxLen)
+		enc, err := sv.NewEncoder(TransformerName, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer enc.(sv.Closer).Close()
+		v, err := enc.Encode(context.Background(), []string{text}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v[0]
+	}
+	if d := maxAbsDiff(vec(12), vec(n)); d > 1e-5 {
+		t.Fatalf("max_len 12 (with %d holes) vs %d (none): max difference %g", 12-n, n, d)
 	}
 }
