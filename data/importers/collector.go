@@ -3,6 +3,7 @@ package importers
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
@@ -98,7 +99,7 @@ type Collector struct {
 	perFile map[string]int // lines of the format per file: added (kept or not) or duplicates
 	dupNote map[convKey]bool
 	read    map[string]bool
-	skipped int
+	skipped []SkippedFile
 	// said maps a long line (source, speaker, text) to the conversation
 	// that first had it, to drop repeats (DropRepeatedLine).
 	said map[[3]string]*conversation
@@ -246,6 +247,25 @@ func (c *Collector) Drop(l Line, reason string) {
 // named explicitly.
 func (c *Collector) MarkRead(path string) { c.read[path] = true }
 
+// Skip records that path, met while walking a folder, is not part of the
+// format (reason says why: "README", "zero-byte file", "backup copy"); it
+// is listed in Result.Skipped and logged once. Importers call it for files
+// their folder walk found but that they do not read.
+func (c *Collector) Skip(path, reason string) {
+	c.skipped = append(c.skipped, SkippedFile{File: path, Reason: reason})
+	c.read[path] = true // accounted for: checkFiles must not fail on it
+	c.opts.logf("%s: skipped (%s)", path, reason)
+}
+
+func (c *Collector) isSkipped(path string) bool {
+	for _, s := range c.skipped {
+		if s.File == path {
+			return true
+		}
+	}
+	return false
+}
+
 // checkFiles fails for an explicitly named file that yielded nothing of
 // the format (no line passed to Add, no duplicate, no MarkRead: only
 // narration, or nothing at all); files found by walking a folder are
@@ -256,8 +276,9 @@ func (c *Collector) checkFiles(files []string) error {
 			continue
 		}
 		if c.walked[f] {
-			c.skipped++
-			c.opts.logf("%s: no %s content found; skipped", f, c.format)
+			if !c.isSkipped(f) {
+				c.Skip(f, fmt.Sprintf("no %s content found", c.format))
+			}
 			continue
 		}
 		return Errorf(Pos{File: f}, "no %s content found (wrong --format?)", c.format)
@@ -288,8 +309,12 @@ func (c *Collector) result() *Result {
 	for k, v := range c.dropped {
 		res.Counts.Dropped[k] = v
 	}
-	res.Counts.SkippedFiles = c.skipped
+	res.Counts.SkippedFiles = len(c.skipped)
+	res.Skipped = slices.Clone(c.skipped)
 	files := maps.Clone(c.read)
+	for _, s := range c.skipped {
+		delete(files, s.File)
+	}
 	for f, n := range c.perFile {
 		if n > 0 && f != "" {
 			files[f] = true

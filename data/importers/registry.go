@@ -102,6 +102,18 @@ type Result struct {
 	Utterances []data.Utterance `json:"-"`
 	// Counts summarises the import.
 	Counts Counts `json:"counts"`
+	// Skipped lists the files met while walking a folder that are not part
+	// of the format (a README, a backup, a data dictionary, an empty file),
+	// each with the reason; they are left out with a note, never an abort.
+	Skipped []SkippedFile `json:"skipped"`
+}
+
+// SkippedFile is one file left out of an import, and why.
+type SkippedFile struct {
+	// File is the path as found while walking.
+	File string `json:"file"`
+	// Reason says why the file is not part of the format.
+	Reason string `json:"reason"`
 }
 
 // Counts summarises an import. Speakers are counted per source: the same
