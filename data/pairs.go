@@ -36,9 +36,10 @@ import (
 //     Seen-Unseen tests; the rest are its training sets.
 //  4. Pairs. Every split draws anchors in a seeded random order and gives
 //     each anchor one positive (another set of its speaker) and one
-//     negative (a set of another speaker, never a namesake: any for Base,
-//     of the anchor's source for Hard, of the anchor's conversation for
-//     Harder); an anchor
+//     negative (a set of another speaker, never a namesake: of another
+//     source for Base (BaseNegatives; any source with "any"), of the
+//     anchor's source for Hard, of the anchor's conversation for Harder);
+//     an anchor
 //     lacking either is skipped, so every split is exactly 1:1. No pair
 //     repeats within a split, none pairs a set with itself, and no test
 //     pair is a training pair.
@@ -69,7 +70,7 @@ func BuildPairs(utts []Utterance, cfg PairConfig) (*PairCorpus, error) {
 		return nil, fmt.Errorf("build pairs: no utterance set passed the filters (%s)", describeCounts(&idx.counts, &cfg))
 	}
 	sp := splitSpeakers(idx, &cfg)
-	b := &pairBuild{idx: idx, cfg: &cfg, sp: sp, s: sampler{idx}}
+	b := &pairBuild{idx: idx, cfg: &cfg, sp: sp, s: sampler{idx: idx, crossBase: cfg.BaseNegatives == BaseNegativesSource}}
 	b.trainPool = newPool(idx, sp.train)
 	b.unseenPool = newPool(idx, sp.unseen)
 	b.devPool = newPool(idx, sp.dev)
@@ -126,6 +127,10 @@ func BuildPairs(utts []Utterance, cfg PairConfig) (*PairCorpus, error) {
 		}
 		r.info.Pairs = r.len()
 		info.Splits = append(info.Splits, r.info)
+		if r.info.BaseAnySource {
+			info.Notes = append(info.Notes, fmt.Sprintf("%s: its sets come from one source, so its Base negatives are of the same source (base_negatives %q needs two)",
+				r.info.Name, cfg.BaseNegatives))
+		}
 		if r.len() == 0 {
 			why := fmt.Sprintf("%s: %s", r.info.Name, b.whyEmpty(r))
 			info.Notes = append(info.Notes, "empty split "+why)

@@ -36,6 +36,19 @@ const (
 	DatasetBySource = "source"
 )
 
+// Base-level negative sources (PairConfig.BaseNegatives).
+const (
+	// BaseNegativesSource draws a Base negative from a speaker of another
+	// source than the anchor's, as the paper's §3 builds the Base level
+	// ("Hermione Granger (Harry Potter) and Sheldon Cooper (The Big Bang
+	// Theory)"). The default.
+	BaseNegativesSource = "source"
+	// BaseNegativesAny draws a Base negative from any other speaker, of any
+	// source (RolePrint's behaviour before the option existed; manifests
+	// written then read "" and mean this).
+	BaseNegativesAny = "any"
+)
+
 // PairConfig holds every knob of BuildPairs. DefaultPairConfig fills it with
 // the paper's values; a zero PairConfig is not valid. The resolved config is
 // recorded in the pair directory's manifest.json.
@@ -79,6 +92,14 @@ type PairConfig struct {
 	// dropped and counted.
 	IncludeGenerated bool `json:"include_generated"`
 
+	// BaseNegatives is BaseNegativesSource (default: a Base negative is a
+	// set of a speaker of another source) or BaseNegativesAny (any other
+	// speaker). When a split's negative pool holds sets of one source only
+	// (a one-source input, or dev speakers of one play), its Base
+	// negatives come from any source and PairInfo.Notes says so. "" reads
+	// as BaseNegativesAny (manifests written before the field existed).
+	BaseNegatives string `json:"base_negatives"`
+
 	// DatasetBy is DatasetByCorpus (default) or DatasetBySource: the unit
 	// within which unseen and dev speakers are drawn.
 	DatasetBy string `json:"dataset_by"`
@@ -101,10 +122,12 @@ type PairConfig struct {
 	// found in neither train nor test. Default 2.
 	DevPerDataset int `json:"dev_per_dataset"`
 	// PreferCooccurring draws unseen (and dev) speakers in a random order
-	// that prefers candidates sharing a conversation with one already
-	// drawn, so the Unseen-Unseen Harder level (two unseen speakers of one
-	// conversation) has pairs. False draws uniformly, as the paper's code.
-	// Default true.
+	// that builds pairs of candidates sharing a conversation, each pair
+	// from a source not drawn yet where the dataset has several sources:
+	// the Unseen-Unseen Harder level (two unseen speakers of one
+	// conversation) and Hard level (two of one source) have pairs, and so
+	// has the Base level with cross-source negatives (BaseNegatives).
+	// False draws uniformly, as the paper's code. Default true.
 	PreferCooccurring bool `json:"prefer_cooccurring"`
 
 	// HoldOut sets of every seen speaker are kept out of training for the
@@ -172,6 +195,7 @@ func DefaultPairConfig() PairConfig {
 		MinSpeakerSets:       5,
 		ExcludeSpeakers:      DefaultExcludedSpeakers(),
 		Aliases:              DefaultAliases(),
+		BaseNegatives:        BaseNegativesSource,
 		DatasetBy:            DatasetByCorpus,
 		MainRoles:            DefaultMainRoles(),
 		UnseenMaxSets:        50,
@@ -246,6 +270,8 @@ func (c *PairConfig) Validate() error {
 		return fmt.Errorf("pair config: variant %q: want %q or %q", c.Variant, VariantPaper, VariantCode)
 	case c.DatasetBy != DatasetByCorpus && c.DatasetBy != DatasetBySource:
 		return fmt.Errorf("pair config: dataset_by %q: want %q or %q", c.DatasetBy, DatasetByCorpus, DatasetBySource)
+	case c.BaseNegatives != "" && c.BaseNegatives != BaseNegativesSource && c.BaseNegatives != BaseNegativesAny:
+		return fmt.Errorf("pair config: base_negatives %q: want %q or %q", c.BaseNegatives, BaseNegativesSource, BaseNegativesAny)
 	case c.MinConversationTurns < 1:
 		return fmt.Errorf("pair config: min_conversation_turns %d: want ≥ 1", c.MinConversationTurns)
 	case c.MinSetUtterances < 1:

@@ -61,6 +61,10 @@ type SplitInfo struct {
 	NoNegative int `json:"no_negative"`
 	// Capped is true when the split stopped at its cap.
 	Capped bool `json:"capped"`
+	// BaseAnySource is true when Base negatives were to cross sources
+	// (PairConfig.BaseNegatives) but the split's pool has one source only,
+	// so they were drawn from any source.
+	BaseAnySource bool `json:"base_any_source,omitempty"`
 }
 
 // PairCorpusInfo returns how c was built, or nil for a corpus that

@@ -13,18 +13,38 @@ type pool struct {
 	in    []bool // membership, by set index
 	bySpk map[int32][]int32
 	bySrc map[int32][]int32
+	// srcSpan is each source's [lo, hi) range in all when every source's
+	// sets are contiguous there (all is in set order, and set order is
+	// source order); nil otherwise.
+	srcSpan map[int32][2]int
 }
 
 func newPool(idx *pairIndex, sets []int32) *pool {
 	p := &pool{all: sets, in: make([]bool, len(idx.sets)),
-		bySpk: map[int32][]int32{}, bySrc: map[int32][]int32{}}
-	for _, s := range sets {
+		bySpk: map[int32][]int32{}, bySrc: map[int32][]int32{}, srcSpan: map[int32][2]int{}}
+	for i, s := range sets {
 		p.in[s] = true
 		p.bySpk[idx.setSpk[s]] = append(p.bySpk[idx.setSpk[s]], s)
-		p.bySrc[idx.setSrc[s]] = append(p.bySrc[idx.setSrc[s]], s)
+		src := idx.setSrc[s]
+		p.bySrc[src] = append(p.bySrc[src], s)
+		if p.srcSpan == nil {
+			continue
+		}
+		sp, ok := p.srcSpan[src]
+		switch {
+		case !ok:
+			p.srcSpan[src] = [2]int{i, i + 1}
+		case sp[1] == i:
+			p.srcSpan[src] = [2]int{sp[0], i + 1}
+		default:
+			p.srcSpan = nil // a source's sets are not contiguous
+		}
 	}
 	return p
 }
+
+// sources counts the sources the pool's sets come from.
+func (p *pool) sources() int { return len(p.bySrc) }
 
 // pairKey identifies an unordered pair of sets.
 func pairKey(a, b int32) uint64 {
@@ -92,15 +112,30 @@ func (r *splitRun) sets() []int32 {
 // from a long list it tries random draws and then a bounded scan, so a
 // nearly exhausted list may give up (the anchor is then skipped).
 func pick(r *rand.Rand, cands []int32, ok func(int32) bool) (int32, bool) {
-	n := len(cands)
-	if n == 0 {
+	return pickAt(r, len(cands), func(i int) int32 { return cands[i] }, ok)
+}
+
+// pickOutside is pick over all without its [lo, hi) range.
+func pickOutside(r *rand.Rand, all []int32, lo, hi int, ok func(int32) bool) (int32, bool) {
+	w := hi - lo
+	return pickAt(r, len(all)-w, func(i int) int32 {
+		if i >= lo {
+			i += w
+		}
+		return all[i]
+	}, ok)
+}
+
+// pickAt is pick over the n candidates at(0) … at(n-1).
+func pickAt(r *rand.Rand, n int, at func(int) int32, ok func(int32) bool) (int32, bool) {
+	if n <= 0 {
 		return -1, false
 	}
 	if n <= 64 {
 		var buf [64]int32
 		valid := buf[:0]
-		for _, c := range cands {
-			if ok(c) {
+		for i := range n {
+			if c := at(i); ok(c) {
 				valid = append(valid, c)
 			}
 		}
@@ -110,13 +145,13 @@ func pick(r *rand.Rand, cands []int32, ok func(int32) bool) (int32, bool) {
 		return valid[r.IntN(len(valid))], true
 	}
 	for range 32 {
-		if c := cands[r.IntN(n)]; ok(c) {
+		if c := at(r.IntN(n)); ok(c) {
 			return c, true
 		}
 	}
 	start := r.IntN(n)
 	for i := range min(n, 4096) {
-		if c := cands[(start+i)%n]; ok(c) {
+		if c := at((start + i) % n); ok(c) {
 			return c, true
 		}
 	}
@@ -124,7 +159,12 @@ func pick(r *rand.Rand, cands []int32, ok func(int32) bool) (int32, bool) {
 }
 
 // sampler draws partners for anchors.
-type sampler struct{ idx *pairIndex }
+type sampler struct {
+	idx *pairIndex
+	// crossBase makes Base negatives come from another source than the
+	// anchor's (PairConfig.BaseNegatives), where the pool has two sources.
+	crossBase bool
+}
 
 // positive draws another set of the anchor's speaker from p.
 func (s sampler) positive(run *splitRun, a int32, p *pool) (int32, bool) {
@@ -142,13 +182,28 @@ func (s sampler) otherPerson(a, b int32) bool {
 	return sa != sb && s.idx.speakers[sa].name != s.idx.speakers[sb].name
 }
 
-// negative draws a set of another speaker from p: any (Base), of the
-// anchor's source (Hard), or of the anchor's conversation (Harder).
+// negative draws a set of another speaker from p: of another source than
+// the anchor's (Base, with crossBase and a pool of two or more sources;
+// else any), of the anchor's source (Hard), or of the anchor's
+// conversation (Harder).
 func (s sampler) negative(run *splitRun, a int32, p *pool, lvl Level) (int32, bool) {
 	ok := func(c int32) bool { return p.in[c] && s.otherPerson(a, c) && run.free(a, c) }
 	switch lvl {
 	case Base:
-		return pick(run.rng, p.all, ok)
+		if !s.crossBase {
+			return pick(run.rng, p.all, ok)
+		}
+		if p.sources() < 2 {
+			run.info.BaseAnySource = true
+			return pick(run.rng, p.all, ok)
+		}
+		src := s.idx.setSrc[a]
+		if sp, in := p.srcSpan[src]; in {
+			return pickOutside(run.rng, p.all, sp[0], sp[1], ok)
+		} else if p.srcSpan != nil {
+			return pick(run.rng, p.all, ok) // the anchor's source is not in p
+		}
+		return pick(run.rng, p.all, func(c int32) bool { return s.idx.setSrc[c] != src && ok(c) })
 	case Hard:
 		return pick(run.rng, p.bySrc[s.idx.setSrc[a]], ok)
 	default:

@@ -91,9 +91,10 @@ func splitSpeakers(idx *pairIndex, cfg *PairConfig) *speakerSplit {
 		r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 		adj := cooccurrence(idx, cands)
 		nU := min(cfg.UnseenPerDataset, len(cands)/cfg.UnseenDivisor)
-		unseen, rest := drawSpeakers(cands, nU, adj, cfg.PreferCooccurring)
+		srcOf := func(s int32) string { return idx.speakers[s].key.Source }
+		unseen, rest := drawSpeakers(cands, nU, adj, cfg.PreferCooccurring, srcOf)
 		nD := min(cfg.DevPerDataset, len(rest)/cfg.UnseenDivisor)
-		dev, _ := drawSpeakers(rest, nD, adj, cfg.PreferCooccurring)
+		dev, _ := drawSpeakers(rest, nD, adj, cfg.PreferCooccurring, srcOf)
 		ds := DatasetSplit{Name: idx.datasets[d], Speakers: len(spks), Candidates: len(cands),
 			Namesakes: namesakes, Unseen: []string{}, Dev: []string{}}
 		for _, s := range unseen {
@@ -188,46 +189,82 @@ func cooccurrence(idx *pairIndex, cands []int32) map[int32]map[int32]bool {
 	return adj
 }
 
-// drawSpeakers takes n speakers from order (already shuffled). With prefer,
-// it takes the first one linked to a speaker already drawn, else (when two
-// or more are still to draw) the first one linked to any remaining one,
-// else the first; so co-occurring speakers are drawn together.
-func drawSpeakers(order []int32, n int, adj map[int32]map[int32]bool, prefer bool) (drawn, rest []int32) {
+// drawSpeakers takes n speakers from order (already shuffled). With prefer
+// it builds co-occurring pairs spread over sources, so that the unseen (and
+// dev) speakers give every level: it takes the first speaker linked to a
+// drawn speaker that has no drawn partner yet (Hard and Harder need two
+// speakers of one source and conversation); else the first speaker of a
+// source not drawn yet, preferring one with a partner left when two or more
+// are still to draw (Base negatives cross sources); else, when two or more
+// are still to draw, the first one linked to any remaining one; else the
+// first. Without prefer it takes the first n (the paper's code).
+func drawSpeakers(order []int32, n int, adj map[int32]map[int32]bool, prefer bool, srcOf func(int32) string) (drawn, rest []int32) {
 	rest = slices.Clone(order)
+	srcDrawn := map[string]bool{}
 	for len(drawn) < n && len(rest) > 0 {
 		pick := 0
 		if prefer {
-			pick = -1
-			for i, s := range rest {
-				for _, d := range drawn {
-					if adj[s][d] {
-						pick = i
-						break
-					}
-				}
-				if pick >= 0 {
-					break
-				}
-			}
-			if pick < 0 && n-len(drawn) >= 2 {
-				inRest := make(map[int32]bool, len(rest))
-				for _, s := range rest {
-					inRest[s] = true
-				}
-			search:
-				for i, s := range rest {
-					for o := range adj[s] {
-						if inRest[o] {
-							pick = i
-							break search
-						}
-					}
-				}
-			}
-			pick = max(pick, 0)
+			pick = preferredDraw(drawn, rest, n-len(drawn), adj, srcOf, srcDrawn)
 		}
+		srcDrawn[srcOf(rest[pick])] = true
 		drawn = append(drawn, rest[pick])
 		rest = slices.Delete(rest, pick, pick+1)
 	}
 	return drawn, rest
+}
+
+// preferredDraw returns the index in rest of drawSpeakers' next speaker
+// when it prefers co-occurring pairs spread over sources.
+func preferredDraw(drawn, rest []int32, left int, adj map[int32]map[int32]bool, srcOf func(int32) string, srcDrawn map[string]bool) int {
+	inDrawn := make(map[int32]bool, len(drawn))
+	for _, d := range drawn {
+		inDrawn[d] = true
+	}
+	inRest := make(map[int32]bool, len(rest))
+	for _, s := range rest {
+		inRest[s] = true
+	}
+	linked := func(s int32, in map[int32]bool) bool {
+		for o := range adj[s] {
+			if in[o] {
+				return true
+			}
+		}
+		return false
+	}
+	// A partner for a drawn speaker still alone.
+	lonely := map[int32]bool{}
+	for _, d := range drawn {
+		if !linked(d, inDrawn) {
+			lonely[d] = true
+		}
+	}
+	if len(lonely) > 0 {
+		for i, s := range rest {
+			if linked(s, lonely) {
+				return i
+			}
+		}
+	}
+	// A speaker of a new source, with a partner left if two are to draw.
+	if left >= 2 {
+		for i, s := range rest {
+			if !srcDrawn[srcOf(s)] && linked(s, inRest) {
+				return i
+			}
+		}
+	}
+	for i, s := range rest {
+		if !srcDrawn[srcOf(s)] {
+			return i
+		}
+	}
+	if left >= 2 {
+		for i, s := range rest {
+			if linked(s, inRest) {
+				return i
+			}
+		}
+	}
+	return 0
 }

@@ -41,6 +41,14 @@ type SplitStats struct {
 	// MeanUtterances and MeanWords are per distinct set of the split.
 	MeanUtterances float64 `json:"mean_utterances"`
 	MeanWords      float64 `json:"mean_words"`
+	// CrossSourceNegatives and SameConversationNegatives are the shares
+	// (0 to 1) of the split's negative pairs whose two sets are of two
+	// sources, and of one conversation: the levels' definitions made
+	// checkable (Base 1 with PairConfig.BaseNegatives "source", Hard 0 and
+	// 0, Harder 0 and 1). 0 when the split has no negative; negatives
+	// with an unknown set are left out of both.
+	CrossSourceNegatives      float64 `json:"cross_source_negatives"`
+	SameConversationNegatives float64 `json:"same_conversation_negatives"`
 }
 
 // Balanced reports whether the split has as many positives as negatives.
@@ -78,13 +86,21 @@ func PairStats(c *PairCorpus) PairStatistics {
 		}
 		spk := map[speakerKey]bool{}
 		sets := map[string]bool{}
-		var utts, wds int
+		var utts, wds, negKnown, negCross, negConv int
 		for _, p := range c.split(name) {
 			row.Pairs++
 			if p.Label == 1 {
 				row.Positives++
 			} else {
 				row.Negatives++
+				if a, b := c.Sets[p.A], c.Sets[p.B]; a != nil && b != nil {
+					negKnown++
+					if a.Source != b.Source {
+						negCross++
+					} else if a.ConversationID == b.ConversationID {
+						negConv++
+					}
+				}
 			}
 			for _, id := range []string{p.A, p.B} {
 				s := c.Sets[id]
@@ -109,6 +125,10 @@ func PairStats(c *PairCorpus) PairStatistics {
 			}
 		}
 		row.Speakers, row.Sets = len(spk), len(sets)
+		if negKnown > 0 {
+			row.CrossSourceNegatives = float64(negCross) / float64(negKnown)
+			row.SameConversationNegatives = float64(negConv) / float64(negKnown)
+		}
 		if len(sets) > 0 {
 			row.MeanUtterances = float64(utts) / float64(len(sets))
 			row.MeanWords = float64(wds) / float64(len(sets))
@@ -134,8 +154,8 @@ func (st PairStatistics) Markdown() string {
 // WriteMarkdown writes the Markdown table of Markdown to w.
 func (st PairStatistics) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("| Split | Level | Speakers | Pairs | Positives | Negatives | Sets | Utterances/set | Words/set |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| Split | Level | Speakers | Pairs | Positives | Negatives | Neg. cross-source | Neg. same conv. | Sets | Utterances/set | Words/set |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range st.tableOrder() {
 		name, level := s.Name, ""
 		if s.Exposure != "" {
@@ -143,8 +163,9 @@ func (st PairStatistics) WriteMarkdown(w io.Writer) error {
 		} else {
 			name = strings.ToUpper(name[:1]) + name[1:]
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %.1f | %.1f |\n",
-			name, level, s.Speakers, s.Pairs, s.Positives, s.Negatives, s.Sets, s.MeanUtterances, s.MeanWords)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %.0f %% | %.0f %% | %d | %.1f | %.1f |\n",
+			name, level, s.Speakers, s.Pairs, s.Positives, s.Negatives, 100*s.CrossSourceNegatives,
+			100*s.SameConversationNegatives, s.Sets, s.MeanUtterances, s.MeanWords)
 	}
 	fmt.Fprintf(&b, "\nSpeakers: %d seen (train), %d unseen, %d dev. Sets: %d (%d utterances, %d words).\n",
 		st.SpeakersSeen, st.SpeakersUnseen, st.SpeakersDev, st.Sets, st.Utterances, st.Words)

@@ -47,11 +47,18 @@ func TestPairStatsHandMade(t *testing.T) {
 	if u.Pairs != 3 || u.Positives != 1 || u.Negatives != 2 || u.Speakers != 3 || u.Balanced() || u.Exposure != data.UnseenUnseen || u.Level != data.Hard {
 		t.Errorf("unseen-unseen-hard row %+v", u)
 	}
+	// Train's negative a1–b1 is one conversation of one source; both of
+	// unseen-unseen-hard's negatives (k1–a2, k2–b1) cross sources.
+	if tr.CrossSourceNegatives != 0 || tr.SameConversationNegatives != 1 ||
+		u.CrossSourceNegatives != 1 || u.SameConversationNegatives != 0 {
+		t.Errorf("negative shares: train %.2f cross-source, %.2f same conversation (want 0, 1); unseen-unseen-hard %.2f, %.2f (want 1, 0)",
+			tr.CrossSourceNegatives, tr.SameConversationNegatives, u.CrossSourceNegatives, u.SameConversationNegatives)
+	}
 	if st.SpeakersSeen != 2 || st.SpeakersUnseen != 3 || st.SpeakersDev != 0 || st.Sets != 5 || st.Utterances != 8 || st.Words != 14 {
 		t.Errorf("totals %+v", st)
 	}
 	md := st.Markdown()
-	for _, want := range []string{"| Train |  | 2 | 2 | 1 | 1 | 3 | 1.3 | 2.3 |", "| Unseen-Unseen | Hard | 3 | 3 | 1 | 2 |", "3 unseen"} {
+	for _, want := range []string{"| Train |  | 2 | 2 | 1 | 1 | 0 % | 100 % | 3 | 1.3 | 2.3 |", "| Unseen-Unseen | Hard | 3 | 3 | 1 | 2 |", "3 unseen"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

@@ -23,6 +23,7 @@ func init() {
 // documented in docs/pairs.md.
 type pairsOutput struct {
 	Out               string              `json:"out"`
+	BaseNegatives     string              `json:"base_negatives"`
 	Inputs            []string            `json:"inputs"`
 	Utterances        int                 `json:"utterances"`
 	Seed              int64               `json:"seed"`
@@ -62,7 +63,7 @@ func (l *listFlag) Set(s string) error {
 // numbers or booleans: apply moves them into the config after parsing.
 type pairFlags struct {
 	exclude, excludeAdd, aliases, aliasAdd, mainRoles, levels listFlag
-	variant, datasetBy                                        string
+	variant, datasetBy, baseNegatives                         string
 	uniform                                                   bool
 }
 
@@ -72,6 +73,7 @@ func bindPairFlags(fs *flag.FlagSet, cfg *data.PairConfig) *pairFlags {
 	f := &pairFlags{}
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "random seed; the same seed gives byte-identical files")
 	fs.StringVar(&f.variant, "variant", string(cfg.Variant), "paper (balanced training, Seen-Seen paired anew) or code (the authors' script: 1:3 training, Seen-Seen sampled from training)")
+	fs.StringVar(&f.baseNegatives, "base-negatives", cfg.BaseNegatives, "where Base negatives come from: source (another source than the anchor's, as the paper) or any (any other speaker, the old default)")
 	fs.StringVar(&f.datasetBy, "dataset-by", cfg.DatasetBy, "unit for drawing unseen/dev speakers: corpus (all shakespeare/* plays are one dataset) or source (each play)")
 	fs.IntVar(&cfg.MinConversationTurns, "min-turns", cfg.MinConversationTurns, "drop conversations with fewer utterances")
 	fs.IntVar(&cfg.MinSetUtterances, "min-set-utterances", cfg.MinSetUtterances, "a set needs at least this many utterances")
@@ -105,6 +107,7 @@ func bindPairFlags(fs *flag.FlagSet, cfg *data.PairConfig) *pairFlags {
 func (f *pairFlags) apply(cfg *data.PairConfig) {
 	cfg.Variant = data.PairVariant(f.variant)
 	cfg.DatasetBy = f.datasetBy
+	cfg.BaseNegatives = f.baseNegatives
 	cfg.PreferCooccurring = !f.uniform
 	if f.exclude.set {
 		cfg.ExcludeSpeakers = f.exclude.vals
@@ -182,7 +185,7 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 	st := data.PairStats(c)
 	info := data.PairCorpusInfo(c)
 	res := pairsOutput{
-		Out: *out, Inputs: inputs, Utterances: len(utts), Seed: cfg.Seed, Variant: cfg.Variant, DatasetBy: cfg.DatasetBy,
+		Out: *out, BaseNegatives: cfg.BaseNegatives, Inputs: inputs, Utterances: len(utts), Seed: cfg.Seed, Variant: cfg.Variant, DatasetBy: cfg.DatasetBy,
 		SpeakersSeen: st.SpeakersSeen, SpeakersUnseen: st.SpeakersUnseen, SpeakersDev: st.SpeakersDev, Sets: st.Sets,
 		HeldConversations: info.HeldConversations, Splits: st.Splits, Datasets: info.Datasets, Input: info.Input,
 		Notes: info.Notes,

@@ -75,6 +75,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	set := fs.String("set", "", `encoder settings "key=value;enc.key=value" (e.g. "tfidf.max_features=50000")`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default automatic: onnx when ONNX Runtime is installed, else go")
 	variant := fs.String("pair-variant", string(data.VariantPaper), "pair building: paper (the paper's text) or code (its public code)")
+	baseNeg := fs.String("base-negatives", data.BaseNegativesSource, "Base-level negatives: source (another source than the anchor's, as the paper) or any (the old default)")
 	pairSet := fs.String("pair-set", "", `pair-building settings by their JSON names, "key=value;..." (e.g. "unseen_per_dataset=10;max_test_pairs=2000"; see docs/pairs.md)`)
 	fitMax := fs.Int("fit-max", 0, "fit Fitter encoders on at most this many training texts (0: all; 20000 with --quick)")
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
@@ -132,6 +133,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	// others may be skipped when their assets are not installed.
 	cfg.SkipMissing = true
 	pairCfg.Variant = data.PairVariant(*variant)
+	pairCfg.BaseNegatives = *baseNeg
 	if fs.NArg() == 0 {
 		pairCfg = sv.EmbeddedPairConfig(pairCfg)
 	}
