@@ -99,7 +99,7 @@ func report() *roleplay.Report {
 	r := &roleplay.Report{Encoder: "mixed", Config: roleplay.DefaultConfig()}
 	for mi, m := range []string{"Real", "ChatHaruhi"} {
 		ms := roleplay.ModelScore{Model: m, Simulation: v(0.2 - 0.1*float64(mi)), SimulationCI: ci, Distinction: v(0.9),
-			DistinctionCI: roleplay.Interval{v(0.85), v(0.95)}, AvgRank: v(1 + float64(mi)), Roles: 2, RolesWithReal: 2}
+			DistinctionCI: roleplay.Interval{v(0.85), v(0.95)}, AvgRank: v(1 + float64(mi)), ModelRank: v(1 + float64(mi)), Roles: 2, RolesWithReal: 2}
 		for ri, role := range []string{"Sheldon", "Penny"} {
 			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Rank: v(1 + float64(mi*ri)), RankOf: 2,
 				Top: []roleplay.RankedRole{{Role: role, Similarity: v(0.3)}}})
@@ -158,8 +158,38 @@ func TestRoleplayTables(t *testing.T) {
 		t.Error("role nobody plays accepted")
 	}
 	t7 := Table7(r)
-	if t7.Rows[0][0] != "Real" || t7.Rows[1][4] != "4.54" {
+	if t7.Rows[0][0] != "Real" || t7.Rows[1][3] != "4.54" {
 		t.Errorf("table 7 rows: %v", t7.Rows)
+	}
+	// Table 7 ranks models per role (roleplay.RankModels), not the roles'
+	// own ranks: three rows whose average role ranks say B, A, Real.
+	//   role  Real    A       B
+	//   X     .9 (1)  .5 (3)  .7 (2)
+	//   Y     .8 (1)  .6 (2)  .5 (3)
+	//   Z     .4 (2)  .7 (1)  .2 (3)
+	// Real 4/3, A 2, B 8/3.
+	r3 := &roleplay.Report{Config: roleplay.DefaultConfig()}
+	for i, m := range []struct {
+		name string
+		sims []float64
+	}{{"Real", []float64{.9, .8, .4}}, {"A", []float64{.5, .6, .7}}, {"B", []float64{.7, .5, .2}}} {
+		ms := roleplay.ModelScore{Model: m.name, AvgRank: roleplay.Value(3 - i), AvgRankCI: roleplay.Interval{roleplay.NaN(), roleplay.NaN()}}
+		for k, s := range m.sims {
+			role := string(rune('X' + k))
+			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Simulation: roleplay.Value(s)})
+		}
+		r3.Models = append(r3.Models, ms)
+	}
+	roleplay.RankModels(r3.Models)
+	t7 = Table7(r3)
+	want := [][2]string{{"Real", "1.33"}, {"A", "2.00"}, {"B", "2.67"}}
+	for i, w := range want {
+		if t7.Rows[i][0] != w[0] || t7.Rows[i][1] != w[1] || t7.Rows[i][2] != "3" {
+			t.Errorf("table 7 row %d: %v, want %v over 3 roles", i, t7.Rows[i], w)
+		}
+	}
+	if t7.Rows[0][4] != "3.00" {
+		t.Errorf("table 7 keeps the average role rank apart: %v", t7.Rows[0])
 	}
 }
 

@@ -107,10 +107,16 @@ func Table6(r *roleplay.Report, role string) (*kernel.Table, error) {
 	return t, nil
 }
 
-// Table7 returns the average Simulation Rank per model (the paper's Table
-// 7), best first, with the paper's value where it has one.
+// Table7 returns the paper's Table 7, the average Simulation Rank per
+// model, best first: per real role the report's rows (the Real row
+// included) are ranked by their Simulation for it, and each row's places
+// are averaged over the roles it scores (roleplay.RankModels), with the
+// paper's value where it has one. The average role rank (each role's
+// rank among the candidate roles, Table 6's ranks averaged; ModelScore.
+// AvgRank) follows under its own name.
 func Table7(r *roleplay.Report) *kernel.Table {
-	t := kernel.NewTable("Table 7 (RolePrint): average Simulation Rank", "model", "average rank ↓", "95% CI", "roles ranked", "paper")
+	t := kernel.NewTable("Table 7 (RolePrint): average Simulation Rank", "model", "average rank ↓", "roles ranked", "paper",
+		"avg role rank ↓", "role rank 95% CI")
 	paper := map[string]float64{}
 	for m, v := range roleplay.PaperTable7() {
 		paper[normModel(m)] = v
@@ -122,22 +128,27 @@ func Table7(r *roleplay.Report) *kernel.Table {
 		if v, ok := paper[normModel(m.Model)]; ok {
 			p = fmt.Sprintf("%.2f", v)
 		}
-		rank := "–"
-		if m.AvgRank.Defined() {
-			rank = fmt.Sprintf("%.2f", float64(m.AvgRank))
-		}
-		t.Rows = append(t.Rows, []string{m.Model, rank, ci(m.AvgRankCI, 1), fmt.Sprint(m.RolesWithReal), p})
+		t.Rows = append(t.Rows, []string{m.Model, num(m.ModelRank), fmt.Sprint(m.ModelRankRoles), p, num(m.AvgRank), ci(m.AvgRankCI, 1)})
 	}
 	return t
 }
 
-// sortByRank orders models by average rank, undefined last.
+// num formats a value with two decimals ("–" when undefined).
+func num(v roleplay.Value) string {
+	if !v.Defined() {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", float64(v))
+}
+
+// sortByRank orders models by their Table 7 average rank (ModelRank),
+// undefined last, ties in report order.
 func sortByRank(ms []roleplay.ModelScore) {
 	less := func(a, b roleplay.ModelScore) bool {
-		if a.AvgRank.Defined() != b.AvgRank.Defined() {
-			return a.AvgRank.Defined()
+		if a.ModelRank.Defined() != b.ModelRank.Defined() {
+			return a.ModelRank.Defined()
 		}
-		return float64(a.AvgRank) < float64(b.AvgRank)
+		return float64(a.ModelRank) < float64(b.ModelRank)
 	}
 	for i := 1; i < len(ms); i++ {
 		for j := i; j > 0 && less(ms[j], ms[j-1]); j-- {

@@ -14,7 +14,20 @@ type Grouping string
 // way, because the cosine of two mean vectors grows with the sets' sizes:
 // only sets of like size give comparable scores.
 const (
-	// GroupChunks (the default) cuts a role's utterances, taken
+	// GroupPaper (the default) follows Eq. 2 and Eq. 3 literally: U_m^r
+	// is one set of all of the model's utterances for role r (and, for the
+	// Real row, one set of all of r's held-out utterances), and the real
+	// reference sets G_i^r are one per real conversation i of r, however
+	// short (Config.SetSize and MinSetSize do not apply). Simulation is
+	// then the mean over roles of the mean over i of cos(U_m^r, G_i^r);
+	// Distinction the mean over roles of the mean over the other roles r′
+	// of 1 − cos(U_m^r, U_m^r′), leaving out an r′ that shares a
+	// conversation with r (its counterpart in a self-play conversation).
+	// With one set per role the generated–generated distribution has no
+	// same-role pair, and the bootstrap resamples roles and reference
+	// conversations only.
+	GroupPaper Grouping = "paper"
+	// GroupChunks cuts a role's utterances, taken
 	// conversation by conversation in corpus order, into sets of
 	// Config.SetSize. A set may span several short conversations (a
 	// RoleBench answer is a conversation of one line) and records them
@@ -67,7 +80,9 @@ func (a RankAmong) Describe() string {
 // MaxDistributionPairs means its default, while HeldOut and Bootstrap are
 // taken as given (0 turns the Real row or the confidence intervals off).
 type Config struct {
-	// Grouping cuts utterances into sets; default GroupChunks.
+	// Grouping cuts utterances into sets; default GroupPaper (Eq. 2 and 3
+	// literally). GroupChunks was the default before; it gives every role
+	// several sets of like size, so the bootstrap intervals resample sets.
 	Grouping Grouping `json:"grouping"`
 	// SetSize is the number of utterances per set for GroupChunks (and for
 	// real sets under GroupRole); default 8.
@@ -134,7 +149,7 @@ type Config struct {
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		Grouping:             GroupChunks,
+		Grouping:             GroupPaper,
 		SetSize:              8,
 		MinSetSize:           4,
 		HeldOut:              0.2,
@@ -156,9 +171,9 @@ func (c Config) resolve() (Config, error) {
 		c.Grouping = d.Grouping
 	}
 	switch c.Grouping {
-	case GroupChunks, GroupConversation, GroupRole:
+	case GroupPaper, GroupChunks, GroupConversation, GroupRole:
 	default:
-		return c, fmt.Errorf("roleplay: unknown grouping %q (want %s, %s or %s)", c.Grouping, GroupChunks, GroupConversation, GroupRole)
+		return c, fmt.Errorf("roleplay: unknown grouping %q (want %s, %s, %s or %s)", c.Grouping, GroupPaper, GroupChunks, GroupConversation, GroupRole)
 	}
 	if c.RankAmong == "" {
 		c.RankAmong = d.RankAmong

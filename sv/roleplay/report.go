@@ -80,10 +80,18 @@ type ModelScore struct {
 	// each other role (pairs drawn from one conversation left out).
 	Distinction   Value    `json:"distinction"`
 	DistinctionCI Interval `json:"distinction_ci"`
-	// AvgRank is the mean Simulation Rank over roles with real lines
-	// (Table 7); 1 is best.
+	// AvgRank is the average role rank: the mean over the model's roles
+	// with real lines of each role's Simulation Rank among the candidate
+	// roles (RoleScore.Rank, Table 6's "Sheldon Cooper's Rank"); 1 is
+	// best. It is not Table 7, which ranks models: see ModelRank.
 	AvgRank   Value    `json:"avg_rank"`
 	AvgRankCI Interval `json:"avg_rank_ci"`
+	// ModelRank is the paper's Table 7, "average Simulation Rank": per
+	// real role the rows of the report (Real row included) are ranked by
+	// their Simulation for it, and a row's places are averaged over the
+	// ModelRankRoles real roles it scores (see RankModels); 1 is best.
+	ModelRank      Value `json:"model_rank"`
+	ModelRankRoles int   `json:"model_rank_roles"`
 	// Roles counts the roles scored; RolesWithReal those with real lines.
 	Roles         int `json:"roles"`
 	RolesWithReal int `json:"roles_with_real"`

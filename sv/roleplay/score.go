@@ -53,8 +53,9 @@ type run struct {
 
 // Score computes the paper's role-play scores for every agent model in
 // generated against the real lines in real, with encoder enc:
-// Simulation (Eq. 2), Distinction (Eq. 3), Simulation Rank (Tables 6 and
-// 7), a Real reference row, bootstrap confidence intervals and the
+// Simulation (Eq. 2), Distinction (Eq. 3), the roles' Simulation Rank
+// (Table 6), the models' average Simulation Rank (Table 7, RankModels), a
+// Real reference row, bootstrap confidence intervals and the
 // similarity distributions of Figures 1 and 2.
 //
 // real contributes its rows without an AgentModel; generated its agents'
@@ -191,7 +192,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		}
 		held[rr] = h
 		lo := len(r.sets)
-		r.sets = append(r.sets, makeSets(ref, cfg.Grouping, cfg.SetSize, cfg.MinSetSize, "real/"+rr, true)...)
+		r.sets = append(r.sets, makeSets(ref, cfg.Grouping, cfg.SetSize, cfg.MinSetSize, "real/"+rr, refSets)...)
 		if len(r.sets) == lo {
 			if played[rr] {
 				r.notes = append(r.notes, fmt.Sprintf("real role %q has no reference set (too few utterances): its roles are scored for Distinction only", rr))
@@ -216,7 +217,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 			for _, c := range held[rr] {
 				g.utts += len(c.rows)
 			}
-			r.sets = append(r.sets, makeSets(held[rr], cfg.Grouping, cfg.SetSize, cfg.MinSetSize, "held/"+rr, true)...)
+			r.sets = append(r.sets, makeSets(held[rr], cfg.Grouping, cfg.SetSize, cfg.MinSetSize, "held/"+rr, heldSets)...)
 			g.hi = len(r.sets)
 			if g.hi > g.lo {
 				row.roles = append(row.roles, g)
@@ -250,7 +251,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 				rg.realRole = rr
 			}
 		}
-		r.sets = append(r.sets, makeSets(byConversation(rows), cfg.Grouping, cfg.SetSize, cfg.MinSetSize, g.Model+"/"+g.Role, false)...)
+		r.sets = append(r.sets, makeSets(byConversation(rows), cfg.Grouping, cfg.SetSize, cfg.MinSetSize, g.Model+"/"+g.Role, genSets)...)
 		rg.hi = len(r.sets)
 		if rg.hi == rg.lo {
 			r.notes = append(r.notes, fmt.Sprintf("%s: role %q has no set of at least %d utterances: left out", g.Model, g.Role, cfg.MinSetSize))
@@ -307,6 +308,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 	if err := r.addCommon(ctx, rep); err != nil {
 		return nil, err
 	}
+	RankModels(rep.Models)
 	rep.Notes = r.notes
 	return rep, nil
 }

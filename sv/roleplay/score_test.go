@@ -335,6 +335,7 @@ func synthetic(seed uint64) (real, gen []data.Utterance) {
 func TestScoreSynthetic(t *testing.T) {
 	real, gen := synthetic(3)
 	cfg := DefaultConfig()
+	cfg.Grouping = GroupChunks // several sets per role: same-role pairs and set-level intervals
 	cfg.Bootstrap = 200
 	rep, err := Score(context.Background(), bowEncoder{}, real, gen, cfg, nil)
 	if err != nil {
@@ -443,12 +444,12 @@ func TestGroupings(t *testing.T) {
 	if convs[0].rows[0].Text != "l0-0" {
 		t.Errorf("turn order: %q", convs[0].rows[0].Text)
 	}
-	chunks := makeSets(convs, GroupChunks, 4, 2, "p", true)
+	chunks := makeSets(convs, GroupChunks, 4, 2, "p", refSets)
 	// 15 lines in sets of 4: 4, 4, 4, 3 (the 3 ≥ 2 stays apart).
 	if len(chunks) != 4 || len(chunks[3].texts) != 3 || len(chunks[1].convs) != 2 || chunks[1].id != "p#1" {
 		t.Errorf("chunks: %d sets, last %d, second spans %v", len(chunks), len(chunks[len(chunks)-1].texts), chunks[1].convs)
 	}
-	chunks = makeSets(convs, GroupChunks, 7, 4, "p", true)
+	chunks = makeSets(convs, GroupChunks, 7, 4, "p", refSets)
 	// 7, 7, 1: the 1 < 4 joins the previous set.
 	if len(chunks) != 2 || len(chunks[1].texts) != 8 {
 		t.Errorf("remainder: %d sets, last %d", len(chunks), len(chunks[len(chunks)-1].texts))
@@ -456,11 +457,21 @@ func TestGroupings(t *testing.T) {
 	if !sharesConversation(chunks[0], chunks[1]) {
 		t.Error("chunks cut inside one conversation should share it")
 	}
-	if s := makeSets(convs, GroupConversation, 8, 6, "p", false); len(s) != 0 {
+	if s := makeSets(convs, GroupConversation, 8, 6, "p", genSets); len(s) != 0 {
 		t.Errorf("conversation sets smaller than the minimum kept: %d", len(s))
 	}
-	if s := makeSets(convs, GroupRole, 4, 2, "p", false); len(s) != 1 || len(s[0].texts) != 15 || len(s[0].convs) != 3 {
+	if s := makeSets(convs, GroupRole, 4, 2, "p", genSets); len(s) != 1 || len(s[0].texts) != 15 || len(s[0].convs) != 3 {
 		t.Errorf("role set: %+v", s)
+	}
+	// Paper: a model's (and the Real row's) role is one set; the
+	// reference sets are one per conversation, even below MinSetSize.
+	for _, k := range []setKind{genSets, heldSets} {
+		if s := makeSets(convs, GroupPaper, 4, 8, "p", k); len(s) != 1 || len(s[0].texts) != 15 {
+			t.Errorf("paper grouping, kind %d: %d sets", k, len(s))
+		}
+	}
+	if s := makeSets(convs, GroupPaper, 4, 8, "p", refSets); len(s) != 3 || len(s[0].texts) != 5 || len(s[0].convs) != 1 {
+		t.Errorf("paper reference sets: %d", len(s))
 	}
 	held, ref := splitHeldOut(convs, 0.2, rand.New(rand.NewPCG(1, 2)))
 	if len(held) != 1 || len(ref) != 2 {

@@ -62,11 +62,28 @@ func byConversation(rows []data.Utterance) []conversation {
 	return out
 }
 
-// makeSets cuts one role's conversations into sets by grouping g; real
-// says the sets are real ones (GroupRole then chunks them).
-func makeSets(convs []conversation, g Grouping, size, minSize int, prefix string, real bool) []*uset {
-	if g == GroupRole && real {
+// setKind says which sets makeSets makes: a model's, the Real row's
+// (held-out real conversations), or the real reference sets.
+type setKind int
+
+const (
+	genSets setKind = iota
+	heldSets
+	refSets
+)
+
+// makeSets cuts one role's conversations into sets by grouping g and kind:
+// GroupRole chunks real sets (held or reference); GroupPaper makes one set
+// of a model's (or the Real row's) role and one reference set per
+// conversation, of any size.
+func makeSets(convs []conversation, g Grouping, size, minSize int, prefix string, kind setKind) []*uset {
+	switch {
+	case g == GroupRole && kind != genSets:
 		g = GroupChunks
+	case g == GroupPaper && kind == refSets:
+		g, minSize = GroupConversation, 1
+	case g == GroupPaper:
+		g = GroupRole
 	}
 	var out []*uset
 	cur := &uset{}

@@ -39,14 +39,20 @@ func numCI(ci Interval) string {
 }
 
 // WriteModels prints the models table (the paper's Tables 3 and 7 in
-// one): Simulation and Distinction ×100 and the average Simulation Rank,
-// each with its interval, and, with paper set, the published numbers of
-// models of the same name.
+// one): Simulation and Distinction ×100 with their intervals, the
+// average Simulation Rank of Table 7 (models ranked per role,
+// ModelScore.ModelRank), the average role rank (ModelScore.AvgRank) with
+// its interval, and, with paper set, the published numbers of models of
+// the same name. Rows are in report order (Real first).
 func WriteModels(w io.Writer, r *Report, paper bool) error {
 	c := r.Config
-	fmt.Fprintf(w, "encoder %s · %s sets", r.Encoder, c.Grouping)
-	if c.Grouping != GroupConversation {
-		fmt.Fprintf(w, " of %d utterances", c.SetSize)
+	switch c.Grouping {
+	case GroupPaper:
+		fmt.Fprintf(w, "encoder %s · paper sets (one per model role, one per real conversation)", r.Encoder)
+	case GroupConversation:
+		fmt.Fprintf(w, "encoder %s · %s sets", r.Encoder, c.Grouping)
+	default:
+		fmt.Fprintf(w, "encoder %s · %s sets of %d utterances", r.Encoder, c.Grouping, c.SetSize)
 	}
 	if c.HeldOut > 0 {
 		fmt.Fprintf(w, " · %.0f%% of real conversations held out as %q", 100*c.HeldOut, c.RealModel)
@@ -56,14 +62,14 @@ func WriteModels(w io.Writer, r *Report, paper bool) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "Model\tSimulation ↑\t\tDistinction ↑\t\tAvg rank ↓\t\tRoles (real/all)\tSets"
+	head := "Model\tSimulation ↑\t\tDistinction ↑\t\tModel rank ↓\tRole rank ↓\t\tRoles (real/all)\tSets"
 	if paper {
 		head += "\tPaper Sim\tPaper Dist\tPaper rank"
 	}
 	fmt.Fprintln(tw, head)
 	for _, m := range r.Models {
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%d", m.Model, pct(m.Simulation), pctCI(m.SimulationCI),
-			pct(m.Distinction), pctCI(m.DistinctionCI), num(m.AvgRank), numCI(m.AvgRankCI), m.RolesWithReal, m.Roles, m.Sets)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%d", m.Model, pct(m.Simulation), pctCI(m.SimulationCI),
+			pct(m.Distinction), pctCI(m.DistinctionCI), num(m.ModelRank), num(m.AvgRank), numCI(m.AvgRankCI), m.RolesWithReal, m.Roles, m.Sets)
 		if paper {
 			sim, dist, rank, ok3, ok7 := paperFor(m.Model)
 			p3, p3d, p7 := "", "", ""
@@ -77,7 +83,11 @@ func WriteModels(w io.Writer, r *Report, paper bool) error {
 		}
 		fmt.Fprintln(tw, line)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "Model rank: per real role the rows are ranked by Simulation, places averaged over roles (Table 7). Role rank: each role's rank among the candidate roles, averaged (Table 6's ranks).")
+	return err
 }
 
 // WritePerRole prints every model's role rows.

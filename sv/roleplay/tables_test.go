@@ -11,8 +11,8 @@ func TestWriteTables(t *testing.T) {
 		Encoder: "x",
 		Config:  DefaultConfig(),
 		Models: []ModelScore{
-			{Model: "Real", Simulation: 0.8, SimulationCI: Interval{0.7, 0.9}, Distinction: 0.5, DistinctionCI: noInterval(), AvgRank: 1, AvgRankCI: noInterval(), Roles: 2, RolesWithReal: 2},
-			{Model: "ChatHaruhi", Simulation: 0.4, SimulationCI: noInterval(), Distinction: NaN(), DistinctionCI: noInterval(), AvgRank: 2, AvgRankCI: noInterval(), Roles: 2, RolesWithReal: 2,
+			{Model: "Real", Simulation: 0.8, SimulationCI: Interval{0.7, 0.9}, Distinction: 0.5, DistinctionCI: noInterval(), AvgRank: 1, AvgRankCI: noInterval(), ModelRank: 1, Roles: 2, RolesWithReal: 2},
+			{Model: "ChatHaruhi", Simulation: 0.4, SimulationCI: noInterval(), Distinction: NaN(), DistinctionCI: noInterval(), AvgRank: 2, AvgRankCI: noInterval(), ModelRank: 1.75, Roles: 2, RolesWithReal: 2,
 				PerRole: []RoleScore{{Role: "Sheldon", RealRole: "Sheldon", Rank: 2, RankOf: 2, RankCI: Interval{1, 2}, Simulation: 0.1, Distinction: 0.2,
 					Top: []RankedRole{{"Penny", 0.3}, {"Sheldon", 0.1}}}}},
 		},
@@ -22,7 +22,7 @@ func TestWriteTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"80.00", "[70.00, 90.00]", "85.96", "47.72", "49.78", "4.54", "–"} {
+	for _, want := range []string{"80.00", "[70.00, 90.00]", "85.96", "47.72", "49.78", "4.54", "1.75", "Model rank ↓", "–"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("models table lacks %q:\n%s", want, out)
 		}
