@@ -158,7 +158,11 @@ func PaperTable2Cell(model string, k data.TestKey) (PaperCell, bool) {
 var (
 	counterpartMu sync.RWMutex
 	counterparts  = map[string]string{
-		"liwc": "LIWC", MixedName: "Mixed Features",
+		// The paper's "LIWC" row scores LIWC categories with the LSM
+		// metric (Ireland & Pennebaker's Language Style Matching), which
+		// is our "lsm" row; "liwc" (a LIWC-like style vector compared by
+		// cosine) has no published counterpart.
+		"lsm": "LIWC", MixedName: "Mixed Features",
 		"lisa": "LISA", "stel": "STEL", "sbert": "SBERT", "roberta": "RoBERTa", "luar": "LUAR",
 		"stel_ft": "STELft", "sbert_ft": "SBERTft", "roberta_ft": "RoBERTaft", "luar_ft": "LUARft",
 	}
@@ -174,9 +178,10 @@ func RegisterPaperCounterpart(encoder, paperModel string) {
 }
 
 // PaperCounterpart returns the paper's model set beside encoder, or "".
-// "liwc" (our LIWC-like style vector) sits beside LIWC and "mixed" beside
-// Mixed Features; names of the paper's pretrained models ("luar",
-// "sbert_ft", ...) beside theirs.
+// "lsm" sits beside LIWC (the paper's LIWC row is LIWC categories scored
+// by LSM), "mixed" beside Mixed Features, names of the paper's pretrained
+// models ("luar", "sbert_ft", ...) beside theirs; "liwc" (our LIWC-like
+// vector under cosine) beside none.
 func PaperCounterpart(encoder string) string {
 	counterpartMu.RLock()
 	defer counterpartMu.RUnlock()
