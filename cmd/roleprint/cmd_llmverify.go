@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -23,11 +24,15 @@ func init() {
 
 // llmVerifyOutput is the --json output of `roleprint llm-verify`.
 type llmVerifyOutput struct {
-	Model   string              `json:"model"`
-	N       int                 `json:"n"`
-	Results []*llmverify.Result `json:"results"`
-	Skipped []string            `json:"skipped"`
-	Stats   llm.Stats           `json:"llm_stats"`
+	Model string `json:"model"`
+	N     int    `json:"n"`
+	// PromptsDir is the --prompts folder ("" for the embedded templates);
+	// Templates each template's sha256 by file name.
+	PromptsDir string              `json:"prompts_dir"`
+	Templates  map[string]string   `json:"templates"`
+	Results    []*llmverify.Result `json:"results"`
+	Skipped    []string            `json:"skipped"`
+	Stats      llm.Stats           `json:"llm_stats"`
 }
 
 // runLLMVerify runs Table 1: for each view (conversation, utterances) and
@@ -42,7 +47,8 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 	cfg.Logf = e.Logf
 	finishLLM := cfg.RegisterFlags(fs)
 	views := fs.String("views", "conversation,utterances", "views to run: conversation (whole conversations, speakers marked), utterances (the two sets only)")
-	prompts := fs.String("prompts", "zero-shot,cot,2-shot,4-shot,6-shot", "promptings to run: zero-shot, cot, K-shot (K even), K-shot-cot")
+	promptings := fs.String("promptings", "zero-shot,cot,2-shot,4-shot,6-shot", "promptings to run: zero-shot, cot, K-shot (K even), K-shot-cot")
+	promptsDir := fs.String("prompts", "", "folder of prompt templates replacing the embedded ones ("+strings.Join(llmverify.TemplateNames, ", ")+"; see docs/roleplay.md); a list of promptings here is read as --promptings, its old name")
 	n := fs.Int("n", 200, "pairs asked per option, half of each label, as in the paper (0: all)")
 	seed := fs.Int64("seed", 1, "seed of the sample and of the demonstrations")
 	trainFile := fs.String("train", "", "pair records (JSONL) to draw K-shot demonstrations from")
@@ -75,11 +81,27 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 		}
 		vs = append(vs, v)
 	}
+	templates, err := llmverify.DefaultTemplates()
+	if err != nil {
+		return err
+	}
+	promptingFlag := "--promptings"
+	if *promptsDir != "" {
+		if st, err := os.Stat(*promptsDir); err == nil && st.IsDir() {
+			if templates, err = llmverify.LoadTemplates(*promptsDir); err != nil {
+				return usagef("--prompts: %v", err)
+			}
+		} else {
+			// The flag's old meaning: the list of promptings.
+			*promptings, promptingFlag = *promptsDir, "--prompts (not a folder, so read as --promptings)"
+			*promptsDir = ""
+		}
+	}
 	var ps []llmverify.Prompting
-	for _, s := range strings.Split(*prompts, ",") {
+	for _, s := range strings.Split(*promptings, ",") {
 		p, err := llmverify.ParsePrompting(s)
 		if err != nil {
-			return usagef("--prompts: %v", err)
+			return usagef("%s: %v", promptingFlag, err)
 		}
 		ps = append(ps, p)
 	}
@@ -123,7 +145,10 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
-	out := llmVerifyOutput{Model: cfg.Model, N: len(test)}
+	out := llmVerifyOutput{Model: cfg.Model, N: len(test), PromptsDir: *promptsDir, Templates: templates.SHA256}
+	for _, h := range templates.Hashes() {
+		e.Logf("llm-verify: template %s", h)
+	}
 	for _, v := range vs {
 		if v == llmverify.Conversation {
 			if why := conversationViewProblem(test); why != "" {
@@ -137,7 +162,7 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 				continue
 			}
 			report, finish := e.progress(fmt.Sprintf("llm-verify %s %s", v, p))
-			res, err := llmverify.Run(ctx, client, test, train, llmverify.Config{View: v, Prompting: p, Seed: *seed, MaxTokens: *maxTokens}, report)
+			res, err := llmverify.Run(ctx, client, test, train, llmverify.Config{View: v, Prompting: p, Seed: *seed, MaxTokens: *maxTokens, Templates: templates}, report)
 			finish()
 			if err != nil {
 				return err

@@ -70,7 +70,7 @@ func TestLLMVerifyCommand(t *testing.T) {
 	preds := filepath.Join(t.TempDir(), "preds.json")
 	saved := filepath.Join(t.TempDir(), "sample.jsonl")
 	code, stdout, stderr := scoreCLI("llm-verify", "--llm-base-url", srv.BaseURL, "--llm-model", "fake", "--llm-cache", "off",
-		"--views", "conversation,utterances", "--prompts", "zero-shot,cot,2-shot", "--n", "8", "--train", train,
+		"--views", "conversation,utterances", "--promptings", "zero-shot,cot,2-shot", "--n", "8", "--train", train,
 		"--predictions", preds, "--save-records", saved, "--json", test)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -131,6 +131,37 @@ func TestLLMVerifyCommand(t *testing.T) {
 		"--views", "utterances", "--prompts", "zero-shot", "--n", "0", test)
 	if code != 0 || !strings.Contains(stdout, "utterances ACC") || !strings.Contains(stdout, "zero-shot") || !strings.Contains(stdout, "100.00") {
 		t.Errorf("text output (exit %d):\n%s\n%s", code, stdout, stderr)
+	}
+
+	// --prompts DIR replaces a template: the requests carry it and the
+	// JSON records every template's hash, the replaced one's new.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "instruction.tmpl"), []byte("Custom instruction: say TRUE or FALSE.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	code, stdout, stderr = scoreCLI("llm-verify", "--llm-base-url", srv.BaseURL, "--llm-model", "fake", "--llm-cache", "off",
+		"--views", "utterances", "--promptings", "zero-shot", "--prompts", dir, "--n", "0", "--json", test)
+	if code != 0 {
+		t.Fatalf("--prompts DIR: exit %d: %s", code, stderr)
+	}
+	var tout struct {
+		PromptsDir string            `json:"prompts_dir"`
+		Templates  map[string]string `json:"templates"`
+		Results    []struct {
+			Templates map[string]string `json:"templates"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tout); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()[before:]
+	if len(reqs) == 0 || !strings.HasSuffix(reqs[0].Messages[len(reqs[0].Messages)-1].Content, "Custom instruction: say TRUE or FALSE.") {
+		t.Errorf("requests do not carry the replaced template")
+	}
+	if tout.PromptsDir != dir || len(tout.Templates) != 5 || len(tout.Results) != 1 || tout.Results[0].Templates["instruction.tmpl"] != tout.Templates["instruction.tmpl"] ||
+		tout.Templates["instruction.tmpl"] == "" {
+		t.Errorf("templates in JSON: %+v", tout)
 	}
 }
 

@@ -120,26 +120,25 @@ func ItemsFromRecords(recs []genimport.PairRecord, prefix string) []Item {
 	return out
 }
 
-// DefaultSystem is the system message of every request.
+// DefaultSystem is the system message of the embedded templates
+// (prompts/system.tmpl).
 const DefaultSystem = "You are an expert in linguistics and authorship analysis. You judge whether texts were written or spoken by the same person from their style, wording and persona."
 
-// CoTCue is the chain-of-thought cue of the paper.
+// CoTCue is the chain-of-thought cue of the paper; the embedded
+// instruction-cot.tmpl ends with it.
 const CoTCue = "Let's analyse step by step:"
 
-// question renders the question about one pair in view v.
-func question(it Item, v View) (string, error) {
-	var b strings.Builder
+// question renders the question about one pair in view v with t.
+func question(t *Templates, it Item, v View) (string, error) {
 	switch v {
 	case Utterances:
-		b.WriteString("Below are two sets of utterances. Decide whether both sets were spoken by the same person.\n\n")
+		sets := make([][]string, 2)
 		for k, s := range []Side{it.A, it.B} {
-			fmt.Fprintf(&b, "Set %d:\n", k+1)
 			for _, u := range s.Utterances {
-				fmt.Fprintf(&b, "- %s\n", oneLine(u))
+				sets[k] = append(sets[k], oneLine(u))
 			}
-			b.WriteString("\n")
 		}
-		b.WriteString("Were Set 1 and Set 2 spoken by the same person?")
+		return t.render(TemplateUtterances, struct{ Sets [][]string }{sets})
 	case Conversation:
 		if len(it.A.Conversation) == 0 || len(it.B.Conversation) == 0 {
 			return "", fmt.Errorf("pair %s: the conversation view needs both sides' conversations", it.ID)
@@ -147,19 +146,17 @@ func question(it Item, v View) (string, error) {
 		if slices.Equal(it.A.Conversation, it.B.Conversation) {
 			return "", fmt.Errorf("pair %s: both sets come from one conversation (a Harder-level pair): the conversation view does not apply", it.ID)
 		}
-		b.WriteString("Below are two conversations. In Conversation 1 the speaker of interest is marked [Speaker 1]; in Conversation 2, [Speaker 2]. The other participants are marked [Other A], [Other B], ... in each conversation. Decide whether [Speaker 1] and [Speaker 2] are the same person.\n\n")
+		convs := make([]string, 2)
 		for k, s := range []Side{it.A, it.B} {
 			lines, marked := renderConversation(s, k+1)
 			if marked == 0 {
 				return "", fmt.Errorf("pair %s: side %d: the speaker %q has no turn in the conversation", it.ID, k+1, s.Speaker)
 			}
-			fmt.Fprintf(&b, "Conversation %d:\n%s\n", k+1, lines)
+			convs[k] = lines
 		}
-		b.WriteString("Are [Speaker 1] and [Speaker 2] the same person?")
-	default:
-		return "", fmt.Errorf("unknown view %q", v)
+		return t.render(TemplateConversation, struct{ Conversations []string }{convs})
 	}
-	return b.String(), nil
+	return "", fmt.Errorf("unknown view %q", v)
 }
 
 // renderConversation writes a conversation with the side's speaker as
@@ -211,12 +208,12 @@ func otherLabel(i int) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// instruction is what follows the question.
-func instruction(p Prompting) string {
+// instruction renders what follows the question.
+func instruction(t *Templates, p Prompting) (string, error) {
 	if p.CoT {
-		return "Reason about the speakers' style, wording and persona, then give your final answer on the last line as \"Answer: TRUE\" (same person) or \"Answer: FALSE\" (different people).\n\n" + CoTCue
+		return t.render(TemplateInstructionCoT, struct{}{})
 	}
-	return "Answer with one word: TRUE if they are the same person, FALSE if they are not."
+	return t.render(TemplateInstruction, struct{}{})
 }
 
 // demoAnswer is the assistant turn of a demonstration.

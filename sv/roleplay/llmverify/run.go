@@ -25,8 +25,10 @@ type Config struct {
 	Prompting Prompting `json:"-"`
 	// Seed picks the demonstrations of K-shot prompts; default 0.
 	Seed int64 `json:"seed"`
-	// System is the system message; empty means DefaultSystem.
+	// System is the system message; empty means the templates' system.tmpl.
 	System string `json:"system,omitempty"`
+	// Templates are the prompt templates; nil means DefaultTemplates().
+	Templates *Templates `json:"-"`
 	// MaxTokens bounds each reply; 0 leaves the server's default.
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Workers is how many pairs are asked at once; default 4 (the
@@ -67,6 +69,8 @@ type Result struct {
 	FP int `json:"fp"`
 	TN int `json:"tn"`
 	FN int `json:"fn"`
+	// Templates is each prompt template's sha256 (hex), by file name.
+	Templates map[string]string `json:"templates"`
 	// Predictions holds every pair's answer, in the items' order.
 	Predictions []Prediction `json:"predictions,omitempty"`
 }
@@ -79,13 +83,27 @@ func Messages(item Item, demos []Item, cfg Config) ([]llm.Message, error) {
 	if view == "" {
 		view = Utterances
 	}
+	t := cfg.Templates
+	if t == nil {
+		var err error
+		if t, err = DefaultTemplates(); err != nil {
+			return nil, err
+		}
+	}
 	sys := cfg.System
 	if sys == "" {
-		sys = DefaultSystem
+		var err error
+		if sys, err = t.render(TemplateSystem, struct{}{}); err != nil {
+			return nil, err
+		}
+	}
+	instr, err := instruction(t, cfg.Prompting)
+	if err != nil {
+		return nil, err
 	}
 	msgs := []llm.Message{llm.System(sys)}
 	for _, d := range demos {
-		q, err := question(d, view)
+		q, err := question(t, d, view)
 		if err != nil {
 			return nil, fmt.Errorf("demonstration: %w", err)
 		}
@@ -93,13 +111,13 @@ func Messages(item Item, demos []Item, cfg Config) ([]llm.Message, error) {
 		if cfg.Prompting.CoT {
 			ans = "Answer: " + ans
 		}
-		msgs = append(msgs, llm.User(q+"\n\n"+instruction(cfg.Prompting)), llm.Assistant(ans))
+		msgs = append(msgs, llm.User(q+"\n\n"+instr), llm.Assistant(ans))
 	}
-	q, err := question(item, view)
+	q, err := question(t, item, view)
 	if err != nil {
 		return nil, err
 	}
-	return append(msgs, llm.User(q+"\n\n"+instruction(cfg.Prompting))), nil
+	return append(msgs, llm.User(q+"\n\n"+instr)), nil
 }
 
 // Demonstrations picks k/2 positive and k/2 negative items of train for
@@ -155,6 +173,13 @@ func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, pr
 	}
 	if len(test) == 0 {
 		return nil, fmt.Errorf("llm-verify: no test pairs")
+	}
+	if cfg.Templates == nil {
+		t, err := DefaultTemplates()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Templates = t
 	}
 	// Build every request first, so bad input fails before any is paid.
 	reqs := make([]llm.Request, len(test))
@@ -221,7 +246,8 @@ func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, pr
 
 // score computes the metrics of predictions.
 func score(preds []Prediction, cfg Config) *Result {
-	r := &Result{View: cfg.View, Prompting: cfg.Prompting.String(), N: len(preds), Predictions: preds}
+	r := &Result{View: cfg.View, Prompting: cfg.Prompting.String(), N: len(preds), Predictions: preds,
+		Templates: cfg.Templates.SHA256}
 	var c sv.Confusion
 	for _, p := range preds {
 		pred := p.Predicted != nil && *p.Predicted
