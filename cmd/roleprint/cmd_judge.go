@@ -14,6 +14,7 @@ import (
 
 	"github.com/roleprint/roleprint/persona/distill"
 	"github.com/roleprint/roleprint/persona/judge"
+	"github.com/roleprint/roleprint/speech"
 )
 
 func init() {
@@ -174,6 +175,15 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 			insts, err := readJSONL[judge.VRInstance](p)
 			if err != nil {
 				return err
+			}
+			// Per-sentence tags from the recordings the instances name
+			// (paths relative to the JSONL file's folder).
+			tagged, err := judge.FillSentenceTags(insts, filepath.Dir(p), speech.DefaultConfig())
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			if tagged > 0 {
+				e.Logf("judge: %s: acoustic tags of %d sentences computed from their recordings (20/60/20 %% per speaker)", p, tagged)
 			}
 			for i := range insts {
 				seenRoles[insts[i].Role] = true

@@ -14,32 +14,124 @@ type Dimension struct {
 	Code string `json:"code"`
 	// Name is the full name.
 	Name string `json:"name"`
+	// Group is the paper's group of the dimension ("interaction",
+	// "speech", "role" for SpeechRole); empty when the paper has none.
+	Group string `json:"group,omitempty"`
 	// Question is what the judge is asked about it.
 	Question string `json:"question"`
+	// Rubric holds the anchors of the scale, lowest first (VoxRole's
+	// 1–5: Rubric[0] describes a 1, Rubric[4] a 5); empty when none.
+	Rubric []string `json:"rubric,omitempty"`
 }
+
+// The SpeechRole dimension groups.
+const (
+	// GroupInteraction is fundamental interaction ability (IA, CC).
+	GroupInteraction = "interaction"
+	// GroupSpeech is speech expressiveness (SF, SN, PC, EA).
+	GroupSpeech = "speech"
+	// GroupRole is role-playing fidelity (PeC, KC).
+	GroupRole = "role"
+)
 
 // SpeechRoleDimensions are SpeechRole-Eval's eight dimensions in the
-// paper's table order, grouped as interaction ability (IA, CC, SF),
-// speech expressiveness (SN, PC, EA) and role-playing fidelity (PeC, KC).
+// paper's table order and groups: interaction ability (IA, CC), speech
+// expressiveness (SF, SN, PC, EA) and role-playing fidelity (PeC, KC).
+// Each is rated 1–10 for the candidate and a reference side by side.
 var SpeechRoleDimensions = []Dimension{
-	{"IA", "Instruction Adherence", "Does the response follow the role-play instruction and answer what was asked?"},
-	{"CC", "Conversational Coherence", "Does the response fit the dialogue so far, logically and topically?"},
-	{"SF", "Speech Fluency", "Is the response fluent and easy to follow when spoken?"},
-	{"SN", "Speech Naturalness", "Does it sound like natural human speech rather than read-out text?"},
-	{"PC", "Prosody Consistency", "Do pitch, energy and speaking rate match how this character speaks?"},
-	{"EA", "Emotion Appropriateness", "Is the emotion conveyed right for the situation and the character?"},
-	{"PeC", "Personality Consistency", "Does the response show the character's personality?"},
-	{"KC", "Knowledge Consistency", "Is the content consistent with what the character knows and has lived through?"},
+	{Code: "IA", Name: "Instruction Adherence", Group: GroupInteraction,
+		Question: "Does the response follow the role-play instruction and answer what was asked, staying in role throughout: no out-of-role or meta comments (nothing about being an AI, a model, an actor or a role-play)?"},
+	{Code: "CC", Name: "Conversational Coherence", Group: GroupInteraction,
+		Question: "Does the response follow from the dialogue so far, logically and topically, keeping track of what was said?"},
+	{Code: "SF", Name: "Speech Fluency", Group: GroupSpeech,
+		Question: "Is the speech fluent and easy to follow: no stumbles, broken or garbled words, or unnatural pauses?"},
+	{Code: "SN", Name: "Speech Naturalness", Group: GroupSpeech,
+		Question: "Does it sound like natural human speech rather than synthetic or read-out text?"},
+	{Code: "PC", Name: "Prosody Consistency", Group: GroupSpeech,
+		Question: "Do pitch, energy, rhythm and speaking rate match how this character speaks?"},
+	{Code: "EA", Name: "Emotion Appropriateness", Group: GroupSpeech,
+		Question: "Does the voice convey the emotion the situation and the character call for?"},
+	{Code: "PeC", Name: "Personality Consistency", Group: GroupRole,
+		Question: "Does the response show the character's personality, values and attitudes?"},
+	{Code: "KC", Name: "Knowledge Consistency", Group: GroupRole,
+		Question: "Is the content consistent with what the character knows and has lived through, with nothing the character could not know?"},
 }
 
-// VoxRoleDimensions are VoxRole's six judge dimensions (1–5).
+// VoxRoleDimensions are VoxRole's six judge dimensions, each rated 1–5
+// against its rubric anchors. Human-Likeness is whether the response
+// sounds like a natural human speaker rather than a robotic or templated
+// one (not whether it sounds like the character: that is Personality and
+// Linguistic Style). The paralinguistic dimension ("acoustic") is whether
+// the response's acoustic cues and emotion fit what it says (semantic
+// fit) and the emotion of the moment and the character's voice
+// (emotional fit); it is asked only when some acoustic tag or emotion
+// label is known.
 var VoxRoleDimensions = []Dimension{
-	{"likeness", "Character Likeness", "How much does the response sound like this very character?"},
-	{"personality", "Personality", "Does the response reflect the character's personality?"},
-	{"linguistic", "Linguistic Style", "Does the wording match the character's linguistic style and catchphrases?"},
-	{"relation", "Relationship", "Does the response treat the interlocutor as this character treats them?"},
-	{"coherence", "Coherence", "Does the response follow coherently from the conversation?"},
-	{"acoustic", "Acoustic Consistency", "Do the response's pitch, energy and speaking-rate tags fit the character's voice profile?"},
+	{Code: "likeness", Name: "Human-Likeness",
+		Question: "Does the response sound like a natural human speaker in a real conversation, rather than robotic, synthetic or templated output?",
+		Rubric: []string{
+			"1: robotic or machine-like: templated, stilted, or reads as generated text",
+			"2: mostly unnatural, with only occasional human touches",
+			"3: passable but noticeably stiff or formulaic in places",
+			"4: natural on the whole, with minor awkwardness",
+			"5: indistinguishable from a natural human speaker",
+		}},
+	{Code: "personality", Name: "Personality",
+		Question: "Does the response reflect the character's personality traits, values and attitudes?",
+		Rubric: []string{
+			"1: contradicts the character's personality",
+			"2: generic; little of the character's personality shows",
+			"3: some traits show, others are missing or off",
+			"4: the personality is clear, with small lapses",
+			"5: fully in character: every trait fits",
+		}},
+	{Code: "linguistic", Name: "Linguistic Style",
+		Question: "Does the wording match the character's vocabulary, sentence patterns, register and catchphrases?",
+		Rubric: []string{
+			"1: the wording is unlike the character's",
+			"2: mostly generic wording",
+			"3: partly the character's style",
+			"4: the character's style with small deviations",
+			"5: unmistakably the character's way of speaking",
+		}},
+	{Code: "relation", Name: "Relationship",
+		Question: "Does the response treat the interlocutor as this character treats them (familiarity, respect, affection or hostility)?",
+		Rubric: []string{
+			"1: ignores or contradicts the relationship",
+			"2: the relationship barely shows",
+			"3: roughly right but flat or inconsistent",
+			"4: fits the relationship with minor slips",
+			"5: exactly how this character relates to this interlocutor",
+		}},
+	{Code: "coherence", Name: "Coherence",
+		Question: "Does the response follow coherently from the conversation so far?",
+		Rubric: []string{
+			"1: off-topic or contradicts the conversation",
+			"2: loosely connected to the conversation",
+			"3: relevant but with gaps or abrupt turns",
+			"4: coherent with small gaps",
+			"5: follows naturally and consistently from the conversation",
+		}},
+	{Code: "acoustic", Name: "Paralinguistic Consistency",
+		Question: "Do the response's paralinguistic cues (its pitch, energy and speaking-rate tags and its emotion label, where given) fit what it says (semantic fit) and the emotion of the moment and the character's usual voice (emotional fit)?",
+		Rubric: []string{
+			"1: the cues contradict the content and the emotion of the moment",
+			"2: the cues mostly do not fit",
+			"3: the cues fit the content or the emotion, not both",
+			"4: the cues fit the content and the emotion, with small mismatches",
+			"5: the cues fit the content, the emotion and the character's voice",
+		}},
+}
+
+// DimensionsOfGroup returns the dimensions of dims in group g, in order.
+func DimensionsOfGroup(dims []Dimension, g string) []Dimension {
+	var out []Dimension
+	for _, d := range dims {
+		if d.Group == g {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Codes returns the codes of dims.
@@ -210,15 +302,33 @@ type Turn struct {
 	Speaker string       `json:"speaker"`
 	Text    string       `json:"text"`
 	Tags    AcousticTags `json:"tags,omitempty"`
+	// Emotion is the turn's emotion label, as a speech emotion recogniser
+	// such as Emotion2Vec gives it ("happy", "angry"); empty when unknown.
+	Emotion string `json:"emotion,omitempty"`
+	// Audio is the turn's recording (a path, relative to the audio folder
+	// given to FillSentenceTags); when set and Tags is empty, the tags are
+	// computed from it.
+	Audio string `json:"audio,omitempty"`
 }
 
-// String renders "Speaker: text [tags]".
+// String renders "Speaker: text [tags] [emotion: e]".
 func (t Turn) String() string {
 	s := t.Speaker + ": " + t.Text
 	if tg := t.Tags.String(); tg != "" {
 		s += " " + tg
 	}
+	if e := emotionTag(t.Emotion); e != "" {
+		s += " " + e
+	}
 	return s
+}
+
+// emotionTag renders "[emotion: e]", "" for no label.
+func emotionTag(e string) string {
+	if e = strings.TrimSpace(e); e == "" {
+		return ""
+	}
+	return "[emotion: " + e + "]"
 }
 
 func renderTurns(ts []Turn) string {

@@ -15,8 +15,10 @@ import (
 // similarity s ∈ [0, 1] maps linearly onto the scale (1 + 4s on 1–5,
 // 1 + 9s on 1–10):
 //
-//   - likeness: the response against the reference line (or the persona
-//     when there is none);
+//   - likeness (Human-Likeness: natural versus robotic speech): length
+//     similarity to a human line (the reference, else the context's
+//     turns), halved when the response has machine marks (markdown,
+//     bullet lists, "as an AI", "I'm a language model");
 //   - personality: against the persona text;
 //   - linguistic: half character-n-gram similarity to the reference, half
 //     length similarity (min/max of word counts);
@@ -72,6 +74,20 @@ func tagAgreement(a, b AcousticTags) (float64, bool) {
 	return float64(same) / float64(n), true
 }
 
+// roboticMarks are signs of machine-written rather than spoken text.
+var roboticMarks = []string{"as an ai", "language model", "i'm an ai", "i am an ai", "**", "##", "\n- ", "\n* ", "\n1. "}
+
+// robotic reports whether text carries a machine mark.
+func robotic(text string) bool {
+	t := strings.ToLower("\n" + text)
+	for _, m := range roboticMarks {
+		if strings.Contains(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // Score rates a VoxRole instance.
 func (j *LexicalJudge) Score(ctx context.Context, inst VRInstance) (VRScore, error) {
 	if err := ctx.Err(); err != nil {
@@ -90,8 +106,16 @@ func (j *LexicalJudge) Score(ctx context.Context, inst VRInstance) (VRScore, err
 		}
 		last = t.Text
 	}
+	human := target
+	if inst.Reference == "" && len(inst.Context) > 0 {
+		human = inst.Context[len(inst.Context)-1].Text
+	}
+	like := lengthSim(r, human)
+	if robotic(r) {
+		like /= 2
+	}
 	s := map[string]float64{
-		"likeness":    1 + 4*j.sim(r, target),
+		"likeness":    1 + 4*like,
 		"personality": 1 + 4*j.sim(r, inst.Persona),
 		"linguistic":  1 + 4*(0.5*j.sim(r, target)+0.5*lengthSim(r, target)),
 		"relation":    1 + 4*j.sim(r, strings.Join(others, " ")),

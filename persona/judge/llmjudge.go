@@ -31,10 +31,27 @@ func swapFor(id string, ref int) bool {
 	return h[0]&1 == 1
 }
 
+// groupTitles name SpeechRole's dimension groups in prompts.
+var groupTitles = map[string]string{
+	GroupInteraction: "Interaction ability",
+	GroupSpeech:      "Speech expressiveness",
+	GroupRole:        "Role-playing fidelity",
+}
+
+// dimList lists dims for a prompt: under their group's title when they
+// have groups, each with its question and, when it has one, its rubric.
 func dimList(dims []Dimension, scale string) string {
 	var b strings.Builder
+	group := ""
 	for _, d := range dims {
+		if d.Group != group && d.Group != "" {
+			fmt.Fprintf(&b, "%s:\n", groupTitles[d.Group])
+		}
+		group = d.Group
 		fmt.Fprintf(&b, "- %s (%s): %s\n", d.Code, d.Name, d.Question)
+		for _, a := range d.Rubric {
+			fmt.Fprintf(&b, "    %s\n", a)
+		}
 	}
 	_ = scale
 	return b.String()
@@ -145,16 +162,16 @@ func (j *LLMJudge) Score(ctx context.Context, inst VRInstance) (VRScore, error) 
 Persona: %s
 The character's usual voice: %s
 
-Conversation so far (transcripts with [pitch, energy, rate] tags where known):
+Conversation so far (transcripts with [pitch, energy, rate] tags and [emotion] labels where known):
 %s
-Response to evaluate, spoken as %s: %s %s
+Response to evaluate, spoken as %s: %s
 %s
 Rate the response from 1 (very poor) to 5 (excellent) on each dimension:
 %s
 First write your rationale, then give the scores.
 Reply with JSON: {"rationale": "...", "scores": {%s}}`,
 		inst.Role, orNone(inst.Persona), orNone(inst.Profile.String()), orNone(renderTurns(inst.Context)),
-		inst.Role, inst.Response, inst.ResponseTags.String(), ref, dimList(dims, "1-5"), codeTemplate(codes))
+		inst.Role, joinNonEmpty(inst.Response, inst.ResponseTags.String(), emotionTag(inst.ResponseEmotion)), ref, dimList(dims, "1-5"), codeTemplate(codes))
 	var out struct {
 		Rationale string             `json:"rationale"`
 		Scores    map[string]float64 `json:"scores"`
@@ -172,14 +189,27 @@ Reply with JSON: {"rationale": "...", "scores": {%s}}`,
 	return s, nil
 }
 
+// hasTags reports whether the instance has any paralinguistic cue: an
+// acoustic tag or an emotion label.
 func hasTags(inst VRInstance) bool {
-	if !inst.ResponseTags.Empty() || !inst.Profile.Empty() {
+	if !inst.ResponseTags.Empty() || !inst.Profile.Empty() || strings.TrimSpace(inst.ResponseEmotion) != "" {
 		return true
 	}
 	for _, t := range inst.Context {
-		if !t.Tags.Empty() {
+		if !t.Tags.Empty() || strings.TrimSpace(t.Emotion) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// joinNonEmpty joins the non-empty parts with spaces.
+func joinNonEmpty(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, " ")
 }

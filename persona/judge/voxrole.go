@@ -20,6 +20,11 @@ type VRInstance struct {
 	// Response is the response under test and ResponseTags its tags.
 	Response     string       `json:"response"`
 	ResponseTags AcousticTags `json:"response_tags,omitempty"`
+	// ResponseEmotion is the response's emotion label (Emotion2Vec's, for
+	// example); ResponseAudio its recording, from which FillSentenceTags
+	// computes ResponseTags when they are empty.
+	ResponseEmotion string `json:"response_emotion,omitempty"`
+	ResponseAudio   string `json:"response_audio,omitempty"`
 	// Reference is the original line, when known (used by the lexical
 	// judge; the LLM judge sees it only if ShowReference is set).
 	Reference string `json:"reference,omitempty"`
@@ -28,8 +33,9 @@ type VRInstance struct {
 // VRScore is a judge's 1–5 rating of one instance.
 type VRScore struct {
 	ID string `json:"id"`
-	// Scores maps each VoxRole dimension to 1–5; the acoustic dimension
-	// is absent when neither response nor profile has tags.
+	// Scores maps each VoxRole dimension to 1–5; the paralinguistic
+	// ("acoustic") dimension is absent when the instance has no acoustic
+	// tag and no emotion label.
 	Scores    map[string]float64 `json:"scores"`
 	Overall   float64            `json:"overall"`
 	Rationale string             `json:"rationale,omitempty"`
