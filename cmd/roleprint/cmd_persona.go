@@ -123,6 +123,7 @@ func runDistill(ctx context.Context, e *env, args []string) error {
 	chunkWords := fs.Int("chunk-words", def.Chunk.MaxWords, "most words per chunk of a scene")
 	conc := fs.Int("concurrency", def.Concurrency, "units of work run at once")
 	prompts := fs.Bool("prompts", false, "with --json, include every persona prompt")
+	acousticFile := fs.String("acoustic", "", "characters' acoustic profiles (`roleprint speech profile --json` output, or {character: tag line}); their prompts then describe their voice")
 	client := llmFlags(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -151,6 +152,11 @@ func runDistill(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := def
 	cfg.MinLines, cfg.MaxCharacters, cfg.MinCoEvents, cfg.Concurrency = *minLines, *maxChars, *minCo, *conc
+	if *acousticFile != "" {
+		if cfg.Acoustic, err = distill.ReadAcousticProfiles(*acousticFile); err != nil {
+			return err
+		}
+	}
 	cfg.Chunk.MaxLines, cfg.Chunk.MaxWords = *chunkLines, *chunkWords
 	if *chars != "" {
 		for _, c := range strings.Split(*chars, ",") {

@@ -498,6 +498,9 @@ func (e *Extractive) Prompt(ctx context.Context, p Profile) (Persona, error) {
 	if len(p.Style.Catchphrases) > 0 {
 		fmt.Fprintf(&b, " Your catchphrases: %s.", quoteList(p.Style.Catchphrases))
 	}
+	if a := acousticSentence(p); a != "" {
+		b.WriteString("\n\n" + a)
+	}
 	fmt.Fprintf(&b, "\n\nStay in character as %s: answer in your own voice, in the first person, as you would in the story, and never say that you are an AI.", c)
 	return Persona{Character: c, Prompt: b.String(), Extractive: true, Backend: e.Name()}, nil
 }

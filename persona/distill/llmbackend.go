@@ -211,16 +211,21 @@ func (l *LLM) Prompt(ctx context.Context, p Profile) (Persona, error) {
 	var out struct {
 		Prompt string `json:"prompt"`
 	}
-	user := fmt.Sprintf(`Write a role-play system prompt that makes a model speak as %s. Write it in the second person ("You are %s. You ..."), covering personality, relationships, linguistic style and a few key events, and ending with an instruction to stay in character.
+	covers, acoustic := "personality, relationships, linguistic style and a few key events", ""
+	if p.Acoustic != "" {
+		covers = "personality, relationships, linguistic style, acoustic characteristics (how the voice sounds) and a few key events"
+		acoustic = "Acoustic characteristics (measured on the character's recordings): " + p.Acoustic + "\n"
+	}
+	user := fmt.Sprintf(`Write a role-play system prompt that makes a model speak as %s. Write it in the second person ("You are %s. You ..."), covering %s, and ending with an instruction to stay in character.
 
 Personality (%s): %s
 Relationships:
 %s
 Linguistic style: %s
-Key events:
+%sKey events:
 %s
 Reply with JSON: {"prompt": "..."}`,
-		c, c, strings.Join(p.Personality.Traits, ", "), p.Personality.Description, rel.String(), p.Style.Description, eventList(p.Events))
+		c, c, covers, strings.Join(p.Personality.Traits, ", "), p.Personality.Description, rel.String(), p.Style.Description, acoustic, eventList(p.Events))
 	err := l.ask(ctx, "role-prompt", user, &out, func() error {
 		if err := nonEmpty("prompt", out.Prompt); err != nil {
 			return err

@@ -41,6 +41,11 @@ type Config struct {
 	PromptEvents int `json:"prompt_events"`
 	// Concurrency is how many units run at once. Default 4.
 	Concurrency int `json:"concurrency"`
+	// Acoustic maps characters to their acoustic profile tag lines
+	// (ReadAcousticProfiles); a character found here gets the line in its
+	// Profile, so its second-person prompt describes its voice. Default
+	// none.
+	Acoustic map[string]string `json:"acoustic,omitempty"`
 	// Progress, when set, receives (stage, done, total) after each unit.
 	Progress func(stage string, done, total int) `json:"-"`
 }
@@ -264,7 +269,8 @@ func Run(ctx context.Context, s *script.Script, b Backend, outDir string, cfg Co
 	res.Personas = make([]Persona, len(chars))
 	err = parallel(ctx, cfg, StagePrompt, len(chars), func(i int) string { return chars[i] }, func(i int) error {
 		c := chars[i]
-		prof := Profile{Personality: res.Personalities[i], Style: res.Styles[i], Events: sample(eventsOf[c], cfg.PromptEvents)}
+		prof := Profile{Personality: res.Personalities[i], Style: res.Styles[i], Events: sample(eventsOf[c], cfg.PromptEvents),
+			Acoustic: cfg.Acoustic[c]}
 		for _, r := range res.Relationships {
 			if r.A == c || r.B == c {
 				prof.Relationships = append(prof.Relationships, r)

@@ -125,4 +125,9 @@ type Profile struct {
 	Relationships []Relationship `json:"relationships"`
 	// Events are a few of the character's events, for grounding.
 	Events []Event `json:"events"`
+	// Acoustic is the character's acoustic profile, VoxRole's fourth
+	// profile dimension: the speech package's tag line (pitch, energy and
+	// speaking rate binned Low/Medium/High) from Config.Acoustic; empty
+	// when the character has none. Both backends put it into the prompt.
+	Acoustic string `json:"acoustic,omitempty"`
 }
