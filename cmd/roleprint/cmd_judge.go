@@ -79,6 +79,7 @@ type judgeJSON struct {
 	// Ablation fields.
 	Agent   string               `json:"agent,omitempty"`
 	Ks      []int                `json:"ks,omitempty"`
+	KCounts string               `json:"k_counts,omitempty"`
 	N       int                  `json:"n,omitempty"`
 	Overall []float64            `json:"overall,omitempty"`
 	ByK     []map[string]float64 `json:"scores_by_k,omitempty"`
@@ -285,14 +286,14 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		out.Agent, out.Ks, out.N, out.Overall, out.ByK = tab.Agent, tab.Ks, tab.N, tab.Overall, tab.Scores
+		out.Agent, out.Ks, out.N, out.Overall, out.ByK, out.KCounts = tab.Agent, tab.Ks, tab.N, tab.Overall, tab.Scores, tab.KCounts
 		out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
 		noteAcoustic()
 		if *asJSON {
 			return e.JSON(out)
 		}
 		w := e.Stdout()
-		fmt.Fprintf(w, "Context-length ablation (VoxRole Table 4): agent %s, judge %s, %d target lines\n", tab.Agent, tab.Judge, tab.N)
+		fmt.Fprintf(w, "Context-length ablation (VoxRole Table 4): agent %s, judge %s, %d target lines (%s)\n", tab.Agent, tab.Judge, tab.N, tab.KCounts)
 		fmt.Fprintf(w, "%-24s", "Context length")
 		for _, k := range tab.Ks {
 			fmt.Fprintf(w, "%8d", k)

@@ -15,6 +15,11 @@ import (
 // DefaultContextLengths are VoxRole Table 4's context lengths.
 var DefaultContextLengths = []int{4, 6, 8, 10}
 
+// ContextLengthMeaning says what a context length k counts, as VoxRole's
+// Table 4 uses it (4, 6, 8, 10): the k dialogue turns immediately before
+// the target line, by any speaker, the target itself excluded.
+const ContextLengthMeaning = "k = the dialogue turns immediately before the target line (any speaker), the target excluded; every target is scored at every k"
+
 // AblationItem is one target line with the dialogue before it.
 type AblationItem struct {
 	ID      string       `json:"id"`
@@ -44,6 +49,10 @@ type AblationTable struct {
 	Judge string `json:"judge"`
 	N     int    `json:"n"`
 	Ks    []int  `json:"ks"`
+	// KCounts is ContextLengthMeaning.
+	KCounts string `json:"k_counts"`
+	// Targets are the items' IDs, the same target lines at every k.
+	Targets []string `json:"targets"`
 	// Overall[i] is the mean overall score with the last Ks[i] turns, and
 	// Scores[i] the per-dimension means.
 	Overall []float64            `json:"overall"`
@@ -51,12 +60,31 @@ type AblationTable struct {
 }
 
 // ContextAblation asks agent for a response to every item with the last k
-// turns of its history, for each k, and judges it.
+// turns of its history (the k turns before the target line, the target
+// excluded: ContextLengthMeaning), for each k, and judges it. The targets
+// are the same at every k, so the lengths differ in context only; an item
+// whose history is shorter than the largest k is an error (it would be
+// scored with fewer turns than its k says; AblationItems with minHistory
+// = the largest k picks only items long enough).
 func ContextAblation(ctx context.Context, agent Agent, j Judge, items []AblationItem, ks []int, progress func(done, total int)) (*AblationTable, error) {
 	if len(ks) == 0 {
 		ks = DefaultContextLengths
 	}
-	t := &AblationTable{Agent: agent.Name(), Judge: j.Name(), N: len(items), Ks: ks}
+	maxK := 0
+	for _, k := range ks {
+		if k < 1 {
+			return nil, fmt.Errorf("ablation: context length %d: want ≥ 1", k)
+		}
+		maxK = max(maxK, k)
+	}
+	t := &AblationTable{Agent: agent.Name(), Judge: j.Name(), N: len(items), Ks: ks, KCounts: ContextLengthMeaning}
+	for _, it := range items {
+		if len(it.History) < maxK {
+			return nil, fmt.Errorf("ablation: item %q has %d turns before its target, fewer than the largest context length %d (pick items with AblationItems(…, minHistory = %d, …))",
+				it.ID, len(it.History), maxK, maxK)
+		}
+		t.Targets = append(t.Targets, it.ID)
+	}
 	done := 0
 	for _, k := range ks {
 		var scores []VRScore
@@ -86,7 +114,8 @@ func ContextAblation(ctx context.Context, agent Agent, j Judge, items []Ablation
 
 // AblationItems picks target lines from corpus rows: turns spoken by one
 // of roles (all speakers when roles is empty) with at least minHistory
-// earlier turns in their conversation, at most perRole per role, spread
+// earlier turns in their conversation (the target not counted; give the
+// largest context length), at most perRole per role, spread
 // evenly over the corpus. personas maps roles to persona prompts.
 func AblationItems(utts []data.Utterance, roles []string, personas map[string]string, minHistory, perRole int) []AblationItem {
 	want := map[string]bool{}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/llm/llmtest"
 	"github.com/roleprint/roleprint/speech"
@@ -150,5 +152,74 @@ func TestFillSentenceTags(t *testing.T) {
 	bad := []VRInstance{{ID: "z", Role: "Penny", Response: "x", ResponseAudio: "missing.wav"}}
 	if _, err := FillSentenceTags(bad, dir, speech.DefaultConfig()); err == nil || !strings.Contains(err.Error(), `"z"`) || !strings.Contains(err.Error(), "missing.wav") {
 		t.Errorf("missing recording: %v", err)
+	}
+}
+
+// recordingAgent records the context each call gets.
+type recordingAgent struct{ calls []recorded }
+
+type recorded struct {
+	id   string
+	turn []Turn
+}
+
+func (a *recordingAgent) Name() string { return "recorder" }
+func (a *recordingAgent) Respond(_ context.Context, it AblationItem, c []Turn) (string, error) {
+	a.calls = append(a.calls, recorded{it.ID, c})
+	return "a reply", nil
+}
+
+// TestContextLengthCounts checks what k counts in the context-length
+// ablation: exactly the k turns right before the target (the target
+// excluded), the same targets at every k, and an error for a target with
+// fewer turns before it than the largest k.
+func TestContextLengthCounts(t *testing.T) {
+	utts := syntheticDialogues()
+	items := AblationItems(utts, []string{"Bob"}, nil, 10, 3)
+	if len(items) != 3 {
+		t.Fatalf("%d items", len(items))
+	}
+	a := &recordingAgent{}
+	tab, err := ContextAblation(context.Background(), a, NewLexicalJudge(), items, DefaultContextLengths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.calls) != 12 || tab.KCounts != ContextLengthMeaning || len(tab.Targets) != 3 {
+		t.Fatalf("%d calls, table %+v", len(a.calls), tab)
+	}
+	for i, c := range a.calls {
+		k, it := DefaultContextLengths[i/3], items[i%3]
+		if c.id != it.ID || tab.Targets[i%3] != it.ID {
+			t.Errorf("call %d: target %s, want %s (targets fixed across lengths)", i, c.id, it.ID)
+		}
+		h := it.History
+		if len(c.turn) != k || c.turn[k-1] != h[len(h)-1] || c.turn[0] != h[len(h)-k] {
+			t.Errorf("k=%d: %d turns given, want the %d before the target", k, len(c.turn), k)
+		}
+	}
+	// With unique lines t0 … t11 (Bob speaks the odd ones), the target t11
+	// at k = 4 sees t7 … t10.
+	var uniq []data.Utterance
+	for i := range 12 {
+		uniq = append(uniq, data.Utterance{Source: "u", ConversationID: "c", Turn: int32(i), Speaker: []string{"Ada", "Bob"}[i%2], Text: fmt.Sprint("t", i)})
+	}
+	last := AblationItems(uniq, []string{"Bob"}, nil, 10, 0)
+	if len(last) != 1 || last[0].Reference != "t11" {
+		t.Fatalf("items %+v", last)
+	}
+	a.calls = nil
+	if _, err := ContextAblation(context.Background(), a, NewLexicalJudge(), last, []int{4}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, turn := range a.calls[0].turn {
+		got = append(got, turn.Text)
+	}
+	if strings.Join(got, " ") != "t7 t8 t9 t10" {
+		t.Errorf("k=4 context of t11: %v, want t7 t8 t9 t10", got)
+	}
+	short := []AblationItem{{ID: "s", Role: "Bob", History: items[0].History[:5], Reference: "x"}}
+	if _, err := ContextAblation(context.Background(), a, NewLexicalJudge(), short, DefaultContextLengths, nil); err == nil || !strings.Contains(err.Error(), `"s" has 5 turns`) {
+		t.Errorf("short history: %v", err)
 	}
 }
