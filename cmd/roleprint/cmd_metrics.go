@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -57,6 +58,10 @@ type metricsJSON struct {
 	RougeStemmed   *bool  `json:"rouge_stemmed,omitempty"`
 	// agreement
 	Agreement []agreementJSON `json:"agreement,omitempty"`
+	// GroupBy is --group-by ("" for item-level agreement); IgnoredColumns
+	// the CSV columns no statistic used.
+	GroupBy        string   `json:"group_by,omitempty"`
+	IgnoredColumns []string `json:"ignored_columns,omitempty"`
 	// dedup
 	Dedup *dedupJSON `json:"dedup,omitempty"`
 }
@@ -66,7 +71,7 @@ type agreementJSON struct {
 	// share dimension names).
 	File      string `json:"file"`
 	Dimension string `json:"dimension"`
-	agree.Report
+	agree.GroupReport
 }
 
 type dedupJSON struct {
@@ -105,6 +110,10 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	threshold := fs.Float64("threshold", 0.9, "dedup: cosine at or above which a dialogue duplicates an earlier one")
 	method := fs.String("method", "auto", "dedup: exact, lsh or auto")
 	outPath := fs.String("out", "", "dedup: write the kept rows to this Parquet file")
+	groupBy := fs.String("group-by", "", "agreement: average the scores per value of this CSV column (e.g. system) and compare the means, one point per value, as SpeechRole's Table 3 compares systems (default: compare items)")
+	boot := fs.Int("bootstrap", agree.DefaultReplicates, "agreement: bootstrap replicates for the confidence intervals of ρ, τ and pairwise agreement (0: none); items are resampled (within each group with --group-by)")
+	conf := fs.Float64("confidence", 0.95, "agreement: coverage of the bootstrap intervals")
+	seed := fs.Int64("seed", 1, "agreement: seed of the bootstrap")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -178,10 +187,16 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	case "agreement":
+		out.GroupBy = strings.ToLower(strings.TrimSpace(*groupBy))
+		bs := agree.Bootstrap{Replicates: *boot, Confidence: *conf, Seed: *seed}
+		ignored := map[string]bool{}
 		for _, p := range fs.Args() {
-			rows, err := readAgreementCSV(p)
+			rows, extra, err := readAgreementCSV(p, out.GroupBy)
 			if err != nil {
 				return err
+			}
+			for _, c := range extra {
+				ignored[c] = true
 			}
 			var dims []string
 			for d := range rows {
@@ -189,20 +204,35 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 			}
 			sort.Strings(dims)
 			for _, d := range dims {
-				rep, err := agree.Compare(rows[d][0], rows[d][1])
+				r := rows[d]
+				rep, err := agree.CompareGroups(r.human, r.judge, r.groups, bs)
 				if err != nil {
 					return fmt.Errorf("%s: dimension %q: %w", p, d, err)
 				}
-				out.Agreement = append(out.Agreement, agreementJSON{File: systemName(p), Dimension: d, Report: rep})
+				out.Agreement = append(out.Agreement, agreementJSON{File: systemName(p), Dimension: d, GroupReport: rep})
+			}
+		}
+		out.IgnoredColumns = sortedKeys(ignored)
+		if len(out.IgnoredColumns) > 0 {
+			if out.GroupBy == "" {
+				e.Logf("metrics: column(s) %s not used: agreement is over items (--group-by COLUMN compares per-group means, e.g. per system)", strings.Join(out.IgnoredColumns, ", "))
+			} else {
+				e.Logf("metrics: column(s) %s not used", strings.Join(out.IgnoredColumns, ", "))
 			}
 		}
 		if *asJSON {
 			return e.JSON(out)
 		}
 		w := e.Stdout()
-		fmt.Fprintf(w, "%-16s%-16s%6s%10s%10s%12s%10s\n", "File", "Dimension", "N", "Spearman", "Kendall", "Agreement", "Pearson")
+		unit := "items"
+		if out.GroupBy != "" {
+			unit = "means per " + out.GroupBy
+		}
+		fmt.Fprintf(w, "Agreement over %s; %.0f%% bootstrap intervals from %d replicates (seed %d)\n", unit, 100*bs.Confidence, bs.Replicates, bs.Seed)
+		fmt.Fprintf(w, "%-16s%-16s%6s%7s%10s%18s%10s%18s%12s%18s%10s\n", "File", "Dimension", "N", "Groups", "Spearman", "", "Kendall", "", "Agreement", "", "Pearson")
 		for _, a := range out.Agreement {
-			fmt.Fprintf(w, "%-16s%-16s%6d%10.3f%10.3f%12.3f%10.3f\n", a.File, a.Dimension, a.N, a.Spearman, a.Kendall, a.Pairwise, a.Pearson)
+			fmt.Fprintf(w, "%-16s%-16s%6d%7d%10.3f%18s%10.3f%18s%12.3f%18s%10.3f\n", a.File, a.Dimension, a.N, a.Groups,
+				a.Spearman, ciText(a.SpearmanCI), a.Kendall, ciText(a.KendallCI), a.Pairwise, ciText(a.PairwiseCI), a.Pearson)
 		}
 		return nil
 	case "dedup":
@@ -268,20 +298,28 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	return usagef("unknown --kind %q (text, agreement, dedup)", *kind)
 }
 
+// agreementRows are one dimension's scores (and groups, with --group-by).
+type agreementRows struct {
+	human, judge []float64
+	groups       []string
+}
+
 // readAgreementCSV reads a CSV with a header naming columns "human" and
-// "judge" (and optionally "dimension"); it returns, per dimension ("all"
-// when there is no dimension column), the human and judge scores.
-func readAgreementCSV(path string) (map[string][2][]float64, error) {
+// "judge" (and optionally "dimension", and the groupBy column when
+// given); it returns, per dimension ("all" when there is no dimension
+// column), the human and judge scores and the groups, and the names of
+// the columns it did not use.
+func readAgreementCSV(path, groupBy string) (map[string]*agreementRows, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -290,10 +328,28 @@ func readAgreementCSV(path string) (map[string][2][]float64, error) {
 	hi, okH := col["human"]
 	ji, okJ := col["judge"]
 	if !okH || !okJ {
-		return nil, fmt.Errorf("%s:1: header %v: expected columns human and judge (and optionally dimension)", path, header)
+		return nil, nil, fmt.Errorf("%s:1: header %v: expected columns human and judge (and optionally dimension)", path, header)
 	}
 	di, okD := col["dimension"]
-	out := map[string][2][]float64{}
+	gi, okG := col[groupBy]
+	if groupBy != "" && !okG {
+		return nil, nil, fmt.Errorf("%s:1: header %v: no column %q for --group-by", path, header, groupBy)
+	}
+	var unused []string
+	for _, h := range header {
+		k := strings.ToLower(strings.TrimSpace(h))
+		if k != "human" && k != "judge" && k != "dimension" && (groupBy == "" || k != groupBy) {
+			unused = append(unused, k)
+		}
+	}
+	need := max(hi, ji)
+	if okD {
+		need = max(need, di)
+	}
+	if okG {
+		need = max(need, gi)
+	}
+	out := map[string]*agreementRows{}
 	line := 1
 	for {
 		rec, err := r.Read()
@@ -302,23 +358,41 @@ func readAgreementCSV(path string) (map[string][2][]float64, error) {
 		}
 		line++
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		if len(rec) <= max(hi, ji) || (okD && len(rec) <= di) {
-			return nil, fmt.Errorf("%s:%d: %d fields, expected %d", path, line, len(rec), len(header))
+		if len(rec) <= need {
+			return nil, nil, fmt.Errorf("%s:%d: %d fields, expected %d", path, line, len(rec), len(header))
 		}
 		h, err1 := strconv.ParseFloat(strings.TrimSpace(rec[hi]), 64)
 		j, err2 := strconv.ParseFloat(strings.TrimSpace(rec[ji]), 64)
 		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%s:%d: human %q and judge %q must be numbers", path, line, rec[hi], rec[ji])
+			return nil, nil, fmt.Errorf("%s:%d: human %q and judge %q must be numbers", path, line, rec[hi], rec[ji])
 		}
 		d := "all"
 		if okD {
 			d = strings.TrimSpace(rec[di])
 		}
 		v := out[d]
-		v[0], v[1] = append(v[0], h), append(v[1], j)
-		out[d] = v
+		if v == nil {
+			v = &agreementRows{}
+			out[d] = v
+		}
+		v.human, v.judge = append(v.human, h), append(v.judge, j)
+		if okG {
+			g := strings.TrimSpace(rec[gi])
+			if g == "" {
+				return nil, nil, fmt.Errorf("%s:%d: empty %s (--group-by)", path, line, groupBy)
+			}
+			v.groups = append(v.groups, g)
+		}
 	}
-	return out, nil
+	return out, unused, nil
+}
+
+// ciText renders an interval "[lo, hi]", "" when undefined.
+func ciText(iv agree.Interval) string {
+	if math.IsNaN(iv[0]) || math.IsNaN(iv[1]) {
+		return ""
+	}
+	return fmt.Sprintf("[%.3f, %.3f]", iv[0], iv[1])
 }

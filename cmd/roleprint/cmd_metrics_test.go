@@ -69,3 +69,41 @@ func TestMetricsMeteorSynonymMode(t *testing.T) {
 		}
 	}
 }
+
+// --group-by system compares the systems' mean scores (SpeechRole Table
+// 3); without it the extra column is reported, not silently dropped.
+func TestMetricsAgreementGroupBy(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "ratings.csv")
+	os.WriteFile(p, []byte("system,dimension,human,judge\nA,IA,4,3\nA,IA,2,3\nB,IA,5,4\nB,IA,5,5\nC,IA,1,2\nC,IA,2,1\n"), 0o644)
+	type out struct {
+		Agreement []struct {
+			Groups     int        `json:"groups"`
+			Spearman   float64    `json:"spearman"`
+			SpearmanCI []*float64 `json:"spearman_ci"`
+			Bootstrap  struct {
+				Replicates int `json:"replicates"`
+			} `json:"bootstrap"`
+		} `json:"agreement"`
+		GroupBy string   `json:"group_by"`
+		Ignored []string `json:"ignored_columns"`
+	}
+	code, stdout, stderr := runPersonaCLI(t, "metrics", "--kind", "agreement", "--group-by", "system", "--bootstrap", "200", "--json", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var g out
+	decodeOne(t, stdout, &g)
+	if len(g.Agreement) != 1 || g.Agreement[0].Groups != 3 || g.Agreement[0].Spearman != 1 || g.GroupBy != "system" ||
+		g.Agreement[0].Bootstrap.Replicates != 200 || len(g.Agreement[0].SpearmanCI) != 2 || g.Agreement[0].SpearmanCI[0] == nil {
+		t.Fatalf("grouped %+v", g)
+	}
+	code, stdout, stderr = runPersonaCLI(t, "metrics", "--kind", "agreement", "--json", p)
+	var i out
+	decodeOne(t, stdout, &i)
+	if code != 0 || i.Agreement[0].Groups != 0 || !(i.Agreement[0].Spearman < 1) || len(i.Ignored) != 1 || i.Ignored[0] != "system" {
+		t.Fatalf("per item (exit %d, %s): %+v", code, stderr, i)
+	}
+	if code, _, stderr = runPersonaCLI(t, "metrics", "--kind", "agreement", "--group-by", "model", p); code == 0 {
+		t.Errorf("missing --group-by column accepted: %s", stderr)
+	}
+}
