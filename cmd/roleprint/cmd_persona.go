@@ -123,7 +123,7 @@ func runDistill(ctx context.Context, e *env, args []string) error {
 	chunkWords := fs.Int("chunk-words", def.Chunk.MaxWords, "most words per chunk of a scene")
 	conc := fs.Int("concurrency", def.Concurrency, "units of work run at once")
 	prompts := fs.Bool("prompts", false, "with --json, include every persona prompt")
-	acousticFile := fs.String("acoustic", "", "characters' acoustic profiles (`roleprint speech profile --json` output, or {character: tag line}); their prompts then describe their voice")
+	acousticFile := fs.String("acoustic", "", "JSON file of the characters' acoustic profiles (the output of roleprint speech profile --json, or {character: tag line}); their prompts then describe their voice")
 	client := llmFlags(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
