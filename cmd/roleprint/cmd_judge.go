@@ -255,6 +255,15 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 				filled++
 			}
 		}
+		// Per-sentence tags of the history turns from the corpus rows'
+		// recordings (audio_path relative to the first input's folder).
+		tagged, err := judge.FillAblationTags(items, filepath.Dir(fs.Arg(0)), speech.DefaultConfig())
+		if err != nil {
+			return err
+		}
+		if tagged > 0 {
+			e.Logf("judge: ablation: acoustic tags of %d context turns computed from their recordings (20/60/20 %% per speaker)", tagged)
+		}
 		var agent judge.Agent
 		switch *agentName {
 		case "retrieval":

@@ -149,7 +149,7 @@ func AblationItems(utts []data.Utterance, roles []string, personas map[string]st
 			}
 			hist := make([]Turn, i)
 			for h := 0; h < i; h++ {
-				hist[h] = Turn{Speaker: c.rows[h].Speaker, Text: c.rows[h].Text}
+				hist[h] = Turn{Speaker: c.rows[h].Speaker, Text: c.rows[h].Text, Audio: c.rows[h].AudioPath}
 			}
 			cands[u.Speaker] = append(cands[u.Speaker], AblationItem{
 				ID: fmt.Sprintf("%s#%d", k, u.Turn), Role: u.Speaker, Persona: personas[u.Speaker], History: hist,

@@ -223,3 +223,28 @@ func TestContextLengthCounts(t *testing.T) {
 		t.Errorf("short history: %v", err)
 	}
 }
+
+// TestFillAblationTags: corpus rows with audio give the ablation's history
+// turns per-sentence tags.
+func TestFillAblationTags(t *testing.T) {
+	dir := t.TempDir()
+	var utts []data.Utterance
+	for i := range 6 {
+		sp := []string{"Ada", "Bob"}[i%2]
+		utts = append(utts, data.Utterance{Source: "s", ConversationID: "c", Turn: int32(i), Speaker: sp, Text: fmt.Sprint("line ", i),
+			AudioPath: tone(t, dir, fmt.Sprint("u", i, ".wav"), 100+40*float64(i), 0.3, 1)})
+	}
+	items := AblationItems(utts, []string{"Bob"}, nil, 4, 0)
+	if len(items) != 1 || items[0].History[0].Audio == "" {
+		t.Fatalf("items %+v", items)
+	}
+	n, err := FillAblationTags(items, dir, speech.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ada's turns 0, 2, 4 rise in pitch: Low, Medium, High among her three.
+	h := items[0].History
+	if n != 5 || h[0].Tags.Pitch != "Low" || h[2].Tags.Pitch != "Medium" || h[4].Tags.Pitch != "High" {
+		t.Errorf("%d tagged; Ada's pitch tags %q %q %q", n, h[0].Tags.Pitch, h[2].Tags.Pitch, h[4].Tags.Pitch)
+	}
+}

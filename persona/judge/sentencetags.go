@@ -123,3 +123,16 @@ func tagOf(l speech.Level) string {
 	}
 	return l.String()
 }
+
+// FillAblationTags is FillSentenceTags for the context-length ablation:
+// the history turns of items that name a recording (Turn.Audio, set by
+// AblationItems from the corpus rows' audio_path) and have no tags get
+// per-sentence tags, binned per speaker over the speaker's recorded turns
+// in all items. It returns how many distinct item turns got tags.
+func FillAblationTags(items []AblationItem, baseDir string, cfg speech.Config) (int, error) {
+	insts := make([]VRInstance, len(items))
+	for i, it := range items {
+		insts[i] = VRInstance{ID: it.ID, Role: it.Role, Context: it.History}
+	}
+	return FillSentenceTags(insts, baseDir, cfg)
+}
