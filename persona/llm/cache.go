@@ -62,6 +62,9 @@ func CacheKey(req Request) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Path returns the file that holds (or would hold) key's entry.
+func (c *Cache) Path(key string) string { return c.path(key) }
+
 func (c *Cache) path(key string) string {
 	return filepath.Join(c.dir, key[:2], key+".json")
 }
