@@ -45,7 +45,7 @@ func TestLoadRolesFormats(t *testing.T) {
 		t.Fatalf("tsv: %+v %v", rs, err)
 	}
 	for body, want := range map[string]string{
-		"Ann\tA baker.\nBob\n":        "roles.tsv:2",
+		"Ann\tA baker.\nBob\n":         "roles.tsv:2",
 		"Ann\tA baker.\nAnn\tAgain.\n": "given twice",
 		"Ann\t \n":                     "roles.tsv:1: empty description",
 	} {
