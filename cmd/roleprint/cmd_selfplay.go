@@ -51,6 +51,7 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	journalPath := fs.String("journal", "", "journal of completed requests (default OUT.journal.jsonl); a rerun replays it")
 	interview := fs.String("interview", "", "interview mode: a file of questions, one per line; every role answers each")
 	pairs := fs.String("pairs", string(def.Pairs), "which roles meet: all (every pair) or paper (pairs of roles of one source, as in the paper)")
+	sceneSize := fs.Int("scene-size", 2, "roles per scene, speaking in turn (2: pairs)")
 	perPair := fs.Int("per-pair", def.PerPair, "conversations per pair of roles (the two take turns to open)")
 	maxTurns := fs.Int("max-turns", def.MaxTurns, "most generated turns per conversation")
 	minTurns := fs.Int("min-turns", def.MinTurns, "fewest turns before the end marker is honoured")
@@ -95,7 +96,7 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	sp := selfplay.Config{AgentModel: *agent, Source: *source, Greeting: *greeting, EndMarker: *endMarker, MaxTurns: *maxTurns, MinTurns: *minTurns,
-		Pairs: p, PerPair: *perPair, Seed: *seed, Temperature: *temp, TopP: *topP, MaxTokens: *maxTokens, Concurrency: *conc, RPS: *rps}
+		Pairs: p, SceneSize: *sceneSize, PerPair: *perPair, Seed: *seed, Temperature: *temp, TopP: *topP, MaxTokens: *maxTokens, Concurrency: *conc, RPS: *rps}
 	cfg.Logf = e.Logf
 	client, err := llm.New(cfg)
 	if err != nil {

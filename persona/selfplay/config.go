@@ -24,6 +24,9 @@ type Config struct {
 	MinTurns int `json:"min_turns"`
 	// Pairs chooses which roles meet. Default PairsAll.
 	Pairs Pairing `json:"pairs"`
+	// SceneSize is the number of roles in a scene; they speak in turn.
+	// Default 2 (the paper's pairs).
+	SceneSize int `json:"scene_size"`
 	// PerPair is the number of conversations per pair of roles, the two
 	// roles taking turns to open. Default 1.
 	PerPair int `json:"per_pair"`
@@ -66,6 +69,7 @@ func DefaultConfig() Config {
 		MinTurns:          2,
 		Pairs:             PairsAll,
 		PerPair:           1,
+		SceneSize:         2,
 		Seed:              1,
 		Temperature:       0.7,
 		MaxTokens:         256,
@@ -101,6 +105,9 @@ func (c *Config) fill(interview bool) {
 	}
 	if c.PerPair < 1 {
 		c.PerPair = 1
+	}
+	if c.SceneSize < 2 {
+		c.SceneSize = 2
 	}
 	if c.SceneTemplate == "" {
 		c.SceneTemplate = d.SceneTemplate

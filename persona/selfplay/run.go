@@ -85,7 +85,7 @@ func newRunner(client *llm.Client, roles []Role, cfg Config, journal *Journal) (
 // only when every scene finished.
 func SelfPlay(ctx context.Context, client *llm.Client, roles []Role, cfg Config, journal *Journal, progress Progress) (*Result, error) {
 	cfg.fill(false)
-	scenes, err := Scenes(roles, cfg.Pairs, cfg.PerPair, cfg.Seed)
+	scenes, err := Scenes(roles, cfg.Pairs, cfg.PerPair, cfg.Seed, cfg.SceneSize)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,8 @@ import (
 type Pairing string
 
 const (
-	// PairsAll makes a scene of every unordered pair of roles.
+	// PairsAll makes a scene of every unordered pair (or group, see
+	// Config.SceneSize) of roles.
 	PairsAll Pairing = "all"
 	// PairsPaper follows Yang et al. §6.1 as RolePrint reads it: the
 	// characters of one work talk with each other, so every unordered pair
@@ -41,37 +42,48 @@ type Scene struct {
 	Seed int64 `json:"seed"`
 }
 
-// Scenes lists the scenes of roles under pairing p: perPair
-// conversations per pair, the two roles taking turns to speak first
-// (replicate k starts with the pair's first role when k is even). Each
-// scene's seed is seed + its index.
-func Scenes(roles []Role, p Pairing, perPair int, seed int64) ([]Scene, error) {
+// Scenes lists the scenes of roles under pairing p: every unordered
+// group of size roles (size < 2 means 2: pairs) — under PairsPaper only
+// groups whose roles share a Source — with perPair conversations per
+// group; replicate k rotates the speaking order by k, so the roles take
+// turns to open. Scene i's seed is seed + i. IDs are "A+B[+C]#k".
+func Scenes(roles []Role, p Pairing, perPair int, seed int64, size int) ([]Scene, error) {
 	if perPair < 1 {
 		perPair = 1
 	}
-	var pairs [][2]string
-	for i := range roles {
-		for j := i + 1; j < len(roles); j++ {
-			if p == PairsPaper && roles[i].Source != roles[j].Source {
+	if size < 2 {
+		size = 2
+	}
+	var groups [][]string
+	var pick func(start int, cur []int)
+	pick = func(start int, cur []int) {
+		if len(cur) == size {
+			g := make([]string, size)
+			for i, k := range cur {
+				g[i] = roles[k].Name
+			}
+			groups = append(groups, g)
+			return
+		}
+		for k := start; k < len(roles); k++ {
+			if p == PairsPaper && len(cur) > 0 && roles[k].Source != roles[cur[0]].Source {
 				continue
 			}
-			pairs = append(pairs, [2]string{roles[i].Name, roles[j].Name})
+			pick(k+1, append(cur, k))
 		}
 	}
-	if len(pairs) == 0 {
-		if p == PairsPaper && len(roles) > 1 {
-			return nil, fmt.Errorf("--pairs paper: no two roles share a source (give a third column in the roles file, or use --pairs all)")
+	pick(0, nil)
+	if len(groups) == 0 {
+		if p == PairsPaper && len(roles) >= size {
+			return nil, fmt.Errorf("--pairs paper: no %d roles share a source (give a third column in the roles file, or use --pairs all)", size)
 		}
-		return nil, fmt.Errorf("self-play needs at least two roles (got %d)", len(roles))
+		return nil, fmt.Errorf("self-play needs at least %d roles (got %d)", size, len(roles))
 	}
 	var out []Scene
-	for _, pr := range pairs {
+	for _, g := range groups {
 		for k := 0; k < perPair; k++ {
-			rs := []string{pr[0], pr[1]}
-			if k%2 == 1 {
-				rs = []string{pr[1], pr[0]}
-			}
-			out = append(out, Scene{ID: fmt.Sprintf("%s+%s#%d", pr[0], pr[1], k), Roles: rs, Replicate: k, Seed: seed + int64(len(out))})
+			rs := append(append([]string(nil), g[k%size:]...), g[:k%size]...)
+			out = append(out, Scene{ID: fmt.Sprintf("%s#%d", strings.Join(g, "+"), k), Roles: rs, Replicate: k, Seed: seed + int64(len(out))})
 		}
 	}
 	return out, nil

@@ -57,18 +57,22 @@ func TestLoadRolesFormats(t *testing.T) {
 
 func TestScenesPairings(t *testing.T) {
 	roles := []selfplay.Role{{Name: "A", Source: "x"}, {Name: "B", Source: "x"}, {Name: "C", Source: "y"}, {Name: "D", Source: "y"}}
-	all, err := selfplay.Scenes(roles, selfplay.PairsAll, 2, 10)
+	all, err := selfplay.Scenes(roles, selfplay.PairsAll, 2, 10, 2)
 	if err != nil || len(all) != 12 {
 		t.Fatalf("all: %d scenes, %v", len(all), err)
 	}
 	if all[0].ID != "A+B#0" || all[1].Roles[0] != "B" || all[1].Seed != 11 {
 		t.Fatalf("replicates do not alternate the opener: %+v", all[:2])
 	}
-	paper, err := selfplay.Scenes(roles, selfplay.PairsPaper, 1, 0)
+	paper, err := selfplay.Scenes(roles, selfplay.PairsPaper, 1, 0, 2)
 	if err != nil || len(paper) != 2 || paper[0].ID != "A+B#0" || paper[1].ID != "C+D#0" {
 		t.Fatalf("paper: %+v %v", paper, err)
 	}
-	if _, err := selfplay.Scenes(roles[1:3], selfplay.PairsPaper, 1, 0); err == nil || !strings.Contains(err.Error(), "source") {
+	trios, err := selfplay.Scenes(roles, selfplay.PairsAll, 3, 0, 3)
+	if err != nil || len(trios) != 4*3 || trios[1].Roles[0] != "B" || trios[2].Roles[0] != "C" || trios[0].ID != "A+B+C#0" {
+		t.Fatalf("trios: %+v %v", trios, err)
+	}
+	if _, err := selfplay.Scenes(roles[1:3], selfplay.PairsPaper, 1, 0, 2); err == nil || !strings.Contains(err.Error(), "source") {
 		t.Fatalf("paper with no shared source: %v", err)
 	}
 }
@@ -188,5 +192,31 @@ func TestInterviewAndTornJournal(t *testing.T) {
 	os.WriteFile(path, append([]byte("garbage\n"), b...), 0o644)
 	if _, err := selfplay.OpenJournal(path); err == nil || !strings.Contains(err.Error(), ":1:") {
 		t.Fatalf("bad journal line: %v", err)
+	}
+}
+
+// In a scene of three, each speaker sees the others' lines as user
+// messages prefixed with their names, merged when consecutive.
+func TestSelfPlayThreeRoles(t *testing.T) {
+	s := llmtest.New(func(req llm.Request) string { return fmt.Sprintf("turn %d", len(req.Messages)) })
+	defer s.Close()
+	client, err := llm.New(s.Config("m", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []selfplay.Role{{Name: "Ann", Prompt: "You are Ann."}, {Name: "Bob", Prompt: "You are Bob."}, {Name: "Cy", Prompt: "You are Cy."}}
+	j, _ := selfplay.OpenJournal(filepath.Join(t.TempDir(), "j.jsonl"))
+	defer j.Close()
+	cfg := selfplay.DefaultConfig()
+	cfg.SceneSize, cfg.MaxTurns = 3, 4
+	res, err := selfplay.SelfPlay(context.Background(), client, roles, cfg, j, nil)
+	if err != nil || len(res.Scenes) != 1 || res.Scenes[0].Turns != 4 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// Turn 3 is Cy's: greeting (Cy's own), then Ann and Bob merged.
+	req := s.Requests()[2]
+	if len(req.Messages) != 3 || req.Messages[1].Role != "assistant" || req.Messages[2].Content != "Ann: turn 2\nBob: turn 2" ||
+		!strings.Contains(req.Messages[0].Content, "with Ann and Bob") {
+		t.Fatalf("Cy's view: %+v", req.Messages)
 	}
 }
