@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/judge"
@@ -133,5 +135,14 @@ func speechJudgedOn(j judge.PairJudge) string {
 // they are, anything else decoded to 16 kHz mono WAV by the speech front
 // end (ffmpeg).
 func judgeAudioLoad(path string) ([]byte, string, error) {
-	return judge.LoadAudioFile(path)
+	if b, format, err := judge.LoadAudioFile(path); err == nil || !strings.Contains(err.Error(), "convert") {
+		return b, format, err
+	}
+	wav, cleanup, err := speech.ConvertWAV(context.Background(), path, speech.DecodeOptions{Rate: speech.ASRRate})
+	if err != nil {
+		return nil, "", err
+	}
+	defer cleanup()
+	b, err := os.ReadFile(wav)
+	return b, "wav", err
 }
