@@ -228,3 +228,11 @@ func TestRedactURLAndText(t *testing.T) {
 		t.Fatalf("RedactHeader: %v", h)
 	}
 }
+
+func TestRedactTextLeavesProse(t *testing.T) {
+	for _, s := range []string{"Basic authentication is not supported", "use scikit-learn", "bearer of bad news"} {
+		if got := llm.RedactText(s); got != s {
+			t.Errorf("RedactText(%q) = %q", s, got)
+		}
+	}
+}

@@ -17,7 +17,7 @@ var (
 	// userinfoRE matches the userinfo of a URL inside free text.
 	userinfoRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)[^/?#@\s"']+@`)
 	// bearerRE matches an Authorization value inside free text.
-	bearerRE = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}`)
+	bearerRE = regexp.MustCompile(`\b(Bearer|Basic|bearer)\s+[A-Za-z0-9._~+/=-]{6,}`)
 	// keyRE matches OpenAI-style secret keys (sk-…, sk-proj-…).
 	keyRE = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{6,}`)
 	// secretQuery are query parameters that carry keys.
@@ -77,7 +77,15 @@ func RedactText(s string, secrets ...string) string {
 		}
 	}
 	s = userinfoRE.ReplaceAllString(s, "${1}"+Redacted+"@")
-	s = bearerRE.ReplaceAllString(s, "${1} "+Redacted)
+	s = bearerRE.ReplaceAllStringFunc(s, func(m string) string {
+		scheme, tok, _ := strings.Cut(m, " ")
+		tok = strings.TrimSpace(tok)
+		// A credential has a digit or is long; "Basic authentication" is prose.
+		if len(tok) >= 20 || strings.ContainsAny(tok, "0123456789") {
+			return scheme + " " + Redacted
+		}
+		return m
+	})
 	return keyRE.ReplaceAllString(s, Redacted)
 }
 
