@@ -132,7 +132,9 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	manifestPath := selfplay.SidePath(*out, ".manifest.json")
-	m := selfplay.NewManifest(mode, sp, client.Config().Endpoint(), roles, questions, res)
+	ep := client.Config().Endpoint()
+	ep.Temperature = nil // every request sets its own (config.temperature)
+	m := selfplay.NewManifest(mode, sp, ep, roles, questions, res)
 	m.Output, m.Journal = *out, *journalPath
 	if err := selfplay.WriteManifest(manifestPath, m); err != nil {
 		return err

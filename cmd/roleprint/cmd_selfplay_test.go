@@ -229,3 +229,44 @@ func TestSelfPlayKilledResumedThenScored(t *testing.T) {
 		t.Fatalf("score has no fake-model row: %s", stdout)
 	}
 }
+
+// --interview: every role answers every question; the manifest keeps them.
+func TestSelfPlayInterviewCLI(t *testing.T) {
+	clearLLMEnv(t)
+	t.Setenv(llm.EnvCache, "off")
+	s := llmtest.New(func(req llm.Request) string {
+		m := regexp.MustCompile(`Stay in character as ([A-Za-z]+)`).FindStringSubmatch(req.Messages[0].Content)
+		if m == nil {
+			return "no role"
+		}
+		return m[1] + ": about " + req.Messages[1].Content
+	})
+	defer s.Close()
+	dir := t.TempDir()
+	roles := filepath.Join(dir, "desc.json")
+	os.WriteFile(roles, []byte(`{"Ann": "A baker.", "Bob": "A smith."}`), 0o644)
+	qs := filepath.Join(dir, "q.txt")
+	os.WriteFile(qs, []byte("# questions\nWho are you?\nWhat do you fear?\n"), 0o644)
+	out := filepath.Join(dir, "answers.parquet")
+	code, stdout, stderr := runSelfPlayCLI(context.Background(), "--model", "m", "--base-url", s.BaseURL, "--roles", roles, "--interview", qs, "--out", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var j selfPlayJSON
+	decodeOne(t, stdout, &j)
+	rows, err := data.ReadUtterances(out)
+	if err != nil || j.Mode != "interview" || j.Scenes != 4 || len(rows) != 8 || s.Served() != 4 {
+		t.Fatalf("%+v rows %d %v", j, len(rows), err)
+	}
+	if rows[1].ConversationID != "Ann/q1" || rows[1].Speaker != "Ann" || rows[1].Text != "about Who are you?" || rows[0].Text != "Who are you?" || rows[0].Speaker != "User" {
+		t.Fatalf("rows %+v", rows[:2])
+	}
+	mb, _ := os.ReadFile(j.Manifest)
+	if !strings.Contains(string(mb), `"What do you fear?"`) || !strings.Contains(string(mb), `"mode": "interview"`) {
+		t.Fatalf("manifest %s", mb)
+	}
+	// No model: refused with the flags named.
+	if code, _, stderr := runSelfPlayCLI(context.Background(), "--roles", roles, "--out", out); code != 2 || !strings.Contains(stderr, "--llm-model") {
+		t.Fatalf("no model: %d %s", code, stderr)
+	}
+}
