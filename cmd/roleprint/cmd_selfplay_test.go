@@ -270,3 +270,49 @@ func TestSelfPlayInterviewCLI(t *testing.T) {
 		t.Fatalf("no model: %d %s", code, stderr)
 	}
 }
+
+// The ids let Eq. 3 leave a role's own interlocutor out: with one scene of
+// two roles and one set per conversation, every pair of the two roles'
+// sets comes from the same conversation, so Distinction is undefined;
+// with two scenes of the pair it is defined (pairs across scenes).
+func TestSelfPlayIDsLetDistinctionSkipTheCounterpart(t *testing.T) {
+	clearLLMEnv(t)
+	t.Setenv(llm.EnvCache, "off")
+	s := llmtest.New(selfPlayAnswer)
+	defer s.Close()
+	dir := t.TempDir()
+	roles := filepath.Join(dir, "roles.tsv")
+	os.WriteFile(roles, []byte("Sheldon\tA physicist.\nPenny\tA waitress.\n"), 0o644)
+	realPath, _ := writeScoreFixtures(t)
+	distinction := func(perPair string) *float64 {
+		out := filepath.Join(dir, "gen"+perPair+".parquet")
+		if code, _, stderr := runSelfPlayCLI(context.Background(), "--model", "m", "--base-url", s.BaseURL, "--roles", roles, "--out", out,
+			"--per-pair", perPair, "--max-turns", "8", "--min-turns", "8"); code != 0 {
+			t.Fatalf("selfplay: %s", stderr)
+		}
+		code, stdout, stderr := scoreCLI("score", "--real", realPath, "--generated", out, "--encoder", "tfidf", "--grouping", "conversation", "--bootstrap", "0", "--held-out", "0", "--json")
+		if code != 0 {
+			t.Fatalf("score: %s", stderr)
+		}
+		var rep struct {
+			Models []struct {
+				Model       string   `json:"model"`
+				Distinction *float64 `json:"distinction"`
+			} `json:"models"`
+		}
+		decodeOne(t, stdout, &rep)
+		for _, r := range rep.Models {
+			if r.Model == "m" {
+				return r.Distinction
+			}
+		}
+		t.Fatalf("no row for m: %s", stdout)
+		return nil
+	}
+	if d := distinction("1"); d != nil {
+		t.Fatalf("one scene: Distinction %v compares a role with its own interlocutor", *d)
+	}
+	if d := distinction("2"); d == nil || *d <= 0 {
+		t.Fatalf("two scenes: Distinction %v, want defined", d)
+	}
+}
