@@ -40,16 +40,21 @@ type ASRConfig struct {
 
 // TimedWord is one recognised word with its span in seconds.
 type TimedWord struct {
-	Word  string  `json:"word"`
+	// Word is the word as recognised, trimmed.
+	Word string `json:"word"`
+	// Start and End are seconds from the start of the audio.
 	Start float64 `json:"start"`
 	End   float64 `json:"end"`
 }
 
 // TranscriptSegment is one segment of a verbose_json transcript.
 type TranscriptSegment struct {
-	Start float64     `json:"start"`
-	End   float64     `json:"end"`
-	Text  string      `json:"text"`
+	// Start and End are the segment's span in seconds.
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+	// Text is the segment's text.
+	Text string `json:"text"`
+	// Words are the segment's timed words (whisper.cpp puts them here).
 	Words []TimedWord `json:"words,omitempty"`
 }
 

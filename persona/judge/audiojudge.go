@@ -28,6 +28,7 @@ var SpeechDimensionCodes = []string{"SF", "SN", "PC", "EA"}
 // Modality counts how many pairs were judged each way, so a report can
 // say which speech scores were heard and which were read.
 type AudioPairJudge struct {
+	// Client talks to a chat model that accepts input_audio parts.
 	Client *llm.Client
 	// NoSwap always shows the candidate first.
 	NoSwap bool

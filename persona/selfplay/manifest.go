@@ -46,9 +46,12 @@ type Manifest struct {
 
 // RolePrompt is a role's prompt in the manifest.
 type RolePrompt struct {
+	// Name and Source are the role's.
 	Name   string `json:"name"`
 	Source string `json:"source"`
+	// SHA256 is the hex SHA-256 of Prompt, to compare runs at a glance.
 	SHA256 string `json:"sha256"`
+	// Prompt is the persona prompt as sent (before the scene instruction).
 	Prompt string `json:"prompt"`
 }
 
