@@ -236,3 +236,30 @@ func TestRedactTextLeavesProse(t *testing.T) {
 		}
 	}
 }
+
+// ChatChecked applies the same rules to text replies: an unusable reply
+// is not cached, a usable one is replayed.
+func TestChatCheckedCachesOnlyUsableReplies(t *testing.T) {
+	answer := "Maybe?"
+	s := newServer(t, func(llm.Request) string { return answer })
+	dir := t.TempDir()
+	c := newClient(t, s, dir, nil)
+	verdict := func(r *llm.Response) error {
+		if !strings.Contains(r.Content, "TRUE") && !strings.Contains(r.Content, "FALSE") {
+			return fmt.Errorf("no TRUE/FALSE verdict")
+		}
+		return nil
+	}
+	req := llm.Request{Messages: []llm.Message{llm.User("same speaker?")}}
+	var me *llm.MalformedError
+	if _, err := c.ChatChecked(context.Background(), req, verdict); !errors.As(err, &me) || s.Served() != 1 {
+		t.Fatalf("unusable reply: %v", err)
+	}
+	answer = "TRUE"
+	if r, err := c.ChatChecked(context.Background(), req, verdict); err != nil || r.Content != "TRUE" || s.Served() != 2 {
+		t.Fatalf("rerun did not ask again: %v, served %d", err, s.Served())
+	}
+	if r, err := c.ChatChecked(context.Background(), req, verdict); err != nil || !r.Cached || s.Served() != 2 {
+		t.Fatalf("usable reply not replayed: %v", err)
+	}
+}

@@ -93,6 +93,23 @@ func (c *Client) ChatJSON(ctx context.Context, req Request, out any, validate fu
 		}
 		return err
 	}
+	return c.chatChecked(ctx, req, check, c.cfg.JSONRetries, func(err error) string {
+		return fmt.Sprintf("Your reply could not be used: %v. Reply again with only one JSON object in the requested format, and nothing else.", err)
+	})
+}
+
+// ChatChecked is Chat with ChatJSON's cache rules for replies that are not
+// JSON: check (e.g. a verdict parser) decides whether a reply is usable;
+// only a usable reply is cached, a cached unusable one is a
+// *CachedReplyError unless Config.Refresh asks again, and an unusable
+// fresh reply is a *MalformedError (no follow-up request is made).
+func (c *Client) ChatChecked(ctx context.Context, req Request, check func(*Response) error) (*Response, error) {
+	return c.chatChecked(ctx, req, check, 0, nil)
+}
+
+// chatChecked sends req and accepts the first reply that passes check,
+// asking up to retries follow-ups (the reply and followUp(err) appended).
+func (c *Client) chatChecked(ctx context.Context, req Request, check func(*Response) error, retries int, followUp func(error) string) (*Response, error) {
 	orig := c.Resolve(req)
 	key := CacheKey(orig)
 	entry := ""
@@ -122,7 +139,7 @@ func (c *Client) ChatJSON(ctx context.Context, req Request, out any, validate fu
 	msgs := append([]Message(nil), req.Messages...)
 	var last *Response
 	var lastErr error
-	for try := 0; try <= c.cfg.JSONRetries; try++ {
+	for try := 0; try <= retries; try++ {
 		req.Messages = msgs
 		resp, err := c.chat(ctx, req, chatOpts{skipRead: true, noStore: true})
 		if err != nil {
@@ -139,10 +156,11 @@ func (c *Client) ChatJSON(ctx context.Context, req Request, out any, validate fu
 			return resp, nil
 		}
 		lastErr = err
-		msgs = append(msgs, Assistant(resp.Content),
-			User(fmt.Sprintf("Your reply could not be used: %v. Reply again with only one JSON object in the requested format, and nothing else.", err)))
+		if followUp != nil {
+			msgs = append(msgs, Assistant(resp.Content), User(followUp(err)))
+		}
 	}
-	return last, &MalformedError{Reply: last.Content, Err: lastErr, Tries: c.cfg.JSONRetries + 1, Entry: entry}
+	return last, &MalformedError{Reply: last.Content, Err: lastErr, Tries: retries + 1, Entry: entry}
 }
 
 // resetValue sets *out to its zero value, so that a reply is decoded
