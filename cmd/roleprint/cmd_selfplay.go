@@ -146,6 +146,9 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.Stdout(), "%s: %d conversations, %d rows → %s\n", mode, j.Scenes, j.Rows, *out)
 	fmt.Fprintf(e.Stdout(), "requests paid %d, replayed from the journal %d; ends %v\n", j.Requests, j.Replayed, j.Ends)
+	if m.CutReplies > 0 {
+		fmt.Fprintf(e.Stdout(), "%d replies were cut at --max-tokens %d (finish_reason=length)\n", m.CutReplies, *maxTokens)
+	}
 	fmt.Fprintf(e.Stdout(), "manifest %s\n", manifestPath)
 	return nil
 }

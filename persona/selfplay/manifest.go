@@ -42,6 +42,8 @@ type Manifest struct {
 	// Ends counts scenes by how they ended (marker, empty, max_turns,
 	// answered).
 	Ends map[string]int `json:"ends"`
+	// CutReplies counts replies cut at max_tokens over all scenes.
+	CutReplies int `json:"cut_replies"`
 }
 
 // RolePrompt is a role's prompt in the manifest.
@@ -68,6 +70,7 @@ func NewManifest(mode string, cfg Config, ep llm.Endpoint, roles []Role, questio
 		m.PromptTokens, m.CompletionTokens = res.PromptTokens, res.CompletionTokens
 		for _, s := range res.Scenes {
 			m.Ends[s.End]++
+			m.CutReplies += s.CutReplies
 		}
 	}
 	return m

@@ -45,6 +45,10 @@ type SceneResult struct {
 	// Turns counts the generated turns (greeting or question not
 	// counted).
 	Turns int `json:"turns"`
+	// CutReplies counts replies the server cut at max_tokens
+	// (finish_reason "length"); they are kept as they are (raise
+	// --max-tokens when there are many).
+	CutReplies int `json:"cut_replies"`
 	// End is "marker" (a reply carried Config.EndMarker), "empty" (a reply
 	// was empty once cleaned), "max_turns", or "answered" in interviews.
 	End string `json:"end"`
@@ -241,6 +245,9 @@ func (r *runner) scene(ctx context.Context, sc Scene) ([]data.Utterance, SceneRe
 		if err != nil {
 			return nil, res, err
 		}
+		if e.FinishReason == "length" {
+			res.CutReplies++
+		}
 		text, ended := CleanReply(e.Reply, speaker, r.cfg.EndMarker)
 		if text == "" {
 			res.End = "empty"
@@ -299,6 +306,9 @@ func (r *runner) interview(ctx context.Context, role Role, qi int, q string, see
 	e, err := r.ask(ctx, req, id, 1, role.Name)
 	if err != nil {
 		return nil, res, err
+	}
+	if e.FinishReason == "length" {
+		res.CutReplies++
 	}
 	text, _ := CleanReply(e.Reply, role.Name, r.cfg.EndMarker)
 	rows := []data.Utterance{r.row(id, 0, "User", role.Name, q)}
