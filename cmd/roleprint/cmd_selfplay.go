@@ -49,7 +49,7 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	rolesFile := fs.String("roles", "", "roles: personas.json (persona distill), RoleBench desc.json, or role<TAB>description[<TAB>source] lines (required)")
 	out := fs.String("out", "", "output corpus (Parquet, required); OUT.journal.jsonl and OUT.manifest.json go beside it")
 	journalPath := fs.String("journal", "", "journal of completed requests (default OUT.journal.jsonl); a rerun replays it")
-	interview := fs.String("interview", "", "interview mode: a file of questions, one per line; every role answers each")
+	interview := fs.String("interview", "", "interview mode: questions (one per line; Character-LLM JSON [{question}]; RoleBench JSONL {role, question}, asked of that role only)")
 	pairs := fs.String("pairs", string(def.Pairs), "which roles meet: all (every pair) or paper (pairs of roles of one source, as in the paper)")
 	sceneSize := fs.Int("scene-size", 2, "roles per scene, speaking in turn (2: pairs)")
 	perPair := fs.Int("per-pair", def.PerPair, "conversations per pair of roles (the two take turns to open)")
@@ -89,7 +89,7 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var questions []string
+	var questions []selfplay.Question
 	if *interview != "" {
 		if questions, err = selfplay.LoadQuestions(*interview); err != nil {
 			return err

@@ -29,7 +29,7 @@ type Manifest struct {
 	// Roles lists every role with the SHA-256 of its prompt and the text.
 	Roles []RolePrompt `json:"roles"`
 	// Questions are the interview questions.
-	Questions []string `json:"questions,omitempty"`
+	Questions []Question `json:"questions,omitempty"`
 	// Scenes, Rows, Requests and Replayed count the output and the
 	// requests paid in the last run and replayed from the journal.
 	Scenes   []SceneResult `json:"scenes"`
@@ -58,7 +58,7 @@ type RolePrompt struct {
 }
 
 // NewManifest fills a manifest from a finished run.
-func NewManifest(mode string, cfg Config, ep llm.Endpoint, roles []Role, questions []string, res *Result) Manifest {
+func NewManifest(mode string, cfg Config, ep llm.Endpoint, roles []Role, questions []Question, res *Result) Manifest {
 	cfg.fill(mode == "interview")
 	m := Manifest{Mode: mode, Created: time.Now().UTC(), Endpoint: ep, Config: cfg, Questions: questions, Ends: map[string]int{}}
 	for _, r := range roles {

@@ -158,17 +158,66 @@ func sortRoles(rs []Role) {
 	slices.SortFunc(rs, func(a, b Role) int { return strings.Compare(a.Name, b.Name) })
 }
 
-// LoadQuestions reads an interview's questions: one per line, blank lines
-// and lines starting with # skipped.
-func LoadQuestions(path string) ([]string, error) {
+// Question is one interview question; Role, when set, limits it to that
+// role (RoleBench's questions are role-specific).
+type Question struct {
+	// Role is the role the question is for; empty: every role.
+	Role string `json:"role,omitempty"`
+	// Text is the question.
+	Text string `json:"question"`
+}
+
+// LoadQuestions reads an interview's questions, recognised by content:
+//
+//   - text: one question per line, blank lines and lines starting with #
+//     skipped; every role is asked every question;
+//   - Character-LLM interview files: a JSON array of {"question", ...}
+//     objects (the replies in them are ignored);
+//   - RoleBench JSONL: one {"role", "question", ...} object per line; each
+//     question is asked of its role only.
+//
+// Questions are trimmed and each (role, question) is kept once, in file
+// order. A malformed line is an error naming the file and line.
+func LoadQuestions(path string) ([]Question, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("questions: %w", err)
 	}
-	var qs []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			qs = append(qs, l)
+	var qs []Question
+	seen := map[Question]bool{}
+	add := func(q Question) {
+		q.Role, q.Text = strings.TrimSpace(q.Role), strings.TrimSpace(q.Text)
+		if q.Text != "" && !seen[q] {
+			seen[q] = true
+			qs = append(qs, q)
+		}
+	}
+	trim := bytes.TrimSpace(b)
+	switch {
+	case len(trim) > 0 && trim[0] == '[':
+		var items []Question
+		if err := json.Unmarshal(trim, &items); err != nil {
+			return nil, fmt.Errorf("questions %s: want a JSON array of {\"question\"} objects: %w", path, err)
+		}
+		for _, q := range items {
+			add(q)
+		}
+	case len(trim) > 0 && trim[0] == '{':
+		for n, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l == "" {
+				continue
+			}
+			var q Question
+			if err := json.Unmarshal([]byte(l), &q); err != nil {
+				return nil, fmt.Errorf("questions %s:%d: want {\"role\", \"question\"}: %w", path, n+1, err)
+			}
+			add(q)
+		}
+	default:
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				add(Question{Text: l})
+			}
 		}
 	}
 	if len(qs) == 0 {

@@ -102,22 +102,36 @@ func SelfPlay(ctx context.Context, client *llm.Client, roles []Role, cfg Config,
 	})
 }
 
-// Interview asks every role every question, one single-turn request
-// each. Each question and answer is a conversation "ROLE/qN" of two rows:
-// the question (speaker "User") and the answer (speaker the role).
-func Interview(ctx context.Context, client *llm.Client, roles []Role, questions []string, cfg Config, journal *Journal, progress Progress) (*Result, error) {
+// Interview asks every role every question meant for it (all questions
+// without a Role; those with a Role only of that role), one single-turn
+// request each. Each question and answer is a conversation "ROLE/qN" (N
+// the question's 1-based position in questions) of two rows: the question
+// (speaker "User") and the answer (speaker the role). Questions for roles
+// not in roles are left out; none left is an error.
+func Interview(ctx context.Context, client *llm.Client, roles []Role, questions []Question, cfg Config, journal *Journal, progress Progress) (*Result, error) {
 	cfg.fill(true)
-	if len(roles) == 0 || len(questions) == 0 {
-		return nil, errors.New("interview: no roles or no questions")
+	type item struct {
+		role Role
+		qi   int
+	}
+	var items []item
+	for _, ro := range roles {
+		for qi, q := range questions {
+			if q.Role == "" || q.Role == ro.Name {
+				items = append(items, item{ro, qi})
+			}
+		}
+	}
+	if len(items) == 0 {
+		return nil, errors.New("interview: no question is for any of the roles given")
 	}
 	r, err := newRunner(client, roles, cfg, journal)
 	if err != nil {
 		return nil, err
 	}
-	n := len(roles) * len(questions)
-	return r.runAll(ctx, n, progress, func(ctx context.Context, i int) ([]data.Utterance, SceneResult, error) {
-		role, qi := roles[i/len(questions)], i%len(questions)
-		return r.interview(ctx, role, qi, questions[qi], cfg.Seed+int64(i))
+	return r.runAll(ctx, len(items), progress, func(ctx context.Context, i int) ([]data.Utterance, SceneResult, error) {
+		it := items[i]
+		return r.interview(ctx, it.role, it.qi, questions[it.qi].Text, cfg.Seed+int64(i))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/llm/llmtest"
 	"github.com/roleprint/roleprint/persona/selfplay"
@@ -166,7 +167,7 @@ func TestInterviewAndTornJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	roles := []selfplay.Role{{Name: "Ann", Prompt: "You are Ann."}, {Name: "Bob", Prompt: "You are Bob."}}
-	qs := []string{"Who are you?", "What do you fear?"}
+	qs := []selfplay.Question{{Text: "Who are you?"}, {Text: "What do you fear?"}}
 	res, err := selfplay.Interview(context.Background(), client, roles, qs, selfplay.DefaultConfig(), j, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -219,4 +220,51 @@ func TestSelfPlayThreeRoles(t *testing.T) {
 		!strings.Contains(req.Messages[0].Content, "with Ann and Bob") {
 		t.Fatalf("Cy's view: %+v", req.Messages)
 	}
+}
+
+func TestLoadQuestionsFormats(t *testing.T) {
+	qs, err := selfplay.LoadQuestions(write(t, "q.txt", "# c\nWho are you?\n\nWho are you?\nWhy?\n"))
+	if err != nil || len(qs) != 2 || qs[1].Text != "Why?" || qs[0].Role != "" {
+		t.Fatalf("text: %+v %v", qs, err)
+	}
+	qs, err = selfplay.LoadQuestions(write(t, "q.json", `[{"topic_id": "t", "question": "What do you think of your father?", "reply": [{"role": "Beethoven", "content": "x"}]}]`))
+	if err != nil || len(qs) != 1 || qs[0].Text != "What do you think of your father?" {
+		t.Fatalf("character-llm: %+v %v", qs, err)
+	}
+	qs, err = selfplay.LoadQuestions(write(t, "q.jsonl", `{"role": "Ann", "question": " Why bake? ", "generated": ["x"]}`+"\n"+`{"role": "Bob", "question": "Why forge?"}`+"\nnot json\n"))
+	if err == nil || !strings.Contains(err.Error(), "q.jsonl:3") {
+		t.Fatalf("bad JSONL line: %v", err)
+	}
+	qs, err = selfplay.LoadQuestions(write(t, "q.jsonl", `{"role": "Ann", "question": " Why bake? "}`+"\n"+`{"role": "Bob", "question": "Why forge?"}`+"\n"+`{"role": "Zed", "question": "Who?"}`+"\n"))
+	if err != nil || len(qs) != 3 || qs[0] != (selfplay.Question{Role: "Ann", Text: "Why bake?"}) {
+		t.Fatalf("rolebench: %+v %v", qs, err)
+	}
+	// Role-specific questions go to their role only; Zed's is left out.
+	s := llmtest.New(func(req llm.Request) string { return "because" })
+	defer s.Close()
+	client, _ := llm.New(s.Config("m", ""))
+	j, _ := selfplay.OpenJournal(filepath.Join(t.TempDir(), "j.jsonl"))
+	defer j.Close()
+	roles := []selfplay.Role{{Name: "Ann", Prompt: "You are Ann."}, {Name: "Bob", Prompt: "You are Bob."}}
+	res, err := selfplay.Interview(context.Background(), client, roles, qs, selfplay.DefaultConfig(), j, nil)
+	if err != nil || len(res.Rows) != 4 || res.Rows[0].Text != "Why bake?" || res.Rows[0].ConversationID != "Ann/q1" || res.Rows[2].ConversationID != "Bob/q2" {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// Character-LLM's released interview files load as question lists.
+func TestLoadQuestionsCharacterLLMRelease(t *testing.T) {
+	dir, ok := data.SharedCorpus("releases/character-llm/interview_single")
+	if !ok {
+		t.Skip("shared Character-LLM release not present")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "Beethoven_chatgpt_result", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no Beethoven interview file")
+	}
+	qs, err := selfplay.LoadQuestions(files[0])
+	if err != nil || len(qs) < 10 {
+		t.Fatalf("%d questions, %v", len(qs), err)
+	}
+	t.Logf("%s: %d questions, first %q", filepath.Base(files[0]), len(qs), qs[0].Text)
 }
