@@ -268,3 +268,36 @@ func TestLoadQuestionsCharacterLLMRelease(t *testing.T) {
 	}
 	t.Logf("%s: %d questions, first %q", filepath.Base(files[0]), len(qs), qs[0].Text)
 }
+
+// A scene whose requests fail stops alone: the error names it, the other
+// scenes' turns are journalled, and a rerun pays only for what is missing.
+func TestFailedSceneDoesNotStopTheOthers(t *testing.T) {
+	broken := true
+	s := llmtest.New(func(req llm.Request) string { return fmt.Sprintf("line %d [END]", len(req.Messages)) })
+	defer s.Close()
+	s.FailWhen(func(req llm.Request) *llmtest.Fault {
+		if broken && strings.Contains(req.Messages[0].Content, "You are Cy.") {
+			return &llmtest.BadRequest // 400: not retried
+		}
+		return nil
+	})
+	client, _ := llm.New(s.Config("m", ""))
+	roles := []selfplay.Role{{Name: "Ann", Prompt: "You are Ann."}, {Name: "Bob", Prompt: "You are Bob."}, {Name: "Cy", Prompt: "You are Cy."}}
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, _ := selfplay.OpenJournal(path)
+	cfg := selfplay.DefaultConfig()
+	cfg.MinTurns = 3
+	res, err := selfplay.SelfPlay(context.Background(), client, roles, cfg, j, nil)
+	j.Close()
+	if err == nil || !strings.Contains(err.Error(), "2 of 3 conversations failed") || !strings.Contains(err.Error(), "Ann+Cy#0") || res.Rows != nil {
+		t.Fatalf("err %v", err)
+	}
+	paid := s.Served() // Ann+Bob's 3 turns and Ann's first turn with Cy
+	broken = false
+	j, _ = selfplay.OpenJournal(path)
+	defer j.Close()
+	res, err = selfplay.SelfPlay(context.Background(), client, roles, cfg, j, nil)
+	if err != nil || len(res.Scenes) != 3 || res.Replayed != int64(paid) || s.Served() != 9 {
+		t.Fatalf("rerun: %v, replayed %d of %d, served %d", err, res.Replayed, paid, s.Served())
+	}
+}

@@ -3,7 +3,10 @@
 // answers with a function of the request and can be told to fail the next
 // requests in the ways real servers do: 429 with Retry-After, 5xx, replies
 // slower than the client's timeout, malformed JSON bodies and dropped
-// connections.
+// connections — queued (Fail) or chosen by request (FailWhen). SetReply
+// sets finish reasons ("length"); Handle serves other endpoints
+// (/v1/audio/transcriptions, /v1/audio/speech) on the same server;
+// Headers and Bodies return what the client sent.
 package llmtest
 
 import (
@@ -73,6 +76,8 @@ type Server struct {
 	bodies   [][]byte
 	served   int
 	key      string
+	// failWhen chooses a fault by request (see FailWhen).
+	failWhen func(llm.Request) *Fault
 	// extra holds handlers of other endpoints (see Handle).
 	extra map[string]http.HandlerFunc
 }
@@ -109,6 +114,14 @@ func (s *Server) SetAnswer(a Answer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.answer = a
+}
+
+// FailWhen makes the server answer every request for which f returns a
+// fault with that fault (after the queued faults of Fail); nil answers.
+func (s *Server) FailWhen(f func(req llm.Request) *Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failWhen = f
 }
 
 // SetReply replaces the answer function by one that also chooses the
@@ -205,8 +218,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		f = &s.faults[0]
 		s.faults = s.faults[1:]
 	}
-	answer, reply, key := s.answer, s.reply, s.key
+	answer, reply, key, failWhen := s.answer, s.reply, s.key, s.failWhen
 	s.mu.Unlock()
+	if f == nil && failWhen != nil {
+		f = failWhen(req)
+	}
 
 	if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
 		writeErr(w, 401, "invalid_api_key", "Incorrect API key provided")
