@@ -79,7 +79,7 @@ func scanWAV(b []byte, allowTruncated bool) (wavLayout, error) {
 			l.dataLen = size
 			if size > remain {
 				if !allowTruncated {
-					return l, fmt.Errorf("truncated: data chunk at byte %d declares %d bytes, only %d present", off, size, remain)
+					return l, fmt.Errorf("truncated: data chunk at byte %d declares %d bytes, only %d present (a streamed WAV with a placeholder size, such as espeak-ng --stdout writes? read it with --allow-truncated)", off, size, remain)
 				}
 				l.dataLen = remain
 			}

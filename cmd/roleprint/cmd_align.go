@@ -26,6 +26,7 @@ func init() {
 type alignJSON struct {
 	Script       string                `json:"script"`
 	Transcript   string                `json:"transcript,omitempty"`
+	Audio        string                `json:"audio,omitempty"`
 	Synthetic    *align.PerturbOptions `json:"synthetic,omitempty"`
 	Encoder      string                `json:"encoder"`
 	Threshold    float64               `json:"threshold"`
@@ -47,15 +48,23 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	out := fs.String("out", "", "write the full alignment (lines with times, segments) to this JSON file")
 	synthetic := fs.Bool("synthetic", false, "no TRANSCRIPT: synthesize a perturbed timed transcript from SCRIPT and report how many sentence boundaries are recovered")
 	seed := fs.Uint64("seed", 1, "with --synthetic, the perturbation seed")
+	audio := fs.String("audio", "", "no TRANSCRIPT: transcribe this audio or video file (any format ffmpeg reads) through --asr-base-url, then align")
+	rate := fs.Int("rate", 16000, "with --audio: sample rate of the mono WAV sent to the recogniser (16000 for Whisper; VoxRole resampled to 44100)")
+	saveTranscript := fs.String("save-transcript", "", "with --audio: write the word-timed transcript JSON here (reusable as TRANSCRIPT)")
+	asr := addASRFlags(fs)
+	dec := addDecodeFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	want := 2
-	if *synthetic {
+	if *synthetic || *audio != "" {
 		want = 1
 	}
+	if *synthetic && *audio != "" {
+		return usagef("give --synthetic or --audio, not both")
+	}
 	if fs.NArg() != want {
-		return usagef("want %d file(s): SCRIPT%s", want, map[bool]string{true: "", false: " TRANSCRIPT"}[*synthetic])
+		return usagef("want %d file(s): SCRIPT%s", want, map[bool]string{true: "", false: " TRANSCRIPT"}[want == 1])
 	}
 	enc, err := encoderByName(*encName)
 	if err != nil {
@@ -81,6 +90,28 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		po.Seed = *seed
 		words, truth = align.Synthesize(lines, po)
 		res.Synthetic = &po
+	} else if *audio != "" {
+		cfg, err := asr.config()
+		if err != nil {
+			return err
+		}
+		opts := dec.options()
+		opts.Rate = *rate
+		e.Logf("align: transcribing %s with %s at %s", *audio, cfg.Model, llm.RedactURL(cfg.BaseURL))
+		t, err := transcribeAudio(ctx, cfg, *audio, opts)
+		if err != nil {
+			return err
+		}
+		for _, w := range t.Words {
+			words = append(words, align.Word{Text: w.Word, Start: w.Start, End: w.End})
+		}
+		res.Audio, res.Transcript = *audio, *saveTranscript
+		if *saveTranscript != "" {
+			b, _ := json.MarshalIndent(t, "", "  ")
+			if err := llm.WriteFileAtomic(*saveTranscript, b); err != nil {
+				return err
+			}
+		}
 	} else {
 		res.Transcript = fs.Arg(1)
 		if words, err = readTranscript(fs.Arg(1)); err != nil {
@@ -161,9 +192,13 @@ func readTranscript(path string) ([]align.Word, error) {
 			if err := json.Unmarshal(b, &doc); err != nil {
 				return nil, fmt.Errorf("%s: %w (expected {\"words\": [{\"word\", \"start\", \"end\"}...]}, {\"segments\": [{\"words\": [...]}]} or a list of words)", path, err)
 			}
+			// verbose_json may carry the words twice (top level and per
+			// segment): the top level wins.
 			list = doc.Words
-			for _, s := range doc.Segments {
-				list = append(list, s.Words...)
+			if len(list) == 0 {
+				for _, s := range doc.Segments {
+					list = append(list, s.Words...)
+				}
 			}
 		}
 		var out []align.Word

@@ -67,6 +67,10 @@ type judgeSystemJSON struct {
 	Scores    map[string]float64 `json:"scores"`
 	Overall   float64            `json:"overall"`
 	Instances any                `json:"instances,omitempty"`
+	// SpeechJudgedOn says what the speech dimensions (SF, SN, PC, EA)
+	// were judged on (speechrole): "audio", "text" (transcripts and tags
+	// only: the fallback) or "mixed: N pairs on audio, M on text".
+	SpeechJudgedOn string `json:"speech_judged_on,omitempty"`
 }
 
 // judgeJSON is the --json output of `roleprint judge`.
@@ -106,6 +110,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	perRole := fs.Int("per-role", 20, "ablation: target lines per role")
 	personas := fs.String("personas", "", "ablation: personas.json from 'roleprint persona distill' (personas become the agent's prompt and the judge's persona)")
 	audio := addJudgeAudioFlags(fs)
+	judgeAudio := fs.Bool("judge-audio", false, "speechrole with --judge llm: send the instances' candidate_audio/reference_audio recordings to the judge as input_audio parts, so SF, SN, PC and EA are judged on speech (instances without recordings fall back to transcripts; the report says which)")
 	client := llmFlags(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -129,6 +134,9 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		return usagef("unknown --judge %q (lexical, llm)", *judgeName)
 	}
 	out := judgeJSON{Protocol: *protocol, Judge: vj.Name(), Offline: *judgeName == "lexical"}
+	if *judgeAudio && (*judgeName != "llm" || *protocol != "speechrole") {
+		return usagef("--judge-audio goes with --protocol speechrole --judge llm")
+	}
 	if *protocol == "speechrole" && *audio.corpus != "" {
 		return usagef("--audio-corpus goes with --protocol voxrole or ablation (SpeechRole instances carry their own tags)")
 	}
@@ -158,13 +166,17 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
+			sj := speechRoleJudge(pj, c, *judgeAudio, p)
 			rep, fin := e.progress("judge " + systemName(p))
-			res, err := judge.ScoreSpeechRole(ctx, pj, systemName(p), insts, rep)
+			res, err := judge.ScoreSpeechRole(ctx, sj, systemName(p), insts, rep)
 			fin()
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Ratio, Overall: res.Overall}
+			row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Ratio, Overall: res.Overall, SpeechJudgedOn: speechJudgedOn(sj)}
+			if sj != pj {
+				out.Judge = sj.Name()
+			}
 			if *perInstance {
 				row.Instances = res.Instances
 			}
@@ -335,7 +347,11 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 				fmt.Fprintf(w, "%12s", "–")
 			}
 		}
-		fmt.Fprintf(w, "%9.3f%6d\n", s.Overall, s.N)
+		fmt.Fprintf(w, "%9.3f%6d", s.Overall, s.N)
+		if s.SpeechJudgedOn != "" {
+			fmt.Fprintf(w, "  speech dimensions judged on %s", s.SpeechJudgedOn)
+		}
+		fmt.Fprintln(w)
 	}
 	return nil
 }

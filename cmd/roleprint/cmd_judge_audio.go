@@ -4,11 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/judge"
+	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/speech"
 )
 
@@ -98,4 +101,48 @@ func (a *judgeAcoustic) missing(roles map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// speechRoleJudge returns the SpeechRole judge for the instances file
+// path: with --judge-audio an AudioPairJudge reading the recordings
+// relative to the file (converting formats input_audio does not take to
+// WAV), else pj.
+func speechRoleJudge(pj judge.PairJudge, c *llm.Client, audio bool, path string) judge.PairJudge {
+	if !audio || c == nil {
+		return pj
+	}
+	return &judge.AudioPairJudge{Client: c, BaseDir: filepath.Dir(path), Load: judgeAudioLoad}
+}
+
+// speechJudgedOn labels what a SpeechRole system's speech dimensions were
+// judged on.
+func speechJudgedOn(j judge.PairJudge) string {
+	aj, ok := j.(*judge.AudioPairJudge)
+	if !ok {
+		return "text"
+	}
+	a, t := aj.Modality()
+	switch {
+	case t == 0 && a > 0:
+		return "audio"
+	case a == 0:
+		return "text"
+	}
+	return fmt.Sprintf("mixed: %d pairs on audio, %d on text", a, t)
+}
+
+// judgeAudioLoad reads a recording for an input_audio part: WAV and MP3 as
+// they are, anything else decoded to 16 kHz mono WAV by the speech front
+// end (ffmpeg).
+func judgeAudioLoad(path string) ([]byte, string, error) {
+	if b, format, err := judge.LoadAudioFile(path); err == nil || !strings.Contains(err.Error(), "convert") {
+		return b, format, err
+	}
+	wav, cleanup, err := speech.ConvertWAV(context.Background(), path, speech.DecodeOptions{Rate: speech.ASRRate})
+	if err != nil {
+		return nil, "", err
+	}
+	defer cleanup()
+	b, err := os.ReadFile(wav)
+	return b, "wav", err
 }

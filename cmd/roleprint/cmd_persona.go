@@ -53,6 +53,9 @@ func llmFlags(fs *flag.FlagSet, e *env) func(required bool) (*llm.Client, error)
 		if cfg.Model == "" && !required {
 			return nil, nil
 		}
+		if err := checkLLMEndpoint(cfg); err != nil {
+			return nil, err
+		}
 		cfg.Logf = e.Logf
 		c, err := llm.New(cfg)
 		if err != nil {
@@ -60,6 +63,21 @@ func llmFlags(fs *flag.FlagSet, e *env) func(required bool) (*llm.Client, error)
 		}
 		return c, nil
 	}
+}
+
+// checkLLMEndpoint refuses a configuration that would send requests to
+// the default hosted endpoint without a key (or with no model), naming the
+// flags and variables to set, as llm-verify does.
+func checkLLMEndpoint(cfg llm.Config) error {
+	if cfg.Model == "" {
+		return usagef("no LLM endpoint configured: set --llm-base-url and --llm-model (or %s and %s; the key goes in %s or %s)",
+			llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvOpenAIKey)
+	}
+	if strings.TrimRight(cfg.BaseURL, "/") == llm.DefaultBaseURL && cfg.APIKey == "" {
+		return usagef("the default endpoint (%s) needs an API key: set %s or %s (or --llm-key-env NAME), or point --llm-base-url (%s) at a local server such as http://127.0.0.1:8000/v1",
+			llm.DefaultBaseURL, llm.EnvAPIKey, llm.EnvOpenAIKey, llm.EnvBaseURL)
+	}
+	return nil
 }
 
 // loadScripts reads corpus Parquet files (grouped into scenes by

@@ -32,6 +32,9 @@ var speechVerbs = []struct {
 	{"reference", "each character's reference voice (highest mean speaker-embedding cosine)", runSpeechReference},
 	{"validate", "compare with Praat's measurements (scripts/praat-measure.sh output)", runSpeechValidate},
 	{"bench", "time the features on an hour of audio, beside Praat", runSpeechBench},
+	{"convert", "decode audio/video (ffmpeg) to mono WAV at 16 kHz (or --rate 44100 for VoxRole's alignment), cached", runSpeechConvert},
+	{"transcribe", "word-timed transcript from an OpenAI-compatible /v1/audio/transcriptions server (whisper.cpp, faster-whisper)", runSpeechTranscribe},
+	{"tts", "speak the agent lines of a generated corpus through /v1/audio/speech (cascaded agents)", runSpeechTTS},
 }
 
 // runSpeech dispatches `roleprint speech VERB ...`.
@@ -58,9 +61,18 @@ func runSpeech(ctx context.Context, e *env, args []string) error {
 	return usagef("unknown speech verb %q (known: %s)", args[0], strings.Join(names, ", "))
 }
 
-// speechFeaturesOutput is the --json object of `speech features`.
+// speechFeaturesOutput is the --json object of `speech features`: one
+// entry per file in the order given, the features of the files that could
+// be analysed and {"file", "error"} for those that could not.
 type speechFeaturesOutput struct {
-	Files []*speech.Features `json:"files"`
+	Files  []any `json:"files"`
+	Failed int   `json:"failed"`
+}
+
+// speechFileError is a files entry of a file that could not be analysed.
+type speechFileError struct {
+	File  string `json:"file"`
+	Error string `json:"error"`
 }
 
 func runSpeechFeatures(ctx context.Context, e *env, args []string) error {
@@ -72,11 +84,12 @@ func runSpeechFeatures(ctx context.Context, e *env, args []string) error {
 	floor := fs.Float64("pitch-floor", 75, "pitch floor in Hz")
 	ceiling := fs.Float64("pitch-ceiling", 600, "pitch ceiling in Hz")
 	averaging := fs.String("intensity-averaging", "energy", "how the mean intensity averages frames: energy, sones or dB")
+	dec := addDecodeFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usagef("no WAV files given (roleprint speech features [--json] FILES...)")
+		return usagef("no WAV files given (roleprint speech features [--json] FILES...; MP3, FLAC, OGG, M4A and video go through ffmpeg)")
 	}
 	cfg := speech.DefaultConfig()
 	cfg.Rate = *rate
@@ -108,7 +121,7 @@ func runSpeechFeatures(ctx context.Context, e *env, args []string) error {
 					errs[i] = ctx.Err()
 					continue
 				}
-				out[i], errs[i] = speech.AnalyzeFile(files[i], *transcript, cfg)
+				out[i], errs[i] = speech.AnalyzeAny(ctx, files[i], *transcript, cfg, dec.options())
 				mu.Lock()
 				done++
 				report(done, len(files))
@@ -122,22 +135,47 @@ func runSpeechFeatures(ctx context.Context, e *env, args []string) error {
 	close(jobs)
 	wg.Wait()
 	finish()
-	for _, err := range errs {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// One bad file does not hide the others: every file gets its entry,
+	// the bad ones are named, and the exit status says something failed.
+	res := speechFeaturesOutput{Files: make([]any, len(files))}
+	var failed []string
+	for i, err := range errs {
 		if err != nil {
-			return err
+			res.Files[i] = speechFileError{File: files[i], Error: err.Error()}
+			res.Failed++
+			failed = append(failed, err.Error())
+			continue
 		}
+		res.Files[i] = out[i]
+	}
+	var failure error
+	if res.Failed > 0 {
+		failure = fmt.Errorf("%d of %d files could not be analysed:\n  %s", res.Failed, len(files), strings.Join(failed, "\n  "))
 	}
 	if *asJSON {
-		return e.JSON(speechFeaturesOutput{Files: out})
+		if err := e.JSON(res); err != nil {
+			return err
+		}
+		return failure
 	}
 	tw := tabwriter.NewWriter(e.Stdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "file\tdur s\tF0 mean Hz\tmedian\tstd\tvoiced\tint dB\tsyl/s\tpause\t")
-	for _, f := range out {
+	for i, f := range out {
+		if errs[i] != nil {
+			fmt.Fprintf(tw, "%s\tFAILED\t\t\t\t\t\t\t\t\n", filepath.Base(files[i]))
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\t%s\t%.2f\t%.1f\t%.2f\t%.2f\t\n", filepath.Base(f.File), f.DurationS,
 			speechNum(f.F0MeanHz, 1), speechNum(f.F0MedianHz, 1), speechNum(f.F0StdHz, 1), f.VoicedFraction, f.IntensityMeanDB,
 			f.SpeakingRateSylS, f.PauseRatio)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return failure
 }
 
 // speechNum formats v with the given decimals, "-" when undefined.

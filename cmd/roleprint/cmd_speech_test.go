@@ -65,7 +65,7 @@ func TestSpeechUsageAndErrors(t *testing.T) {
 		want string
 	}{
 		{nil, 2, "missing verb"},
-		{[]string{"transcribe"}, 2, `unknown speech verb "transcribe"`},
+		{[]string{"transmogrify"}, 2, `unknown speech verb "transmogrify"`},
 		{[]string{"features"}, 2, "no WAV files"},
 		{[]string{"features", "a.wav", "--json"}, 2, "flag --json after the input files"},
 		{[]string{"features", "cmd_speech.go"}, 1, `cmd_speech.go: not a WAV file`},

@@ -23,6 +23,12 @@ type SRInstance struct {
 	// tags when known (same length or empty).
 	References    []string       `json:"references"`
 	ReferenceTags []AcousticTags `json:"reference_tags,omitempty"`
+	// CandidateAudio and ReferenceAudio are the recordings of the
+	// candidate and of each reference (paths, relative to the instances
+	// file); AudioPairJudge sends them so speech dimensions are judged on
+	// speech. Optional.
+	CandidateAudio string   `json:"candidate_audio,omitempty"`
+	ReferenceAudio []string `json:"reference_audio,omitempty"`
 }
 
 // PairScores are a judge's 1–10 ratings of the candidate and of one

@@ -62,6 +62,9 @@ func CacheKey(req Request) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Path returns the file that holds (or would hold) key's entry.
+func (c *Cache) Path(key string) string { return c.path(key) }
+
 func (c *Cache) path(key string) string {
 	return filepath.Join(c.dir, key[:2], key+".json")
 }
@@ -92,7 +95,7 @@ func (c *Cache) Get(key string) (*Response, bool, error) {
 // Put stores resp under req's key atomically.
 func (c *Cache) Put(req Request, resp *Response) error {
 	key := CacheKey(req)
-	body, _ := json.Marshal(req)
+	body, _ := json.Marshal(stripAudio(req))
 	e := cacheEntry{Version: cacheVersion, Key: key, Created: time.Now().UTC(), Request: body, CacheTag: req.CacheTag, Response: *resp}
 	b, err := json.MarshalIndent(e, "", "  ")
 	if err != nil {
@@ -143,4 +146,27 @@ func WriteFileAtomic(path string, b []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// stripAudio returns req with every input_audio part's data replaced by
+// its SHA-256, for the request copy stored in an entry (the key still
+// covers the full data).
+func stripAudio(req Request) Request {
+	msgs := make([]Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = m
+		if !m.HasAudio() {
+			continue
+		}
+		parts := append([]Part(nil), m.Parts...)
+		for k, p := range parts {
+			if p.InputAudio != nil {
+				h := sha256.Sum256([]byte(p.InputAudio.Data))
+				parts[k].InputAudio = &InputAudio{Data: "sha256:" + hex.EncodeToString(h[:]), Format: p.InputAudio.Format}
+			}
+		}
+		msgs[i].Parts = parts
+	}
+	req.Messages = msgs
+	return req
 }

@@ -23,6 +23,8 @@ type Client struct {
 	cache *Cache
 	sem   chan struct{}
 	stats stats
+	// secrets are the credentials to redact from messages.
+	secrets []string
 	// sleep waits d or until ctx is done; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 	// jitter returns a uniform random duration in [0, d].
@@ -64,6 +66,7 @@ func New(cfg Config) (*Client, error) {
 		sleep:  sleepCtx,
 		jitter: randomDuration,
 	}
+	c.secrets = cfg.secrets()
 	if c.http == nil {
 		c.http = &http.Client{}
 	}
@@ -128,6 +131,19 @@ func (c *Client) Resolve(req Request) Request {
 // failure (an *APIError, a *ReplyError or a network error). A cancelled
 // ctx returns ctx.Err() promptly.
 func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
+	return c.chat(ctx, req, chatOpts{})
+}
+
+// chatOpts changes how chat uses the cache.
+type chatOpts struct {
+	// skipRead asks the server even when the cache has an answer.
+	skipRead bool
+	// noStore leaves the answer out of the cache (ChatJSON stores only
+	// answers that pass validation).
+	noStore bool
+}
+
+func (c *Client) chat(ctx context.Context, req Request, o chatOpts) (*Response, error) {
 	c.stats.calls.Add(1)
 	req = c.Resolve(req)
 	if len(req.Messages) == 0 {
@@ -135,7 +151,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 		return nil, errors.New("llm: request has no messages")
 	}
 	key := CacheKey(req)
-	if c.cache != nil && !c.cfg.Refresh {
+	if c.cache != nil && c.cfg.Refresh != RefreshAll && !o.skipRead {
 		r, ok, err := c.cache.Get(key)
 		if err != nil {
 			c.logf("llm: %v (asking the server again)", err)
@@ -176,7 +192,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 			resp.Attempts = attempt + 1
 			c.stats.promptTokens.Add(int64(resp.Usage.PromptTokens))
 			c.stats.completionTokens.Add(int64(resp.Usage.CompletionTokens))
-			if c.cache != nil {
+			if c.cache != nil && !o.noStore {
 				if err := c.cache.Put(req, resp); err != nil {
 					c.logf("llm: %v (answer not cached)", err)
 				}
@@ -193,7 +209,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 	c.stats.failures.Add(1)
-	return nil, fmt.Errorf("llm: %s after %d attempt(s): %w", req.Model, attempts, lastErr)
+	return nil, fmt.Errorf("llm: %s at %s after %d attempt(s): %w", req.Model, RedactURL(c.cfg.BaseURL), attempts, lastErr)
 }
 
 // attempt sends one HTTP request with its own timeout.
@@ -231,9 +247,16 @@ func (c *Client) attempt(ctx context.Context, body []byte) (*Response, error) {
 		return nil, &ReplyError{URL: c.url, Err: err}
 	}
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
-		return nil, apiError(c.url, hresp, raw)
+		e := apiError(c.url, hresp, raw)
+		e.Message, e.Body = c.redact(e.Message), c.redact(e.Body)
+		return nil, e
 	}
-	return decodeCompletion(c.url, raw)
+	r, err := decodeCompletion(c.url, raw)
+	var re *ReplyError
+	if errors.As(err, &re) {
+		re.Body = c.redact(re.Body)
+	}
+	return r, err
 }
 
 // wireCompletion is the part of a chat-completions reply we read.
@@ -374,11 +397,16 @@ func (c *Client) backoff(attempt int, lastErr error) time.Duration {
 	return c.jitter(window)
 }
 
+// logf sends a line to Config.Logf with every credential redacted.
 func (c *Client) logf(format string, args ...any) {
 	if c.cfg.Logf != nil {
-		c.cfg.Logf(format, args...)
+		c.cfg.Logf("%s", c.redact(fmt.Sprintf(format, args...)))
 	}
 }
+
+// redact removes the client's credentials (and anything that looks like
+// one) from s.
+func (c *Client) redact(s string) string { return RedactText(s, c.secrets...) }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	if d <= 0 {

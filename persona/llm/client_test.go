@@ -203,7 +203,7 @@ func TestCacheAnswersRepeatsAndSeparatesDifferentRequests(t *testing.T) {
 		t.Fatalf("cache has %d entries, want %d", n, 1+len(variants))
 	}
 	// Refresh asks again.
-	c3 := newClient(t, s, dir, func(c *llm.Config) { c.Refresh = true })
+	c3 := newClient(t, s, dir, func(c *llm.Config) { c.Refresh = llm.RefreshAll })
 	before := s.Served()
 	if r, err := c3.Chat(ctx, req); err != nil || r.Cached || s.Served() != before+1 {
 		t.Fatalf("refresh did not ask the server: %+v %v", r, err)

@@ -67,8 +67,11 @@ type Config struct {
 	// (ConfigFromEnv) $ROLEPRINT_LLM_CACHE, else "llm" in the RolePrint
 	// cache folder; ROLEPRINT_LLM_CACHE=off disables it.
 	CacheDir string
-	// Refresh skips reading the cache (answers are still written).
-	Refresh bool
+	// Refresh says which cached answers are asked again: RefreshNone
+	// (default) replays every cached answer, RefreshFailed asks again
+	// only where the cached reply fails ChatJSON's validation, RefreshAll
+	// skips reading the cache. New answers are written in every mode.
+	Refresh RefreshMode
 	// HTTPClient is the client used; nil means a new http.Client.
 	HTTPClient *http.Client
 	// Header holds extra request headers (e.g. OpenAI-Organization).
@@ -144,7 +147,8 @@ func firstEnv(names ...string) string {
 //	--llm-retries N      retries after a failed attempt
 //	--llm-concurrency N  requests in flight
 //	--llm-temperature T  sampling temperature
-//	--llm-refresh        ignore cached answers (still write them)
+//	--llm-refresh[=all]  ask again where a cached reply fails validation
+//	                     (=all: ignore every cached answer)
 //
 // The key is never a flag value (it would show in the process list); the
 // returned function reads the variable --llm-key-env names and must be
@@ -172,7 +176,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) (finish func() error) {
 		temp = *c.Temperature
 	}
 	fs.Float64Var(&temp, "llm-temperature", temp, "sampling temperature")
-	fs.BoolVar(&c.Refresh, "llm-refresh", c.Refresh, "ignore cached answers (new answers are still cached)")
+	fs.Var(&c.Refresh, "llm-refresh", "ask again for cached replies that fail validation; --llm-refresh=all ignores every cached answer (new answers are still cached)")
 	return func() error {
 		c.Temperature = Float(temp)
 		if strings.EqualFold(cache, "off") || strings.EqualFold(cache, "none") {
@@ -197,7 +201,15 @@ func (c *Config) validate() error {
 		c.BaseURL = d.BaseURL
 	}
 	if !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
-		return fmt.Errorf("llm: base URL %q: want http:// or https://", c.BaseURL)
+		return fmt.Errorf("llm: base URL %q: want http:// or https://", RedactURL(c.BaseURL))
+	}
+	if clean, key := splitUserinfo(c.BaseURL); key != "" || clean != c.BaseURL {
+		// A key in the URL's userinfo is sent as the Bearer key (Go
+		// would send it as Basic auth) and never shown.
+		c.BaseURL = clean
+		if c.APIKey == "" {
+			c.APIKey = key
+		}
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/chat/completions")
@@ -227,3 +239,39 @@ func (c *Config) validate() error {
 	}
 	return nil
 }
+
+// RefreshMode selects the cached answers a client asks for again.
+type RefreshMode string
+
+// Refresh modes; see Config.Refresh.
+const (
+	RefreshNone   RefreshMode = ""
+	RefreshFailed RefreshMode = "failed"
+	RefreshAll    RefreshMode = "all"
+)
+
+// String returns the mode's flag spelling.
+func (m *RefreshMode) String() string {
+	if m == nil || *m == RefreshNone {
+		return "false"
+	}
+	return string(*m)
+}
+
+// Set parses a flag value: true/failed, all, false/none.
+func (m *RefreshMode) Set(v string) error {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "1", "failed", "yes":
+		*m = RefreshFailed
+	case "all":
+		*m = RefreshAll
+	case "false", "0", "none", "no", "":
+		*m = RefreshNone
+	default:
+		return fmt.Errorf("want --llm-refresh (failed entries only), --llm-refresh=all or --llm-refresh=false, got %q", v)
+	}
+	return nil
+}
+
+// IsBoolFlag lets --llm-refresh stand alone (meaning failed).
+func (m *RefreshMode) IsBoolFlag() bool { return true }

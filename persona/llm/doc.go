@@ -18,6 +18,17 @@
 //     written to a temporary file and renamed into place, so an
 //     interrupted run resumes from the answers it already paid for and a
 //     crash never leaves a half-written entry.
+//   - ChatJSON caches only replies that pass validation (a reply cut at
+//     the token limit never does); a cached reply that fails validation is
+//     reported with its file, and Config.Refresh = RefreshFailed
+//     (--llm-refresh) asks again for such entries only, RefreshAll
+//     (--llm-refresh=all) for every request.
+//   - Credentials never appear in errors, log lines, manifests or cache
+//     entries: a key in the base URL's userinfo is sent as the Bearer key
+//     and dropped from the URL; RedactURL, RedactHeader and RedactText
+//     clean what is printed; Config.Endpoint is the manifest-safe view.
+//   - Messages can carry text and input_audio parts (UserParts,
+//     AudioPart) for models that listen.
 //   - Cancelling the context stops a request and any backoff sleep at once.
 //   - ChatJSON asks for a JSON object, parses it strictly and, when the
 //     reply is malformed or fails validation, asks again naming the error.

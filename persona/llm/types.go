@@ -10,8 +10,12 @@ import (
 type Message struct {
 	// Role is "system", "user" or "assistant".
 	Role string `json:"role"`
-	// Content is the message text.
+	// Content is the message text. When Parts is set, Content is only
+	// the text of its text parts, kept for logs; Parts is what is sent.
 	Content string `json:"content"`
+	// Parts, when not empty, is sent as the content instead: a list of
+	// text and input_audio parts (see UserParts).
+	Parts []Part `json:"-"`
 }
 
 // System returns a system message.

@@ -3,12 +3,16 @@
 // answers with a function of the request and can be told to fail the next
 // requests in the ways real servers do: 429 with Retry-After, 5xx, replies
 // slower than the client's timeout, malformed JSON bodies and dropped
-// connections.
+// connections — queued (Fail) or chosen by request (FailWhen). SetReply
+// sets finish reasons ("length"); Handle serves other endpoints
+// (/v1/audio/transcriptions, /v1/audio/speech) on the same server;
+// Headers and Bodies return what the client sent.
 package llmtest
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -49,6 +53,14 @@ func Slow(d time.Duration) Fault { return Fault{Delay: d} }
 // Answer computes the reply text for a request.
 type Answer func(req llm.Request) string
 
+// Reply is a reply with its finish reason, for SetReply.
+type Reply struct {
+	// Content is the reply text.
+	Content string
+	// FinishReason is sent as choices[0].finish_reason; empty means "stop".
+	FinishReason string
+}
+
 // Server is the fake API. Its BaseURL ends in /v1 like a real one.
 type Server struct {
 	srv *httptest.Server
@@ -57,10 +69,17 @@ type Server struct {
 
 	mu       sync.Mutex
 	answer   Answer
+	reply    func(llm.Request) Reply
 	faults   []Fault
 	requests []llm.Request
+	headers  []http.Header
+	bodies   [][]byte
 	served   int
 	key      string
+	// failWhen chooses a fault by request (see FailWhen).
+	failWhen func(llm.Request) *Fault
+	// extra holds handlers of other endpoints (see Handle).
+	extra map[string]http.HandlerFunc
 }
 
 // New starts a server that answers each request with answer(req). Close it
@@ -97,6 +116,47 @@ func (s *Server) SetAnswer(a Answer) {
 	s.answer = a
 }
 
+// FailWhen makes the server answer every request for which f returns a
+// fault with that fault (after the queued faults of Fail); nil answers.
+func (s *Server) FailWhen(f func(req llm.Request) *Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failWhen = f
+}
+
+// SetReply replaces the answer function by one that also chooses the
+// finish reason (e.g. "length" for a reply cut at max_tokens).
+func (s *Server) SetReply(r func(req llm.Request) Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reply = r
+}
+
+// Handle serves another endpoint path (e.g. "/v1/audio/transcriptions")
+// with h, on the same loopback server.
+func (s *Server) Handle(path string, h http.HandlerFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.extra == nil {
+		s.extra = map[string]http.HandlerFunc{}
+	}
+	s.extra[path] = h
+}
+
+// Headers returns the headers of every chat request received, in order.
+func (s *Server) Headers() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.headers...)
+}
+
+// Bodies returns the raw body of every chat request received, in order.
+func (s *Server) Bodies() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]byte(nil), s.bodies...)
+}
+
 // Requests returns every request received (faulted ones included).
 func (s *Server) Requests() []llm.Request {
 	s.mu.Lock()
@@ -128,24 +188,41 @@ func (s *Server) Config(model, cacheDir string) llm.Config {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	h := s.extra[r.URL.Path]
+	s.mu.Unlock()
+	if h != nil {
+		h(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		writeErr(w, 404, "invalid_request_error", fmt.Sprintf("unknown endpoint %s %s", r.Method, r.URL.Path))
 		return
 	}
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeErr(w, 400, "invalid_request_error", "unreadable body: "+err.Error())
+		return
+	}
 	var req llm.Request
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	if err := json.Unmarshal(raw, &req); err != nil {
 		writeErr(w, 400, "invalid_request_error", "request body is not JSON: "+err.Error())
 		return
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
+	s.headers = append(s.headers, r.Header.Clone())
+	s.bodies = append(s.bodies, raw)
 	var f *Fault
 	if len(s.faults) > 0 {
 		f = &s.faults[0]
 		s.faults = s.faults[1:]
 	}
-	answer, key := s.answer, s.key
+	answer, reply, key, failWhen := s.answer, s.reply, s.key, s.failWhen
 	s.mu.Unlock()
+	if f == nil && failWhen != nil {
+		f = failWhen(req)
+	}
 
 	if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
 		writeErr(w, 401, "invalid_api_key", "Incorrect API key provided")
@@ -185,8 +262,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	content := ""
-	if answer != nil {
+	content, finish := "", "stop"
+	switch {
+	case reply != nil:
+		rp := reply(req)
+		content = rp.Content
+		if rp.FinishReason != "" {
+			finish = rp.FinishReason
+		}
+	case answer != nil:
 		content = answer(req)
 	}
 	s.mu.Lock()
@@ -202,7 +286,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		"choices": []map[string]any{{
 			"index":         0,
 			"message":       map[string]any{"role": "assistant", "content": content},
-			"finish_reason": "stop",
+			"finish_reason": finish,
 		}},
 		"usage": map[string]int{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
 	})
