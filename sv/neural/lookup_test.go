@@ -231,7 +231,6 @@ func trainTinyNGrams(t testing.TB, backendName string, cfg TrainConfig) map[stri
 	return weightsOf(t, net)
 }
 
-
 // BenchmarkTrainLookups times 36 training steps of the tiny n-gram
 // transformer with exact lookups and with plain Gathers:
 //
