@@ -34,13 +34,13 @@ func TestVerifierBundleEndToEnd(t *testing.T) {
 		t.Fatalf("verify: exit %d: %s", code, stderr)
 	}
 	var v struct {
-		Name        string   `json:"name"`
-		Cosine      float64  `json:"cosine"`
-		Probability float64  `json:"probability"`
-		Threshold   float64  `json:"threshold"`
-		Same        *bool    `json:"same"`
-		UtterancesA int      `json:"utterances_a"`
-		UtterancesB int      `json:"utterances_b"`
+		Name        string  `json:"name"`
+		Cosine      float64 `json:"cosine"`
+		Probability float64 `json:"probability"`
+		Threshold   float64 `json:"threshold"`
+		Same        *bool   `json:"same"`
+		UtterancesA int     `json:"utterances_a"`
+		UtterancesB int     `json:"utterances_b"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
