@@ -10,6 +10,10 @@ import (
 // parts: the paper's best row, which mixes its fine-tuned encoders.
 const MixedFTName = "mixed_ft"
 
+// The paper's Mixed Features mixes its fine-tuned encoders: mixed_ft is
+// shown beside it in reports (as is the untuned "mixed").
+func init() { RegisterPaperCounterpart(MixedFTName, "Mixed Features") }
+
 // MixedChoice is the make-up of a weighted Mixed Features score: the
 // cosine of the concatenated set embeddings, each part's L2-normalised
 // embedding scaled by √weight, which is Σ wᵢ·cosᵢ / Σ wᵢ.

@@ -22,6 +22,10 @@ func TestReproduceWritesVerifier(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	table, err := os.ReadFile(filepath.Join(out, "table2.md"))
+	if err != nil || !strings.Contains(string(table), "mixed_ft") {
+		t.Fatalf("table2.md has no mixed_ft row (%v):\n%s", err, table)
+	}
 	dir := filepath.Join(out, "verifier")
 	b, err := os.ReadFile(filepath.Join(dir, "verifier.json"))
 	if err != nil {
