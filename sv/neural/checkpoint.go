@@ -46,6 +46,10 @@ type CheckpointState struct {
 	Head        string `json:"head"`
 	// Backend is the backend it was trained on.
 	Backend string `json:"backend"`
+	// LookupK is the trainer's padded unique-row count per lookup site
+	// (see lookup.go): a resumed run continues with the same shapes, so it
+	// ends with exactly the weights of an uninterrupted one.
+	LookupK []int `json:"lookup_k,omitempty"`
 }
 
 type ckptVar struct {
@@ -82,13 +86,19 @@ func SaveCheckpoint(dir string, net *Network, st CheckpointState, keep int) erro
 // WriteCheckpointFile writes one checkpoint file at path (temporary file
 // plus rename); after, when not nil, runs once the file is in place.
 func WriteCheckpointFile(path string, net *Network, st CheckpointState, after func() error) error {
+	return writeCheckpointFile(path, net, st, after, nil)
+}
+
+// writeCheckpointFile is WriteCheckpointFile keeping only the variables
+// whose path keep accepts (all when keep is nil).
+func writeCheckpointFile(path string, net *Network, st CheckpointState, after func() error, keep func(string) bool) error {
 	h := ckptHeader{CheckpointState: st}
 	var tens []*tensors.Tensor
 	var off int64
 	var paths []string
 	vars := map[string]*tensors.Tensor{}
 	for v := range net.Store.IterVariables() {
-		if !v.HasValue() {
+		if !v.HasValue() || (keep != nil && !keep(v.Path())) {
 			continue
 		}
 		t, err := v.Value()
