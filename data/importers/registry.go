@@ -202,11 +202,14 @@ func Import(ctx context.Context, format string, paths []string, opts Options) (*
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("import %s: no input files given", format)
 	}
-	files, walked, err := expandPaths(paths, imp.Match)
+	files, walked, skipped, err := expandPaths(paths, imp.Match)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", format, err)
 	}
 	c := newCollector(format, opts, walked)
+	for _, s := range skipped {
+		c.Skip(s.File, s.Reason)
+	}
 	if err := imp.Read(ctx, files, opts, c); err != nil {
 		return nil, err
 	}
