@@ -102,6 +102,9 @@ type Result struct {
 	Utterances []data.Utterance `json:"-"`
 	// Counts summarises the import.
 	Counts Counts `json:"counts"`
+	// Files lists the files read (given, or found walking a folder), in
+	// reading order, skipped files excluded.
+	Files []string `json:"-"`
 	// Skipped lists the files met while walking a folder that are not part
 	// of the format (a README, a backup, a data dictionary, an empty file),
 	// each with the reason; they are left out with a note, never an abort.
@@ -220,6 +223,11 @@ func Import(ctx context.Context, format string, paths []string, opts Options) (*
 		return nil, err
 	}
 	res := c.result()
+	for _, f := range files {
+		if !c.isSkipped(f) {
+			res.Files = append(res.Files, f)
+		}
+	}
 	if res.Counts.Utterances == 0 {
 		return nil, fmt.Errorf("import %s: no utterances found in %s (%d lines dropped: %v)",
 			format, strings.Join(paths, ", "), res.Counts.DroppedTotal(), res.Counts.Dropped)
