@@ -67,7 +67,7 @@ func TestByteFlipsOfASmallFile(t *testing.T) {
 	bad := filepath.Join(dir, "bad.parquet")
 	failed := 0
 	for i := 0; i < len(orig); i++ {
-		if i < len(orig)-250 && i%41 != 0 {
+		if i < len(orig)-160 && i%97 != 0 {
 			continue
 		}
 		b := bytes.Clone(orig)
