@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -23,6 +25,8 @@ func FuzzReadingLayer(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
+		stop := watchdog(b)
+		defer stop()
 		ctx := context.Background()
 		for _, enc := range []string{Auto, UTF8, Latin1, utf8Unchecked} {
 			text, _, err := decodeText("f", b, enc)
@@ -71,4 +75,11 @@ func FuzzReadingLayer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// watchdog crashes the test binary when one fuzz input runs for more than
+// 10 s, so a hang is reported (with its input) like a crash.
+func watchdog(b []byte) (stop func()) {
+	tm := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("input ran for 10 s: %q", b)) })
+	return func() { tm.Stop() }
 }
