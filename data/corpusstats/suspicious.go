@@ -200,7 +200,7 @@ var groupNouns = map[string]bool{
 	"death eaters": true, "dementors": true, "goblins": true, "centaurs": true, "elves": true, "fans": true,
 	"reporters": true, "soldiers": true, "guards": true, "servants": true, "lords": true, "citizens": true,
 	"officers": true, "friends": true, "family": true, "group": true, "team": true, "choir": true,
-	"chorus": true, "gang": true, "onlookers": true, "spectators": true, "villagers": true,
+	"gang": true, "onlookers": true, "spectators": true, "villagers": true,
 	"townspeople": true, "players": true, "teachers": true, "parents": true, "weasleys": true,
 	"dursleys": true, "ministry": true, "all": true, "both": true, "everyone": true, "everybody": true,
 }
