@@ -20,7 +20,9 @@ import (
 // walked holds the files found inside folders (not named explicitly).
 // Files found inside folders that match accepts but that are not data
 // (see skipReason: empty files, READMEs, licences, backups, binary files)
-// are returned in skipped, never read.
+// are returned in skipped, never read; so are such files among several
+// files named at once (a shell glob), while a single file named alone is
+// always read.
 func expandPaths(paths []string, match func(string) bool) (files []string, walked map[string]bool, skipped []SkippedFile, err error) {
 	seen := map[string]bool{}
 	walked = map[string]bool{}
@@ -47,6 +49,14 @@ func expandPaths(paths []string, match func(string) bool) (files []string, walke
 			return nil, nil, nil, err
 		}
 		if !st.IsDir() {
+			// Several files named at once are a shell glob ("*.csv"):
+			// the files that are not data are skipped as in a folder.
+			if len(paths) > 1 {
+				if reason := skipReason(p, st.Size()); reason != "" {
+					skipped = append(skipped, SkippedFile{File: p, Reason: reason})
+					continue
+				}
+			}
 			add(p, false)
 			continue
 		}
