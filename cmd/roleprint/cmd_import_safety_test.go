@@ -104,7 +104,7 @@ func TestImportJSONListsSkippedFiles(t *testing.T) {
 		reasons[filepath.Base(s.File)] = s.Reason
 	}
 	if got.Format != "tbbt" || got.Detected.Format != "tbbt" || got.SkippedFiles != 3 ||
-		reasons["README.txt"] != "README" || reasons["1_1-bak.txt"] != "backup copy" || reasons["empty.txt"] != "zero-byte file" {
+		reasons["README.txt"] != "README" || reasons["1_1-bak.txt"] != "backup copy of 1_1.txt" || reasons["empty.txt"] != "zero-byte file" {
 		t.Errorf("got %+v", got)
 	}
 	// The text summary lists them one per line.

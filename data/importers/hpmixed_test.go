@@ -45,7 +45,7 @@ func TestMixedEncodingRelease(t *testing.T) {
 		if len(got) != 4 {
 			t.Errorf("%v: %d texts: %v", paths, len(got), got)
 		}
-		if len(paths) > 1 && skippedReasons(res)["Characters-bak.csv"] != "backup copy" {
+		if len(paths) > 1 && skippedReasons(res)["Characters-bak.csv"] != "backup copy of Characters.csv" {
 			t.Errorf("glob: skipped %v", res.Skipped)
 		}
 	}

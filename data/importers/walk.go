@@ -178,15 +178,37 @@ func skipReason(path string, size int64) string {
 		return "README"
 	case slices.Contains([]string{"license", "licence", "copying", "notice", "changelog", "changes", "authors"}, base):
 		return "licence or project file"
-	case strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".bak") || strings.HasSuffix(name, ".orig") ||
-		strings.HasSuffix(base, "-bak") || strings.HasSuffix(base, "_bak") || strings.HasSuffix(base, ".bak") ||
-		strings.HasSuffix(base, " - copy") || strings.HasSuffix(base, "-backup") || strings.HasSuffix(base, "_backup"):
+	}
+	if orig, ok := backupOf(filepath.Base(path)); ok {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(path), orig)); err == nil {
+			return "backup copy of " + orig
+		}
 		return "backup copy"
 	}
 	if isBinaryFile(path) {
 		return "binary data, not text"
 	}
 	return ""
+}
+
+// backupOf returns the name of the file a backup copy was made of
+// ("Characters-bak.csv" → "Characters.csv", "x.csv~" → "x.csv") and
+// whether name is a backup copy at all.
+func backupOf(name string) (string, bool) {
+	lower := strings.ToLower(name)
+	for _, suf := range []string{"~", ".bak", ".orig"} {
+		if strings.HasSuffix(lower, suf) && len(name) > len(suf) {
+			return name[:len(name)-len(suf)], true
+		}
+	}
+	ext := filepath.Ext(name)
+	base, lowerBase := name[:len(name)-len(ext)], strings.ToLower(name[:len(name)-len(ext)])
+	for _, suf := range []string{"-bak", "_bak", ".bak", " - copy", "-backup", "_backup"} {
+		if strings.HasSuffix(lowerBase, suf) && len(base) > len(suf) {
+			return base[:len(base)-len(suf)] + ext, true
+		}
+	}
+	return "", false
 }
 
 // isBinaryFile reports whether the first 8 KiB of path hold NUL bytes that

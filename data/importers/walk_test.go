@@ -90,7 +90,7 @@ func TestImportSkipsFilesThatAreNotData(t *testing.T) {
 	got := skippedReasons(res)
 	want := map[string]string{
 		"README.txt": "README", "LICENSE.txt": "licence or project file", "empty.txt": "zero-byte file",
-		"1_1-bak.txt": "backup copy", "image.txt": "binary data, not text", "notes.txt": "no tbbt content found",
+		"1_1-bak.txt": "backup copy of 1_1.txt", "image.txt": "binary data, not text", "notes.txt": "no tbbt content found",
 	}
 	for name, reason := range want {
 		if got[name] != reason {
@@ -122,12 +122,15 @@ func TestImportSkipsFilesThatAreNotData(t *testing.T) {
 
 func TestSkipReason(t *testing.T) {
 	dir := t.TempDir()
-	for name, want := range map[string]string{
-		"Characters-bak.csv": "backup copy", "Dialogue.csv": "", "readme.md": "README", "x_backup.json": "backup copy",
-		"COPYING": "licence or project file", "data - Copy.csv": "backup copy", "bakery.csv": "",
-	} {
-		p := write(t, dir, name, "a,b\n")
-		if got := skipReason(p, 4); got != want {
+	cases := map[string]string{
+		"Characters-bak.csv": "backup copy of Characters.csv", "Characters.csv": "", "readme.md": "README", "x_backup.json": "backup copy",
+		"COPYING": "licence or project file", "data - Copy.csv": "backup copy", "bakery.csv": "", "notes.txt~": "backup copy",
+	}
+	for name := range cases {
+		write(t, dir, name, "a,b\n")
+	}
+	for name, want := range cases {
+		if got := skipReason(filepath.Join(dir, name), 4); got != want {
 			t.Errorf("skipReason(%s) = %q, want %q", name, got, want)
 		}
 	}
