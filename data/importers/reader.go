@@ -43,8 +43,10 @@ const (
 // hold.
 func resolveEncoding(name, def string) (string, error) {
 	if name == "" {
-		if _, err := resolveEncoding(def, ""); def != "" && err != nil {
-			return "", err
+		if def != "" {
+			if _, err := resolveEncoding(def, ""); err != nil {
+				return "", err
+			}
 		}
 		return Auto, nil
 	}

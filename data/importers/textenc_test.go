@@ -133,3 +133,20 @@ func TestImportReadsEveryEncoding(t *testing.T) {
 		}
 	}
 }
+
+func TestReadTextFile(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "bom.jsonl", "\ufeff{\"a\": 1}\r\n{\"a\": \"caf\xe9\"}\r\n")
+	for _, enc := range []string{"", "auto"} {
+		got, err := ReadTextFile(p, enc)
+		if err != nil || got != "{\"a\": 1}\n{\"a\": \"café\"}\n" {
+			t.Errorf("encoding %q: %q %v", enc, got, err)
+		}
+	}
+	if _, err := ReadTextFile(p, "utf-8"); err == nil {
+		t.Errorf("strict UTF-8 accepted a Latin-1 byte")
+	}
+	if _, err := ReadTextFile(p, "ebcdic"); err == nil {
+		t.Errorf("unknown encoding accepted")
+	}
+}
