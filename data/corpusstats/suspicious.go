@@ -29,13 +29,18 @@ type Suspicious struct {
 	// ControlChars counts texts holding control characters other than
 	// tab and line ends (C0, DEL, C1).
 	ControlChars TextFinding `json:"control_chars"`
+	// InvalidRows counts rows that fail data.Utterance.Validate for
+	// another reason than an empty text (a missing source, conversation
+	// or speaker, a negative turn, a reversed time span); Problem says
+	// which.
+	InvalidRows TextFinding `json:"invalid_rows"`
 	// IDSpeakers counts speakers named by a number or an opaque ID
 	// ("50997", "a3f9c2e1"), not a name.
 	IDSpeakers SpeakerFinding `json:"id_speakers"`
 	// GroupSpeakers counts speakers that name a group ("Students",
 	// "Ghosts", "All", "Everyone", "Both").
 	GroupSpeakers SpeakerFinding `json:"group_speakers"`
-	// Total is the sum of the six counts.
+	// Total is the sum of the seven counts.
 	Total int `json:"total"`
 }
 
@@ -57,6 +62,8 @@ type RowExample struct {
 	Speaker string `json:"speaker"`
 	// Text is the row's text, cut to 80 characters.
 	Text string `json:"text"`
+	// Problem is what Validate says, for InvalidRows.
+	Problem string `json:"problem,omitempty"`
 }
 
 // SpeakerFinding is one speaker check.
@@ -110,19 +117,29 @@ func (sc *SuspiciousScanner) Add(file string, row int, u *data.Utterance) {
 		}
 		return RowExample{File: file, Row: row, Source: u.Source, Speaker: u.Speaker, Text: t}
 	}
+	empty := strings.TrimSpace(u.Text) == ""
+	var problem string
+	if err := u.Validate(); err != nil && !empty {
+		problem = err.Error()
+	}
 	for _, c := range []struct {
 		f    *TextFinding
 		flag bool
 	}{
 		{&sc.s.Mojibake, importers.HasMojibake(u.Text)},
 		{&sc.s.ReplacementChar, strings.ContainsRune(u.Text, utf8.RuneError)},
-		{&sc.s.EmptyText, strings.TrimSpace(u.Text) == ""},
+		{&sc.s.EmptyText, empty},
 		{&sc.s.ControlChars, hasControl(u.Text)},
+		{&sc.s.InvalidRows, problem != ""},
 	} {
 		if c.flag {
 			c.f.Rows++
 			if len(c.f.Examples) < sc.examples {
-				c.f.Examples = append(c.f.Examples, ex())
+				e := ex()
+				if c.f == &sc.s.InvalidRows {
+					e.Problem = problem
+				}
+				c.f.Examples = append(c.f.Examples, e)
 			}
 		}
 	}
@@ -163,12 +180,12 @@ func (sc *SuspiciousScanner) Result() *Suspicious {
 		f.dst.Speakers = len(f.list)
 		f.dst.Examples = f.list[:min(len(f.list), sc.examples)]
 	}
-	for _, f := range []*TextFinding{&s.Mojibake, &s.ReplacementChar, &s.EmptyText, &s.ControlChars} {
+	for _, f := range []*TextFinding{&s.Mojibake, &s.ReplacementChar, &s.EmptyText, &s.ControlChars, &s.InvalidRows} {
 		if f.Examples == nil {
 			f.Examples = []RowExample{}
 		}
 	}
-	s.Total = s.Mojibake.Rows + s.ReplacementChar.Rows + s.EmptyText.Rows + s.ControlChars.Rows +
+	s.Total = s.Mojibake.Rows + s.ReplacementChar.Rows + s.EmptyText.Rows + s.ControlChars.Rows + s.InvalidRows.Rows +
 		s.IDSpeakers.Speakers + s.GroupSpeakers.Speakers
 	return &s
 }
@@ -231,7 +248,7 @@ func WriteSuspicious(w io.Writer, s *Suspicious) error {
 	var b strings.Builder
 	b.WriteString("Suspicious content")
 	if s.Total == 0 {
-		b.WriteString(": none (no mojibake, U+FFFD, empty texts, control characters, ID or group speakers)\n")
+		b.WriteString(": none (no mojibake, U+FFFD, empty texts, control characters, invalid rows, ID or group speakers)\n")
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -239,13 +256,18 @@ func WriteSuspicious(w io.Writer, s *Suspicious) error {
 	for _, t := range []struct {
 		name string
 		f    TextFinding
-	}{{"mojibake", s.Mojibake}, {"U+FFFD (lost bytes)", s.ReplacementChar}, {"empty texts", s.EmptyText}, {"control characters", s.ControlChars}} {
+	}{{"mojibake", s.Mojibake}, {"U+FFFD (lost bytes)", s.ReplacementChar}, {"empty texts", s.EmptyText},
+		{"control characters", s.ControlChars}, {"invalid rows", s.InvalidRows}} {
 		if t.f.Rows == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "- %s: %d rows\n", t.name, t.f.Rows)
 		for _, e := range t.f.Examples {
-			fmt.Fprintf(&b, "    %s row %d (%s, %s): %q\n", e.File, e.Row, e.Source, e.Speaker, e.Text)
+			fmt.Fprintf(&b, "    %s row %d (%s, %s): %q", e.File, e.Row, e.Source, e.Speaker, e.Text)
+			if e.Problem != "" {
+				fmt.Fprintf(&b, ": %s", e.Problem)
+			}
+			b.WriteString("\n")
 		}
 	}
 	for _, t := range []struct {

@@ -22,6 +22,10 @@ func TestSuspicious(t *testing.T) {
 		{Source: "hp", Speaker: "Fred and George", Text: "Hi."},
 		{Source: "hp", Speaker: "Café owner", Text: "Café, déjà vu, naïve: ordinary accents."},
 		{Source: "annomi", Speaker: "client:12", Text: "ok"},
+		{Source: "hp", Speaker: "", Text: "Who said this?"},
+	}
+	for i := range utts {
+		utts[i].ConversationID = "c"
 	}
 	sc := NewSuspiciousScanner(2)
 	for i := range utts {
@@ -44,7 +48,10 @@ func TestSuspicious(t *testing.T) {
 		s.GroupSpeakers.Examples[0].Speaker != "Students" || s.GroupSpeakers.Examples[0].Utterances != 2 {
 		t.Errorf("groups %+v", s.GroupSpeakers)
 	}
-	if s.Total != 2+2+1+1+1+3 {
+	if s.InvalidRows.Rows != 1 || s.InvalidRows.Examples[0].Row != 13 || s.InvalidRows.Examples[0].Problem != "missing speaker" {
+		t.Errorf("invalid %+v", s.InvalidRows)
+	}
+	if s.Total != 2+2+1+1+1+1+3 {
 		t.Errorf("total %d", s.Total)
 	}
 	var b strings.Builder
