@@ -49,11 +49,12 @@ type Options struct {
 	// "shakespeare"); for collections of works ("shakespeare/hamlet",
 	// "cornell/<movie>") it replaces the part before the slash.
 	Source string
-	// Encoding overrides the format's text encoding: "utf-8" or "latin-1".
-	// "latin-1" is decoded as Windows-1252 (its superset that browsers use
-	// for the label), so the curly quotes of old transcripts survive.
-	// Empty means the format's default (latin-1 for cornell and hp-movies,
-	// UTF-8 for the rest).
+	// Encoding overrides the reading layer's choice: "utf-8" (strict),
+	// "latin-1" (the whole file as Windows-1252, its superset that
+	// browsers use for the label) or "auto". Empty means "auto" for every
+	// format: UTF-8, with bytes that are not UTF-8 read as Windows-1252
+	// and mojibake repaired (see textenc.go). A byte-order mark or UTF-16
+	// text wins over any setting.
 	Encoding string
 	// Columns maps utterance fields to column names for the "lines" format
 	// (CLI: --map speaker=who,text=line,conversation=scene). See the lines
