@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "import",
-		Summary: "convert transcripts (--format F, files or folders) into a Parquet corpus file",
+		Summary: "convert transcripts (files or folders; --format F, or detected from the content) into a Parquet corpus file",
 		Run:     runImport,
 	})
 }
@@ -111,6 +111,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	var detected *importers.Detection
+	if *format == "" && len(columns) > 0 {
+		*format = "lines" // --map is the lines format's
+	}
 	if *format == "" {
 		d, err := importers.Detect(fs.Args())
 		if err != nil {
