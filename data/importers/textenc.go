@@ -124,7 +124,7 @@ func decodeText(path string, b []byte, enc string) (string, textInfo, error) {
 		if info.Fallback > 0 {
 			info.Encoding = "mixed"
 		}
-		text, info.Repaired = repairMojibake(text)
+		text, info.Repaired = repairMojibake(unifyLineEnds(text))
 	}
 	text = unifyLineEnds(text)
 	if strings.IndexByte(text, 0) >= 0 || tooManyControls(text) {
@@ -255,6 +255,18 @@ func decodeMixed(b []byte) (string, int) {
 func repairMojibake(s string) (string, int) {
 	if !hasMojibakeLead(s) {
 		return s, 0
+	}
+	if strings.Count(s, "\n") > 1 {
+		// Line by line, so a large file is not turned into runes whole.
+		var sb strings.Builder
+		sb.Grow(len(s))
+		fixed := 0
+		for line := range strings.SplitAfterSeq(s, "\n") {
+			l, n := repairMojibake(line)
+			sb.WriteString(l)
+			fixed += n
+		}
+		return sb.String(), fixed
 	}
 	rs := []rune(s)
 	var sb strings.Builder
