@@ -121,6 +121,8 @@ func WriteParquet[T any](path string, rows []T) error {
 }
 
 // ScanParquet streams the rows of a Parquet file of row type T in batches,
+// guarded against corrupted files (an error naming the file, never a
+// panic: see parquetguard.go),
 // calling fn for each batch; memory stays bounded whatever the file's size.
 // The batch slice is reused: fn must copy rows it keeps. The file's columns
 // must include every required column of T, or the error names the file,
@@ -138,19 +140,22 @@ func ScanParquet[T any](path string, fn func(batch []T) error) error {
 	if st.Size() == 0 {
 		return fmt.Errorf("read %s: empty file, expected a Parquet file", path)
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, err := openParquetGuarded(path, f, st.Size())
 	if err != nil {
-		return fmt.Errorf("read %s: not a Parquet file: %w", path, err)
+		return err
 	}
 	if err := checkColumns[T](path, pf.Schema()); err != nil {
 		return err
 	}
-	r := parquet.NewGenericReader[T](pf)
-	defer r.Close()
+	r, err := guardedReader[T](path, pf)
+	if err != nil {
+		return err
+	}
+	defer guardedClose(path, r)
 	buf := make([]T, readBatch)
 	var row int64
 	for {
-		n, err := r.Read(buf)
+		n, err := guardedRead(path, r, buf)
 		if n > 0 {
 			if ferr := fn(buf[:n]); ferr != nil {
 				return fmt.Errorf("read %s: rows %d-%d: %w", path, row, row+int64(n)-1, ferr)

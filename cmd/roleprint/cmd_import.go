@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "import",
-		Summary: "convert transcripts (--format F, files or folders) into a Parquet corpus file",
+		Summary: "convert transcripts (files or folders; --format F, or detected from the content) into a Parquet corpus file",
 		Run:     runImport,
 	})
 }
@@ -27,10 +30,12 @@ func init() {
 // documented in docs/corpora.md.
 type importOutput struct {
 	Format        string                     `json:"format"`
+	Detected      *importers.Detection       `json:"detected,omitempty"`
 	Out           string                     `json:"out"`
 	Inputs        []string                   `json:"inputs"`
 	Files         int                        `json:"files"`
 	SkippedFiles  int                        `json:"skipped_files"`
+	Skipped       []importers.SkippedFile    `json:"skipped"`
 	NumSources    int                        `json:"num_sources"`
 	Speakers      int                        `json:"speakers"`
 	Utterances    int                        `json:"utterances"`
@@ -42,7 +47,9 @@ type importOutput struct {
 }
 
 // keyValues is a repeatable flag of key=value pairs, also accepting
-// several pairs separated by commas or semicolons in one value.
+// several pairs separated by commas or semicolons in one value. A comma or
+// semicolon separates pairs only when a key= follows it, so a value may
+// be one of those characters ("--set delimiter=;", "delimiter=,").
 type keyValues map[string]string
 
 func (kv keyValues) String() string {
@@ -54,7 +61,7 @@ func (kv keyValues) String() string {
 }
 
 func (kv keyValues) Set(s string) error {
-	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' }) {
+	for _, part := range splitPairs(s) {
 		k, v, ok := strings.Cut(part, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
@@ -69,8 +76,9 @@ func (kv keyValues) Set(s string) error {
 // atomically: on any error the output path is left as it was.
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "import", "PATH...")
-	format := fs.String("format", "", "input format (required; --formats lists them)")
-	out := fs.String("out", "", "output corpus file (.parquet, required); replaced only when the import succeeds")
+	format := fs.String("format", "", "input format (--formats lists them); detected from the files' content when omitted")
+	out := fs.String("out", "", "output corpus file (.parquet, required); replaced only when the import succeeds, never an input")
+	force := fs.Bool("force", false, "allow an --out that does not end in .parquet")
 	asJSON := fs.Bool("json", false, "print one JSON object with the counts (keys in docs/corpora.md)")
 	source := fs.String("source", "", "replace the format's source name (the part before '/' for collections)")
 	encoding := fs.String("encoding", "", "text encoding: utf-8, latin-1 or auto (default: the format's)")
@@ -85,17 +93,34 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if *listFormats {
 		return printFormats(e)
 	}
-	if *format == "" {
-		return usagef("--format is required (one of: %s)", strings.Join(importers.Formats(), ", "))
-	}
-	if _, ok := importers.Lookup(*format); !ok {
-		return usagef("unknown format %q (one of: %s)", *format, strings.Join(importers.Formats(), ", "))
+	if *format != "" {
+		if _, ok := importers.Lookup(*format); !ok {
+			return usagef("unknown format %q (one of: %s)", *format, strings.Join(importers.Formats(), ", "))
+		}
 	}
 	if *out == "" {
 		return usagef("--out FILE.parquet is required")
 	}
+	if !*force && !strings.EqualFold(filepath.Ext(*out), ".parquet") {
+		return usagef("--out %s does not end in .parquet; pass --force to write a corpus file there anyway", *out)
+	}
 	if fs.NArg() == 0 {
 		return usagef("no input files or folders given")
+	}
+	if err := checkOutNotInput(*out, fs.Args()); err != nil {
+		return err
+	}
+	var detected *importers.Detection
+	if *format == "" && len(columns) > 0 {
+		*format = "lines" // --map is the lines format's
+	}
+	if *format == "" {
+		d, err := importers.Detect(fs.Args())
+		if err != nil {
+			return err
+		}
+		detected, *format = d, d.Format
+		e.Logf("format: %s (detected: %s)", d.Format, d.Reason)
 	}
 	if len(columns) > 0 && *format != "lines" {
 		return usagef("--map applies to the lines format only")
@@ -120,12 +145,16 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutNotInput(*out, append(slices.Clone(res.Files), skippedPaths(res.Skipped)...)); err != nil {
+		return err
+	}
 	if err := data.WriteUtterances(*out, res.Utterances); err != nil {
 		return err
 	}
 	c := res.Counts
 	o := importOutput{
-		Format: *format, Out: *out, Inputs: fs.Args(), Files: c.Files, SkippedFiles: c.SkippedFiles,
+		Format: *format, Detected: detected, Out: *out, Inputs: fs.Args(), Files: c.Files, SkippedFiles: c.SkippedFiles,
+		Skipped:    res.Skipped,
 		NumSources: c.Sources, Speakers: c.Speakers, Utterances: c.Utterances, Conversations: c.Conversations,
 		Dropped: c.Dropped, DroppedTotal: c.DroppedTotal(),
 		TopSpeakers: corpusstats.Compute(res.Utterances).TopSpeakers,
@@ -138,7 +167,10 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(w, "imported %s: %d utterances, %d speakers, %d conversations, %d sources from %d files → %s (%.1fs)\n",
 		*format, o.Utterances, o.Speakers, o.Conversations, o.NumSources, o.Files, *out, o.Seconds)
 	if o.SkippedFiles > 0 {
-		fmt.Fprintf(w, "skipped %d files without %s content\n", o.SkippedFiles, *format)
+		fmt.Fprintf(w, "skipped %d files that are not %s data:\n", o.SkippedFiles, *format)
+		for _, s := range o.Skipped {
+			fmt.Fprintf(w, "  %s: %s\n", s.File, s.Reason)
+		}
 	}
 	if o.DroppedTotal > 0 {
 		var parts []string
@@ -181,4 +213,59 @@ func printFormats(e *env) error {
 		}
 	}
 	return nil
+}
+
+// splitPairs cuts s at each comma or semicolon that a "key=" follows.
+func splitPairs(s string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if (s[i] == ',' || s[i] == ';') && pairStart.MatchString(s[i+1:]) {
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	parts = append(parts, s[start:])
+	var out []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var pairStart = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_.-]*\s*=`)
+
+// checkOutNotInput refuses an output path that is one of the inputs (the
+// same file by path or by identity, through links), so an import can
+// never replace the data it reads. Folders among inputs are not compared
+// (the files read from them are, after the import).
+func checkOutNotInput(out string, inputs []string) error {
+	ost, oerr := os.Stat(out)
+	oabs, _ := filepath.Abs(out)
+	for _, in := range inputs {
+		ist, err := os.Stat(in)
+		if err == nil && ist.IsDir() {
+			continue
+		}
+		iabs, _ := filepath.Abs(in)
+		same := iabs == oabs
+		if !same && err == nil && oerr == nil {
+			same = os.SameFile(ist, ost)
+		}
+		if same {
+			return usagef("--out %s is an input file (%s): refusing to overwrite it; choose another output path", out, in)
+		}
+	}
+	return nil
+}
+
+// skippedPaths returns the files of s.
+func skippedPaths(s []importers.SkippedFile) []string {
+	var out []string
+	for _, f := range s {
+		out = append(out, f.File)
+	}
+	return out
 }

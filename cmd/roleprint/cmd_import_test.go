@@ -93,14 +93,14 @@ func TestImportErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"import", "--out", out, bad}, 2, "--format is required"},
+		{[]string{"import", "--out", out, bad}, 1, "cannot tell the format"},
 		{[]string{"import", "--format", "nope", "--out", out, bad}, 2, `unknown format "nope"`},
 		{[]string{"import", "--format", "tbbt", bad}, 2, "--out"},
 		{[]string{"import", "--format", "tbbt", "--out", out}, 2, "no input files"},
 		{[]string{"import", "--format", "tbbt", "--out", out, bad, "--json"}, 2, "flags come first"},
 		{[]string{"import", "--format", "tbbt", "--map", "speaker=x", "--out", out, bad}, 2, "lines format only"},
 		{[]string{"import", "--format", "tbbt", "--set", "oops", "--out", out, bad}, 2, "key=value"},
-		{[]string{"import", "--format", "tbbt", "--out", out, bad}, 1, bad + ":2: invalid UTF-8"},
+		{[]string{"import", "--format", "tbbt", "--encoding", "utf-8", "--out", out, bad}, 1, bad + ":2: invalid UTF-8"},
 		{[]string{"import", "--format", "tbbt", "--out", out, filepath.Join(dir, "missing.txt")}, 1, "missing.txt: no such file"},
 		{[]string{"import", "--format", "meld-csv", "--out", out, filepath.Join(importFixtures, "annomi", "staged.csv")}, 1, "missing column(s)"},
 	}

@@ -12,7 +12,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "stats",
-		Summary: "corpus statistics like the paper's Table 4 (speakers, utterances, conversations, top speakers)",
+		Summary: "corpus statistics like the paper's Table 4 (speakers, utterances, conversations, top speakers) and suspicious content",
 		Run:     runStats,
 	})
 }
@@ -24,6 +24,9 @@ func init() {
 type statsOutput struct {
 	Inputs []string `json:"inputs"`
 	*corpusstats.Stats
+	// Suspicious counts likely import defects, with examples naming
+	// file and row.
+	Suspicious *corpusstats.Suspicious `json:"suspicious"`
 }
 
 // runStats streams the corpus files (or the embedded default corpus when
@@ -33,6 +36,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "stats", "[CORPUS.parquet...]")
 	asJSON := fs.Bool("json", false, "print one JSON object (keys in docs/corpora.md) instead of Markdown tables")
 	top := fs.Int("top", corpusstats.DefaultTopSpeakers, "how many top speakers to list per row")
+	examples := fs.Int("examples", corpusstats.DefaultSuspiciousExamples, "how many examples to list per suspicious-content check")
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
@@ -40,6 +44,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		return usagef("--top must be at least 1")
 	}
 	acc := corpusstats.NewAccumulator(*top)
+	sus := corpusstats.NewSuspiciousScanner(*examples)
 	inputs := fs.Args()
 	if len(inputs) == 0 {
 		utts, err := corpus.Default()
@@ -48,13 +53,24 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		}
 		acc.Add(utts...)
 		inputs = []string{"embedded:" + corpus.DefaultName}
+		for i := range utts {
+			sus.Add(inputs[0], i, &utts[i])
+		}
 	}
 	for _, p := range fs.Args() {
-		err := data.ScanUtterances(p, func(batch []data.Utterance) error {
+		row := 0
+		// Rows are read without Validate: the suspicious-content report
+		// names the rows that fail it instead of the first one stopping
+		// the command.
+		err := data.ScanParquet(p, func(batch []data.Utterance) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			acc.Add(batch...)
+			for i := range batch {
+				sus.Add(p, row, &batch[i])
+				row++
+			}
 			return nil
 		})
 		if err != nil {
@@ -63,8 +79,12 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	}
 	st := acc.Stats()
 	if *asJSON {
-		return e.JSON(statsOutput{Inputs: inputs, Stats: st})
+		return e.JSON(statsOutput{Inputs: inputs, Stats: st, Suspicious: sus.Result()})
 	}
 	fmt.Fprintf(e.Stdout(), "corpus: %v\n\n", inputs)
-	return corpusstats.WriteMarkdown(e.Stdout(), st)
+	if err := corpusstats.WriteMarkdown(e.Stdout(), st); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.Stdout())
+	return corpusstats.WriteSuspicious(e.Stdout(), sus.Result())
 }

@@ -3,7 +3,6 @@ package importers
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
@@ -310,7 +309,7 @@ func (c *Collector) result() *Result {
 		res.Counts.Dropped[k] = v
 	}
 	res.Counts.SkippedFiles = len(c.skipped)
-	res.Skipped = slices.Clone(c.skipped)
+	res.Skipped = append([]SkippedFile{}, c.skipped...)
 	files := maps.Clone(c.read)
 	for _, s := range c.skipped {
 		delete(files, s.File)

@@ -17,7 +17,17 @@
 // a conversation read twice (the same scene in two files) is kept once, and
 // a long line its speaker already said in another conversation (a clip
 // show's flashback) is dropped as a repeat.
-// Bad input (missing file, empty file, wrong columns, invalid UTF-8) fails
-// with an *InputError naming the file, the line or row, and what was
-// expected.
+//
+// Every format reads bytes through one reading layer (textenc.go,
+// reader.go; ReadTextFile for other packages): byte-order marks and UTF-16
+// are recognised on the bytes, UTF-8 with stray Windows-1252 bytes decodes
+// line by line, mojibake is repaired, CR, LF and CRLF line ends read alike.
+// Folders are walked through symbolic links (walk.go); files that are not
+// data (READMEs, licences, backups, empty and binary files) are skipped
+// with a reason (Result.Skipped). Detect guesses a format from the files'
+// content (detect.go).
+//
+// Bad input (missing file, empty file, wrong columns, invalid UTF-8 when
+// asked for strictly) fails with an *InputError naming the file, the line
+// or row, and what was expected.
 package importers

@@ -26,7 +26,13 @@ type InputError struct {
 	Pos
 	// Msg says what is wrong and what was expected.
 	Msg string
+	// Err is the class of the problem when it matters to callers
+	// (ErrNotText), else nil; errors.Is sees it.
+	Err error
 }
+
+// Unwrap returns e.Err.
+func (e *InputError) Unwrap() error { return e.Err }
 
 // Error renders "file:line: message".
 func (e *InputError) Error() string { return e.Pos.String() + ": " + e.Msg }

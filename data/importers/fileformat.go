@@ -1,6 +1,9 @@
 package importers
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // FileFormat is a ready-made Importer for formats whose files can be read
 // one at a time (most of them): it matches files by extension, reads them
@@ -42,13 +45,20 @@ func (f *FileFormat) Match(path string) bool {
 	return len(f.Extensions) == 0 || hasExt(path, f.Extensions...)
 }
 
-// Read calls ReadFile for each file in order.
+// Read calls ReadFile for each file in order. A file found by walking a
+// folder that does not decode as text (ErrNotText) is skipped.
 func (f *FileFormat) Read(ctx context.Context, files []string, opts Options, c *Collector) error {
 	for i, path := range files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := f.ReadFile(ctx, path, opts, c); err != nil {
+			// A file met while walking a folder that is not text at
+			// all is not part of the format: skip it, never abort.
+			if c.walked[path] && errors.Is(err, ErrNotText) && c.perFile[path] == 0 {
+				c.Skip(path, "not a text file")
+				continue
+			}
 			return err
 		}
 		if opts.Progress != nil {

@@ -12,8 +12,6 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/encoding/charmap"
 )
 
 // This file is the one place where importers read bytes: every format goes
@@ -25,23 +23,32 @@ import (
 // Encodings accepted in Options.Encoding.
 const (
 	// UTF8 text must be valid UTF-8; an invalid byte is an error naming
-	// its line.
+	// its line. Only when asked for explicitly (--encoding utf-8).
 	UTF8 = "utf-8"
 	// Latin1 text is decoded as Windows-1252, the superset of ISO-8859-1
-	// that browsers use for that label.
+	// that browsers use for that label, for the whole file.
 	Latin1 = "latin-1"
-	// Auto reads a file as UTF-8 when it is valid UTF-8 and as Latin1
-	// otherwise, file by file: what a browser does with a page that
-	// declares no charset. The HTML formats default to it, because the
-	// fangj Friends pages mix both encodings undeclared.
+	// Auto, the default of every format, reads UTF-8 and repairs what is
+	// not: a byte that is not part of a valid UTF-8 sequence is read as
+	// Windows-1252 (so Latin-1 files, and files mixing both encodings line
+	// by line, decode right), and Windows-1252 mojibake of UTF-8 text
+	// ("SÃ©lithaeine") is turned back (see textenc.go).
 	Auto = "auto"
 )
 
-// resolveEncoding maps the user's encoding name (or the format default
-// when empty) to UTF8 or Latin1.
+// resolveEncoding maps the user's encoding name to UTF8, Latin1 or Auto.
+// When the user gave none the result is Auto whatever the format's usual
+// encoding def: Auto reads both UTF-8 and Windows-1252 right, file by file
+// and line by line, so def only documents what a format's files usually
+// hold.
 func resolveEncoding(name, def string) (string, error) {
 	if name == "" {
-		name = def
+		if def != "" {
+			if _, err := resolveEncoding(def, ""); err != nil {
+				return "", err
+			}
+		}
+		return Auto, nil
 	}
 	switch strings.ToLower(strings.ReplaceAll(name, "_", "-")) {
 	case "utf-8", "utf8":
@@ -54,122 +61,115 @@ func resolveEncoding(name, def string) (string, error) {
 	return "", fmt.Errorf("unknown encoding %q (known: utf-8, latin-1, auto)", name)
 }
 
-// openText opens path and returns a reader of its text as UTF-8: Latin-1
-// files are decoded (as Windows-1252), UTF-8 files are passed through
-// unchanged (callers validate), Auto files are read whole to choose. A
-// missing file is an *InputError.
-func openText(path, enc string) (io.Reader, func() error, error) {
+// maxTextFile bounds the size of one text file read whole (1 GiB).
+const maxTextFile = 1 << 30
+
+// decodeFile reads path whole and decodes it with decodeText. A missing
+// file, a folder and a read error are *InputErrors naming path.
+func decodeFile(path, enc string) (string, textInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, Errorf(Pos{File: path}, "no such file")
+			return "", textInfo{}, Errorf(Pos{File: path}, "no such file")
 		}
-		return nil, nil, Errorf(Pos{File: path}, "%v", err)
+		return "", textInfo{}, Errorf(Pos{File: path}, "%v", err)
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, nil, Errorf(Pos{File: path}, "is a folder, expected a file")
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", textInfo{}, Errorf(Pos{File: path}, "%v", err)
 	}
-	var r io.Reader = f
-	switch enc {
-	case Latin1:
-		r = charmap.Windows1252.NewDecoder().Reader(f)
-	case Auto:
-		b, err := io.ReadAll(f)
-		if err != nil {
-			f.Close()
-			return nil, nil, Errorf(Pos{File: path}, "%v", err)
-		}
-		r = bytes.NewReader(b)
-		if !utf8.Valid(b) {
-			r = charmap.Windows1252.NewDecoder().Reader(r)
-		}
+	if st.IsDir() {
+		return "", textInfo{}, Errorf(Pos{File: path}, "is a folder, expected a file")
 	}
-	return r, f.Close, nil
+	if st.Size() > maxTextFile {
+		return "", textInfo{}, Errorf(Pos{File: path}, "file of %d bytes is larger than the %d bytes a text file may have", st.Size(), maxTextFile)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxTextFile+1))
+	if err != nil {
+		return "", textInfo{}, Errorf(Pos{File: path}, "%v", err)
+	}
+	return decodeText(path, b, enc)
+}
+
+// ReadTextFile returns the text of path as UTF-8 with "\n" line ends and
+// no byte-order mark, decoded by the reading layer every format uses: a
+// BOM or a UTF-16 byte pattern decides the encoding, else encoding does
+// ("" or "auto": UTF-8 with Windows-1252 bytes and mojibake repaired;
+// "utf-8": strict; "latin-1": Windows-1252). Errors are *InputErrors
+// naming path (and the line, for invalid UTF-8 in strict mode).
+func ReadTextFile(path, encoding string) (string, error) {
+	enc, err := resolveEncoding(encoding, "")
+	if err != nil {
+		return "", err
+	}
+	text, _, err := decodeFile(path, enc)
+	return text, err
+}
+
+// openText opens path and returns a reader of its text as UTF-8 (see
+// decodeText: BOM and UTF-16 detection, the encoding rules, line ends
+// unified to "\n"). A missing file is an *InputError. The close function
+// is kept for the callers' sake; the file is already closed.
+func openText(path, enc string) (io.Reader, func() error, error) {
+	text, _, err := decodeFile(path, enc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return strings.NewReader(text), func() error { return nil }, nil
 }
 
 // badUTF8 is the message for text that is not UTF-8.
 func badUTF8(what string) string {
-	return fmt.Sprintf("invalid UTF-8 in %s; expected UTF-8 text (for Latin-1 files pass --encoding latin-1)", what)
+	return fmt.Sprintf("invalid UTF-8 in %s; expected UTF-8 text (leave --encoding unset to read Latin-1 bytes too, or pass --encoding latin-1)", what)
 }
 
 // scanLines calls fn for every line of path with its 1-based number,
-// without the line ending and, on line 1, without a byte-order mark. It
-// fails with an *InputError for a missing or empty file (expect says what
-// the file should hold) and for a line that is not valid UTF-8.
+// without the line ending (LF, CRLF or CR) and without a byte-order mark.
+// It fails with an *InputError for a missing or empty file (expect says
+// what the file should hold) and for text that does not decode.
 func scanLines(ctx context.Context, path, enc, expect string, fn func(n int, line string) error) error {
-	r, closeFn, err := openText(path, enc)
+	text, _, err := decodeFile(path, enc)
 	if err != nil {
 		return err
 	}
-	defer closeFn()
-	br := bufio.NewReaderSize(r, 64*1024)
-	n, content := 0, false
-	for {
-		line, rerr := br.ReadString('\n')
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return Errorf(Pos{File: path, Line: n + 1}, "%v", rerr)
-		}
-		if line == "" && rerr != nil {
-			break
-		}
+	if strings.TrimSpace(text) == "" {
+		return Errorf(Pos{File: path}, "empty file; expected %s", expect)
+	}
+	return eachLine(ctx, text, fn)
+}
+
+// eachLine calls fn for every "\n"-separated line of text (a final line
+// end does not start another line), checking ctx every 4096 lines.
+func eachLine(ctx context.Context, text string, fn func(n int, line string) error) error {
+	n := 0
+	for len(text) > 0 {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
 		n++
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		line = strings.TrimRight(line, "\r\n")
-		if n == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
-		}
-		if !utf8.ValidString(line) {
-			return Errorf(Pos{File: path, Line: n}, "%s", badUTF8("line"))
-		}
-		if strings.TrimSpace(line) != "" {
-			content = true
-		}
 		if err := fn(n, line); err != nil {
 			return err
 		}
-		if rerr != nil {
-			break
-		}
-	}
-	if !content {
-		return Errorf(Pos{File: path}, "empty file; expected %s", expect)
 	}
 	return nil
 }
 
-// readText reads a whole document (HTML, JSON) as UTF-8 text, with the
-// same checks as scanLines; an invalid byte is reported with its line.
+// readText reads a whole document (HTML, JSON) as UTF-8 text with "\n"
+// line ends, with the same checks as scanLines.
 func readText(path, enc, expect string) (string, error) {
-	r, closeFn, err := openText(path, enc)
+	text, _, err := decodeFile(path, enc)
 	if err != nil {
 		return "", err
 	}
-	defer closeFn()
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return "", Errorf(Pos{File: path}, "%v", err)
-	}
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	if !utf8.Valid(b) {
-		off := 0
-		for off < len(b) {
-			r, size := utf8.DecodeRune(b[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
-		return "", Errorf(Pos{File: path, Line: lineAt(b, off)}, "%s", badUTF8("byte "+fmt.Sprint(off)))
-	}
-	if len(bytes.TrimSpace(b)) == 0 {
+	if strings.TrimSpace(text) == "" {
 		return "", Errorf(Pos{File: path}, "empty file; expected %s", expect)
 	}
-	return string(b), nil
+	return text, nil
 }
 
 // lineAt returns the 1-based line holding byte offset off of b.
@@ -229,6 +229,9 @@ func (r csvRow) errorf(format string, args ...any) error {
 // malformed quoting, rows of the wrong width and invalid UTF-8 are
 // *InputErrors naming the file and line; expect describes the table.
 func scanCSV(ctx context.Context, path, enc string, comma rune, required []string, expect string, fn func(csvRow) error) error {
+	if enc == UTF8 {
+		enc = utf8Unchecked // checked field by field below, naming row and column
+	}
 	r, closeFn, err := openText(path, enc)
 	if err != nil {
 		return err

@@ -49,11 +49,12 @@ type Options struct {
 	// "shakespeare"); for collections of works ("shakespeare/hamlet",
 	// "cornell/<movie>") it replaces the part before the slash.
 	Source string
-	// Encoding overrides the format's text encoding: "utf-8" or "latin-1".
-	// "latin-1" is decoded as Windows-1252 (its superset that browsers use
-	// for the label), so the curly quotes of old transcripts survive.
-	// Empty means the format's default (latin-1 for cornell and hp-movies,
-	// UTF-8 for the rest).
+	// Encoding overrides the reading layer's choice: "utf-8" (strict),
+	// "latin-1" (the whole file as Windows-1252, its superset that
+	// browsers use for the label) or "auto". Empty means "auto" for every
+	// format: UTF-8, with bytes that are not UTF-8 read as Windows-1252
+	// and mojibake repaired (see textenc.go). A byte-order mark or UTF-16
+	// text wins over any setting.
 	Encoding string
 	// Columns maps utterance fields to column names for the "lines" format
 	// (CLI: --map speaker=who,text=line,conversation=scene). See the lines
@@ -102,6 +103,9 @@ type Result struct {
 	Utterances []data.Utterance `json:"-"`
 	// Counts summarises the import.
 	Counts Counts `json:"counts"`
+	// Files lists the files read (given, or found walking a folder), in
+	// reading order, skipped files excluded.
+	Files []string `json:"-"`
 	// Skipped lists the files met while walking a folder that are not part
 	// of the format (a README, a backup, a data dictionary, an empty file),
 	// each with the reason; they are left out with a note, never an abort.
@@ -202,11 +206,14 @@ func Import(ctx context.Context, format string, paths []string, opts Options) (*
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("import %s: no input files given", format)
 	}
-	files, walked, err := expandPaths(paths, imp.Match)
+	files, walked, skipped, err := expandPaths(paths, imp.Match)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", format, err)
 	}
 	c := newCollector(format, opts, walked)
+	for _, s := range skipped {
+		c.Skip(s.File, s.Reason)
+	}
 	if err := imp.Read(ctx, files, opts, c); err != nil {
 		return nil, err
 	}
@@ -217,6 +224,11 @@ func Import(ctx context.Context, format string, paths []string, opts Options) (*
 		return nil, err
 	}
 	res := c.result()
+	for _, f := range files {
+		if !c.isSkipped(f) {
+			res.Files = append(res.Files, f)
+		}
+	}
 	if res.Counts.Utterances == 0 {
 		return nil, fmt.Errorf("import %s: no utterances found in %s (%d lines dropped: %v)",
 			format, strings.Join(paths, ", "), res.Counts.DroppedTotal(), res.Counts.Dropped)

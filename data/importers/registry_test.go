@@ -91,11 +91,13 @@ func TestImportBadInput(t *testing.T) {
 	wantInputError(t, err, empty, 0, "empty file", "expected")
 
 	bad := write(t, dir, "bad/1_2.txt", "Scene: x\nSheldon: ok\nPenny: caf\xe9\n")
-	_, err = Import(ctx, "tbbt", []string{bad}, Options{})
+	_, err = Import(ctx, "tbbt", []string{bad}, Options{Encoding: "utf-8"})
 	wantInputError(t, err, bad, 3, "invalid UTF-8", "--encoding latin-1")
-	res, err := Import(ctx, "tbbt", []string{bad}, Options{Encoding: "latin-1"})
-	if err != nil || res.Utterances[1].Text != "café" {
-		t.Errorf("latin-1: %v %v", err, res)
+	for _, enc := range []string{"latin-1", ""} {
+		res, err := Import(ctx, "tbbt", []string{bad}, Options{Encoding: enc})
+		if err != nil || res.Utterances[1].Text != "café" {
+			t.Errorf("encoding %q: %v %v", enc, err, res)
+		}
 	}
 	if _, err := Import(ctx, "tbbt", []string{bad}, Options{Encoding: "ebcdic"}); err == nil || !strings.Contains(err.Error(), "unknown encoding") {
 		t.Errorf("bad encoding name: %v", err)
@@ -114,7 +116,7 @@ func TestImportBadInput(t *testing.T) {
 	wantInputError(t, err, row, 3, "row 2", "whole numbers")
 
 	badCSVUTF := write(t, dir, "u/train.csv", "Utterance,Speaker,Dialogue_ID,Season,Episode\nHi,Ross,0,1,1\n\"multi\nline caf\xe9\",Ross,0,1,1\n")
-	_, err = Import(ctx, "meld-csv", []string{badCSVUTF}, Options{})
+	_, err = Import(ctx, "meld-csv", []string{badCSVUTF}, Options{Encoding: "utf-8"})
 	wantInputError(t, err, badCSVUTF, 3, "row 2", "Utterance", "invalid UTF-8")
 
 	js := write(t, dir, "j/s.json", "{\"season_id\": \"s01\",\n \"episodes\": [\n {\"episode_id\": 5}]}\n")
