@@ -1,0 +1,111 @@
+package importers
+
+import (
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// Integration tests on the real public releases in
+// ../shared/corpora/releases, each folder passed whole as the
+// documentation says (docs/corpora.md); each skips when the release is
+// absent.
+
+// release returns the path of a folder of ../shared/corpora/releases, or
+// skips the test.
+func release(t *testing.T, name string) string {
+	t.Helper()
+	p, ok := data.SharedCorpus(filepath.Join("releases", name))
+	if !ok {
+		t.Skipf("release %s not present", name)
+	}
+	return p
+}
+
+// mojibakeRe matches the marks UTF-8 text leaves when it is decoded as
+// Windows-1252 or Latin-1: "â€" (curly quotes, dashes), "Ã" or "Â"
+// followed by a byte-range character ("Ã©" for é, "Â " for a no-break
+// space).
+var mojibakeRe = regexp.MustCompile(`â€|â€™|[ÃÂ][\x{80}-\x{BF}\x{A0}-\x{BF}€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ©®«»]`)
+
+// checkClean fails for any text or speaker name holding U+FFFD, mojibake
+// or a control character, naming the first few.
+func checkClean(t *testing.T, utts []data.Utterance) {
+	t.Helper()
+	bad := 0
+	for i := range utts {
+		u := &utts[i]
+		for _, s := range []string{u.Text, u.Speaker} {
+			if strings.ContainsRune(s, '\uFFFD') || mojibakeRe.MatchString(s) ||
+				strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\t' }) {
+				if bad++; bad <= 5 {
+					t.Errorf("suspicious text in %s/%s turn %d (%s): %q", u.Source, u.ConversationID, u.Turn, u.Speaker, s)
+				}
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("%d suspicious texts in all", bad)
+	}
+}
+
+// speakerSet returns the distinct speakers of utts.
+func speakerSet(utts []data.Utterance) map[string]int {
+	m := map[string]int{}
+	for _, u := range utts {
+		m[u.Speaker]++
+	}
+	return m
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestReleaseHPD(t *testing.T) {
+	dir := release(t, "hpd")
+	res := importShared(t, "hpd", Options{}, dir)
+	c := res.Counts
+	// 1,016 dialogue lines: one with an empty name, one said by "Harry and
+	// Ron", five with nothing but a name.
+	if c.Conversations != 149 || c.Utterances != 1009 || c.Files != 1 {
+		t.Errorf("counts %+v: want 149 conversations, 1,009 utterances", c)
+	}
+	spk := speakerSet(res.Utterances)
+	// 65 labels, less "" and "Harry and Ron", less five second spellings
+	// of one person (Colin, Ollivanders, Filth, Lohate, Pippi).
+	if len(spk) != 58 {
+		t.Errorf("%d speakers, want 58: %v", len(spk), sortedKeys(spk))
+	}
+	for name, want := range map[string]int{"Harry Potter": 316, "Ron Weasley": 170, "Hermione Granger": 134,
+		"Rubeus Hagrid": 40, "Argus Filch": 11, "Garrick Ollivander": 11, "Gilderoy Lockhart": 15, "Weasley": 7} {
+		if spk[name] != want {
+			t.Errorf("%s: %d lines, want %d", name, spk[name], want)
+		}
+	}
+	for _, short := range []string{"Harry", "Ron", "Hermione", "Filth", "Ollivanders"} {
+		if spk[short] > 0 {
+			t.Errorf("label %q kept, want its full name", short)
+		}
+	}
+	u := res.Utterances[0]
+	if u.ConversationID != "Session-1" || u.Episode != "Book1-chapter2" || !strings.HasPrefix(u.Scene, "Mrs. Figg") ||
+		u.Speaker != "Petunia Dursley" || u.Text != "Bad news, Vernon, Mrs. Figg’s broken her leg. She can’t take him. Now what?" {
+		t.Errorf("first row %+v", u)
+	}
+	checkClean(t, res.Utterances)
+	res = importShared(t, "hpd", Options{Params: map[string]string{"responses": "true"}}, dir)
+	if n := res.Counts.Utterances; n != 1009+149 {
+		t.Errorf("with responses: %d utterances, want %d", n, 1009+149)
+	}
+	checkClean(t, res.Utterances)
+}
