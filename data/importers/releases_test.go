@@ -109,3 +109,22 @@ func TestReleaseHPD(t *testing.T) {
 	}
 	checkClean(t, res.Utterances)
 }
+
+func TestReleaseMELDDyadic(t *testing.T) {
+	dyadic := release(t, "meld-dyadic")
+	meld := filepath.Join(sharedCorpus(t, "friends-meld"), "data", "MELD")
+	alone := importShared(t, "meld-csv", Options{}, meld)
+	both := importShared(t, "meld-csv", Options{}, dyadic, meld)
+	// The 17,702 Dyadic rows all point back to MELD utterances.
+	if both.Counts.Utterances != alone.Counts.Utterances || both.Counts.Utterances != 13617 ||
+		both.Counts.Dropped[DropDuplicateRow] != 17702 || both.Counts.Conversations != alone.Counts.Conversations {
+		t.Errorf("MELD %+v, MELD + Dyadic %+v: want the same 13,617 utterances", alone.Counts, both.Counts)
+	}
+	d := importShared(t, "meld-csv", Options{}, dyadic)
+	// 13,400 distinct MELD utterances behind 17,702 rows.
+	if d.Counts.Files != 3 || d.Counts.Dropped[DropDuplicateRow] != 17702-13400 || d.Counts.Utterances > 13400 || d.Counts.Utterances < 13000 {
+		t.Errorf("Dyadic alone %+v", d.Counts)
+	}
+	checkClean(t, both.Utterances)
+	checkClean(t, d.Utterances)
+}
