@@ -102,6 +102,9 @@ func CharacterAliasGroups() [][]string {
 		{"Julius Caesar", "Caesar"},
 		{"Martin Luther King Jr.", "Martin Luther King", "Martin_Luther_King"},
 		{"Isaac Newton", "Newton"},
+		// ChatHaruhi's Chinese roles: folders in romaji or pinyin, lines
+		// naming the role in Chinese.
+		{"凉宫春日", "春日", "Haruhi Suzumiya", "Haruhi", "涼宮ハルヒ"},
 	}
 	out := make([][]string, len(g))
 	for i := range g {
