@@ -49,7 +49,10 @@ func TestReadChatHaruhiChinese(t *testing.T) {
 		skipped = append(skipped, s.File[strings.Index(s.File, "characters/"):]+": "+s.Reason)
 	}
 	sort.Strings(skipped)
-	if len(skipped) != 2 || !strings.HasPrefix(skipped[0], "characters/ayaka/dialogues/test.jsonl: empty file") ||
+	// The folder walk may skip the zero-byte file before the reader sees
+	// it ("zero-byte file"); either way it is listed.
+	if len(skipped) != 2 || !strings.HasPrefix(skipped[0], "characters/ayaka/dialogues/test.jsonl: ") ||
+		!strings.Contains(skipped[0], "empty") && !strings.Contains(skipped[0], "zero-byte") ||
 		!strings.HasPrefix(skipped[1], "characters/haruhi/meta.jsonl: not a ChatHaruhi dialogue file") {
 		t.Errorf("skipped %q", skipped)
 	}
