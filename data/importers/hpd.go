@@ -93,7 +93,7 @@ func readHPD(ctx context.Context, path string, opts Options, c *Collector) error
 		for i, raw := range s.Dialogue {
 			name, text, ok := strings.Cut(raw, ":")
 			if !ok {
-				return Errorf(pos, "session %q, dialogue line %d %q: expected \"Name: text\"", key, i+1, clip(raw, 60))
+				return Errorf(hpdLinePos(b, off, raw, pos), "session %q, dialogue line %d %q: expected \"Name: text\"", key, i+1, clip(raw, 60))
 			}
 			hpdAdd(c, Line{Source: source, ConversationID: key, Episode: s.Position, Scene: s.Scene, Text: text, Pos: pos}, name)
 		}
@@ -106,6 +106,22 @@ func readHPD(ctx context.Context, path string, opts Options, c *Collector) error
 		return jsonError(path, b, err, hpdExpect)
 	}
 	return nil
+}
+
+// hpdLinePos locates a dialogue string of the session starting at byte
+// off: the line where its JSON form first occurs after off, or the
+// session's position when the file spells it otherwise (other escapes).
+func hpdLinePos(b []byte, off int, s string, session Pos) Pos {
+	var q bytes.Buffer
+	enc := json.NewEncoder(&q)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(s) != nil {
+		return session
+	}
+	if i := bytes.Index(b[off:], bytes.TrimSpace(q.Bytes())); i >= 0 {
+		return Pos{File: session.File, Line: lineAt(b, off+i)}
+	}
+	return session
 }
 
 // hpdAdd normalises a speaker label, gives it its full name and adds the
