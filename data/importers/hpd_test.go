@@ -26,7 +26,7 @@ func TestHPD(t *testing.T) {
 		t.Errorf("with responses: %d rows, %+v", n, res.Utterances[3])
 	}
 	_, err := Import(context.Background(), "hpd", []string{"testdata/hpd/bad.json"}, Options{})
-	wantInputError(t, err, "testdata/hpd/bad.json", 5, `dialogue line 2 "no colon here": expected "Name: text"`)
+	wantInputError(t, err, "testdata/hpd/bad.json", 4, `dialogue line 2 "no colon here": expected "Name: text"`)
 	_, err = Import(context.Background(), "hpd", []string{"testdata/hpd/sessions.json"}, Options{Params: map[string]string{"responses": "maybe"}})
 	if err == nil {
 		t.Error("responses=maybe accepted")
