@@ -179,7 +179,9 @@ func readMSC(ctx context.Context, path string, opts Options, c *Collector, st *m
 // sessions. A few episodes of the release (29 of 501 in session_2/
 // test.txt) open with a crowd worker's number ("50997") instead of
 // "Speaker 1"; in every one the next turn is "Speaker 2" and the turns
-// alternate from there, so a numeric id is the speaker who is not its
+// alternate from there, and the text is Speaker 1's (test_52: "I had an
+// idea for my proposal" where Speaker 1's persona says "I want to propose
+// to my girlfriend"), so a numeric id is the speaker who is not its
 // neighbour (the next turn's, else the previous turn's), or by
 // alternation when no neighbour is known. Any other id is an error naming
 // the turn.
