@@ -1,6 +1,9 @@
 package importers
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -56,5 +59,39 @@ func TestHPGroupLabel(t *testing.T) {
 		if got := hpGroupLabel(name); got != want {
 			t.Errorf("hpGroupLabel(%q) = %v", name, got)
 		}
+	}
+}
+
+// A glob names every file of the download: the importer itself skips the
+// backup, the dictionary and the spells table by their headers.
+func TestHPMoviesReleaseGlob(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "hp-release", "*.csv"))
+	if err != nil || len(files) != 8 {
+		t.Fatalf("glob: %v %v", files, err)
+	}
+	res, err := Import(context.Background(), "hp-movies", files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped []string
+	for _, s := range res.Skipped {
+		skipped = append(skipped, baseName(s.File)+": "+s.Reason)
+	}
+	sort.Strings(skipped)
+	want := "Characters-bak.csv: backup copy of Characters.csv|Data_Dictionary.csv: data dictionary of the dataset, no dialogue|Spells.csv: spells table, no dialogue"
+	if strings.Join(skipped, "|") != want || res.Counts.Utterances != 5 {
+		t.Errorf("skipped %q, %d utterances", skipped, res.Counts.Utterances)
+	}
+	// Two real copies of one table are still an error.
+	dir := t.TempDir()
+	for _, f := range []string{"Dialogue.csv", "Characters.csv"} {
+		b, _ := os.ReadFile(filepath.Join("testdata", "hp-release", f))
+		putFixtureFile(t, filepath.Join(dir, f), b)
+	}
+	b, _ := os.ReadFile(filepath.Join("testdata", "hp-release", "Characters.csv"))
+	putFixtureFile(t, filepath.Join(dir, "Cast.csv"), b)
+	_, err = Import(context.Background(), "hp-movies", []string{dir}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "second characters table") {
+		t.Errorf("two characters tables: %v", err)
 	}
 }
