@@ -82,6 +82,9 @@ func readHPD(ctx context.Context, path string, opts Options, c *Collector) error
 			return jsonError(path, b, err, hpdExpect)
 		}
 		key, _ := tok.(string)
+		if strings.TrimSpace(key) == "" {
+			return Errorf(Pos{File: path, Line: lineAt(b, off+1)}, "a session with an empty name; expected %s", hpdExpect)
+		}
 		var s hpdSession
 		if err := dec.Decode(&s); err != nil {
 			return jsonError(path, b, err, hpdExpect)

@@ -2,8 +2,20 @@ package importers
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 )
+
+// putTemp writes a file of the given content into a fresh folder.
+func putTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 func TestHPD(t *testing.T) {
 	res := importFixture(t, "hpd", Options{}, "hpd/sessions.json")
@@ -27,6 +39,9 @@ func TestHPD(t *testing.T) {
 	}
 	_, err := Import(context.Background(), "hpd", []string{"testdata/hpd/bad.json"}, Options{})
 	wantInputError(t, err, "testdata/hpd/bad.json", 4, `dialogue line 2 "no colon here": expected "Name: text"`)
+	empty := putTemp(t, "empty-key.json", `{"": {"dialogue": ["Harry: hi"]}}`)
+	_, err = Import(context.Background(), "hpd", []string{empty}, Options{})
+	wantInputError(t, err, empty, 1, "empty name")
 	_, err = Import(context.Background(), "hpd", []string{"testdata/hpd/sessions.json"}, Options{Params: map[string]string{"responses": "maybe"}})
 	if err == nil {
 		t.Error("responses=maybe accepted")
