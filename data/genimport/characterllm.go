@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/importers"
 )
 
 // characterLLMPiece is one piece of a reply: the speaking role, an action
@@ -20,11 +20,39 @@ type characterLLMPiece struct {
 	Content string `json:"content"`
 }
 
+// characterLLMPieces is a reply: a list of pieces in the chatgpt and sft
+// result folders of the release, one bare piece in the alpaca and vicuna
+// ones; both decode to a list.
+type characterLLMPieces []characterLLMPiece
+
+// UnmarshalJSON accepts a list of pieces or a single piece (or null).
+func (p *characterLLMPieces) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*p = nil
+		return nil
+	case len(b) > 0 && b[0] == '[':
+		var list []characterLLMPiece
+		if err := json.Unmarshal(b, &list); err != nil {
+			return err
+		}
+		*p = list
+		return nil
+	}
+	var one characterLLMPiece
+	if err := json.Unmarshal(b, &one); err != nil {
+		return fmt.Errorf("reply: expected {role, action, content} or a list of them: %w", err)
+	}
+	*p = characterLLMPieces{one}
+	return nil
+}
+
 // characterLLMSingle is one record of a single-turn result file.
 type characterLLMSingle struct {
-	TopicID  json.RawMessage   `json:"topic_id"`
-	Question string            `json:"question"`
-	Reply    characterLLMPiece `json:"reply"`
+	TopicID  json.RawMessage    `json:"topic_id"`
+	Question string             `json:"question"`
+	Reply    characterLLMPieces `json:"reply"`
 }
 
 // characterLLMMulti is one line of a multi-turn result file.
@@ -33,28 +61,54 @@ type characterLLMMulti struct {
 	Model     string `json:"model"`
 	Topic     string `json:"topic"`
 	Content   []struct {
-		TurnRole    string              `json:"turn_role"`
-		TurnContent []characterLLMPiece `json:"turn_content"`
+		TurnRole    string             `json:"turn_role"`
+		TurnContent characterLLMPieces `json:"turn_content"`
 	} `json:"content"`
+}
+
+// Drop reasons of the Character-LLM reader (Stats.Dropped).
+const (
+	// DropInnerMonologue counts reply pieces whose action is
+	// "(thinking)": the role's inner monologue, not speech.
+	DropInnerMonologue = "inner-monologue"
+	// DropOtherSpeaker counts replies and pieces voiced by someone else
+	// than the role (the interviewer).
+	DropOtherSpeaker = "other-speaker"
+)
+
+// isThinking reports whether a piece's action marks inner monologue:
+// "(thinking)", in any case, with or without brackets.
+func isThinking(action string) bool {
+	return strings.EqualFold(strings.Trim(strings.TrimSpace(action), "()[] "), "thinking")
 }
 
 // ReadCharacterLLM reads Character-LLM's generated interviews, files or
 // folders:
 //
 //   - single-turn results, <Role>_<model>_result/*.json, each a JSON list
-//     of {topic_id, question, reply: {role, action, content}}: one row per
-//     reply, its content as Text;
+//     of {topic_id, question, reply}, where reply is one {role, action,
+//     content} piece (alpaca, vicuna folders) or a list of them (chatgpt,
+//     sft folders); topic_id is a number or a string ("topic-2"): one row
+//     per reply, the contents of the role's pieces joined;
 //   - multi-turn results, multiturn_<Role>_<model>_result/*.jsonl, one
 //     interview per line {character, model, topic, content: [{turn_role,
-//     turn_content: [{role, action, content}]}]}: one row per turn of the
-//     character, the contents of its pieces joined.
+//     turn_content: [{role, action, content}]}]}, turn_role being
+//     "interviewer" or "character" (or, in older files, the speaker's
+//     name) and the speaker named in each piece's role: one row per turn
+//     of the character, the contents of its pieces joined.
 //
 // Only the role's own content is kept, never the action (stage business
-// like "(smiles)"), and never a reply or piece whose role is someone else
-// (dropped as "other-speaker"). The role comes from the records (reply.role,
-// character) or the folder name; the model from the records, the folder
-// name ("Beethoven_llama-7b_result" → "llama-7b") or opts.AgentModel,
-// which wins. Source is "character-llm/<folder>", ConversationID
+// like "(smiles)"), never a piece whose action is "(thinking)" (inner
+// monologue, dropped as "inner-monologue"), and never a reply or piece
+// whose role is someone else (dropped as "other-speaker"). The role comes
+// from the records (reply.role, character) or the folder name and is given
+// its full name from data.CharacterAliasGroups ("Hermonie" → "Hermione
+// Granger", "Beethoven" → "Ludwig van Beethoven"), so a role's single- and
+// multi-turn rows share one name. The model is opts.AgentModel when set,
+// else the folder's label ("Beethoven_chatgpt_result" → "chatgpt"), else
+// the record's model: the folder labels are the ones single- and
+// multi-turn folders share, where the multi-turn records name the same
+// model "gpt-3.5-turbo" or a checkpoint ("Socrates-end"). Source is "character-llm/<folder>", ConversationID
 // "<file stem>:<topic_id>" (single-turn; the record's index when it has
 // no topic_id) or "<file stem>:L<line>" (multi-turn). With opts.Context
 // the questions and the interviewer's turns are rows too.
@@ -111,10 +165,11 @@ func splitCharacterLLMFolder(folder, role string) (string, string) {
 }
 
 func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, st *Stats) ([]data.Utterance, error) {
-	b, err := os.ReadFile(path)
+	text, err := importers.ReadTextFile(path, "")
 	if err != nil {
 		return nil, err
 	}
+	b := []byte(text)
 	var recs []characterLLMSingle
 	if err := json.Unmarshal(b, &recs); err != nil {
 		return nil, &LineError{File: path, Err: fmt.Errorf("expected a JSON list of {topic_id, question, reply: {role, action, content}}: %w", err)}
@@ -126,28 +181,26 @@ func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, st *S
 	usedConv := map[string]bool{}
 	for i, r := range recs {
 		st.Records++
-		folderRole, folderModel := splitCharacterLLMFolder(folder, r.Reply.Role)
-		folderRole = strings.ReplaceAll(folderRole, "_", " ")
-		role := strings.TrimSpace(r.Reply.Role)
-		switch {
-		case role == "":
-			role = folderRole
-		case strings.HasSuffix(folder, "_result") && names.Compare(role, folderRole) == MatchNone:
-			// A reply voiced by someone else (the interviewer) is not
-			// the role's own content.
-			st.drop("other-speaker")
-			continue
+		recRole := ""
+		for _, p := range r.Reply {
+			if recRole = strings.TrimSpace(p.Role); recRole != "" {
+				break
+			}
 		}
+		folderRole, folderModel := splitCharacterLLMFolder(folder, recRole)
+		folderRole = strings.ReplaceAll(folderRole, "_", " ")
+		if folderRole == "" {
+			folderRole = recRole
+		}
+		role := fullRoleName(folderRole)
 		model := firstNonEmpty(opts.AgentModel, folderModel)
 		if model == "" {
 			return nil, &LineError{File: path, Err: fmt.Errorf("record %d: no model name in the folder name %q (expected <Role>_<model>_result); set the agent model", i+1, folder)}
 		}
-		text := CleanLine(r.Reply.Content)
+		text, why := rolePieces(r.Reply, role, names, st)
 		if text == "" {
-			if strings.TrimSpace(r.Reply.Action) != "" {
-				st.drop("action-only")
-			} else {
-				st.drop("empty")
+			if why != "" {
+				st.drop(why)
 			}
 			continue
 		}
@@ -187,53 +240,100 @@ func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, st *St
 		if role == "" {
 			role = strings.ReplaceAll(folderRole, "_", " ")
 		}
-		model := firstNonEmpty(opts.AgentModel, strings.TrimSpace(r.Model), folderModel)
+		role = fullRoleName(role)
+		model := firstNonEmpty(opts.AgentModel, folderModel, strings.TrimSpace(r.Model))
 		if model == "" {
 			return fmt.Errorf("no model name in the record or the folder name %q", folder)
 		}
 		conv := stem + ":L" + strconv.Itoa(n)
 		for k, t := range r.Content {
-			speaker := strings.TrimSpace(t.TurnRole)
-			isRole := names.Compare(speaker, role) != MatchNone
-			if !isRole && !opts.Context {
+			turnRole := strings.TrimSpace(t.TurnRole)
+			isRole := strings.EqualFold(turnRole, "character") || names.Compare(turnRole, role) != MatchNone
+			if isRole {
+				text, why := rolePieces(t.TurnContent, role, names, st)
+				if text == "" {
+					if why != "" {
+						st.drop(why)
+					}
+					continue
+				}
+				out = append(out, data.Utterance{Source: source, ConversationID: conv, Scene: r.Topic, Turn: int32(k),
+					Speaker: role, Text: text, AgentModel: model, Role: role})
+				continue
+			}
+			if !opts.Context {
 				continue
 			}
 			var parts []string
-			hadAction := false
+			speaker := ""
 			for _, p := range t.TurnContent {
-				if isRole && p.Role != "" && names.Compare(p.Role, role) == MatchNone {
-					st.drop("other-speaker") // a piece voiced by someone else inside the role's turn
-					continue
+				if speaker == "" {
+					speaker = strings.TrimSpace(p.Role)
 				}
-				if strings.TrimSpace(p.Action) != "" {
-					hadAction = true
-				}
-				if c := CleanLine(p.Content); c != "" {
+				if c := CleanLine(p.Content); c != "" && !isThinking(p.Action) {
 					parts = append(parts, c)
 				}
 			}
-			text := strings.Join(parts, " ")
-			if text == "" {
-				if isRole {
-					if hadAction {
-						st.drop("action-only")
-					} else {
-						st.drop("empty")
-					}
-				}
+			if len(parts) == 0 {
 				continue
 			}
-			if isRole {
-				speaker = role
-			} else if speaker == "" {
-				speaker = "User"
+			if speaker == "" || strings.EqualFold(speaker, "interviewer") {
+				speaker = firstNonEmpty(turnRole, "User")
 			}
 			out = append(out, data.Utterance{Source: source, ConversationID: conv, Scene: r.Topic, Turn: int32(k),
-				Speaker: speaker, Text: text, AgentModel: model, Role: role})
+				Speaker: speaker, Text: strings.Join(parts, " "), AgentModel: model, Role: role})
 		}
 		return nil
 	})
 	return out, err
+}
+
+// fullRoleName returns the full name the shared name table gives a role
+// ("Hermonie" → "Hermione Granger"), or the role as written.
+func fullRoleName(role string) string {
+	full, _ := data.FullCharacterName(role)
+	return full
+}
+
+// rolePieces joins the spoken content of the pieces voiced by role. Pieces
+// by someone else count as DropOtherSpeaker and inner monologue as
+// DropInnerMonologue, each piece once. When nothing is left it returns ""
+// and why: DropOtherSpeaker when no piece was the role's, "action-only"
+// when the role's pieces held only actions, "" when the thinking pieces
+// were all there was (already counted), "empty" otherwise.
+func rolePieces(pieces characterLLMPieces, role string, names *NameMatcher, st *Stats) (string, string) {
+	var parts []string
+	own, action, thinking := 0, false, false
+	for _, p := range pieces {
+		if p.Role != "" && names.Compare(p.Role, role) == MatchNone {
+			st.drop(DropOtherSpeaker)
+			continue
+		}
+		own++
+		if isThinking(p.Action) {
+			st.drop(DropInnerMonologue)
+			thinking = true
+			continue
+		}
+		if strings.TrimSpace(p.Action) != "" {
+			action = true
+		}
+		if c := CleanLine(p.Content); c != "" {
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, " "), ""
+	}
+	switch {
+	case own == 0:
+		return "", "" // every piece already counted as another speaker's
+	case thinking:
+		return "", ""
+	case action:
+		return "", "action-only"
+	}
+	return "", "empty"
 }
 
 func topicID(raw json.RawMessage, i int) string {

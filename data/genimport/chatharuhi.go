@@ -3,11 +3,14 @@ package genimport
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/roleprint/roleprint/data"
 )
@@ -26,12 +29,50 @@ var haruhiFile = regexp.MustCompile(`(?:^|_)([^_]+)_test_output_dialogue\.jsonl$
 // narrators are speaker names that are not characters.
 var narrators = map[string]bool{"narrator": true, "旁白": true}
 
+// haruhiTurn is one turn of a dialogue.
+type haruhiTurn struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
 type haruhiDialogue struct {
-	Dialogue []struct {
-		Role string `json:"role"`
-		Text string `json:"text"`
-	} `json:"dialogue"`
-	Source string `json:"source"`
+	Dialogue []haruhiTurn `json:"dialogue"`
+	Source   string       `json:"source"`
+}
+
+// haruhiRecord is one JSONL line of any of the dialogue shapes a ChatHaruhi
+// checkout holds: a whole dialogue {"dialogue": [...]}, one turn of a
+// saved chat {"role", "text"} (characters/<Role>/dialogues/*.jsonl, a
+// file being one dialogue), or a query and its response {"role_A",
+// "role_B", "query", "response"} (characters/<Role>/all_chat_datas.jsonl).
+type haruhiRecord struct {
+	Dialogue []haruhiTurn `json:"dialogue"`
+	Role     *string      `json:"role"`
+	Text     string       `json:"text"`
+	RoleA    string       `json:"role_A"`
+	RoleB    *string      `json:"role_B"`
+	Query    string       `json:"query"`
+	Response string       `json:"response"`
+}
+
+// Shapes of a ChatHaruhi JSONL file (haruhiRecord).
+const (
+	haruhiShapeDialogue = "dialogue"
+	haruhiShapeTurns    = "turns"
+	haruhiShapePairs    = "query-response"
+)
+
+// shape names the record's shape, or "" when it is none of them.
+func (r *haruhiRecord) shape() string {
+	switch {
+	case r.Dialogue != nil:
+		return haruhiShapeDialogue
+	case r.RoleB != nil:
+		return haruhiShapePairs
+	case r.Role != nil:
+		return haruhiShapeTurns
+	}
+	return ""
 }
 
 // ReadChatHaruhi reads ChatHaruhi data, files or folders (a whole checkout
@@ -49,14 +90,30 @@ type haruhiDialogue struct {
 //     "Narrator") is dropped. Novel lines that mix speech and narration
 //     ("“Yes,” said Harry.") keep only the quoted speech.
 //   - synthesized dialogues, *.jsonl with one {"dialogue": [{"role",
-//     "text"}], "source"} per line. The played role is named by the file
-//     ("mws813_Raj_test_output_dialogue.jsonl") and otherwise is the role
+//     "text"}], "source"} per line; saved chats,
+//     characters/<Role>/dialogues/*.jsonl with one turn {"role", "text"}
+//     per line, the file being one dialogue; and query-response pairs,
+//     characters/<Role>/all_chat_datas.jsonl with {"role_A", "role_B",
+//     "query", "response"} per line, each a dialogue of two turns. The
+//     played role is named by the file
+//     ("mws813_Raj_test_output_dialogue.jsonl"), else by the character
+//     folder the file lies in, else is role_B of the pairs or the role
 //     present in most dialogues; its last turn in each dialogue is the
 //     generated reply (all its turns with opts.AllReplies). Rows carry
 //     AgentModel opts.AgentModel or ChatHaruhiModel, Role and Speaker the
 //     role's name in the form the file's dialogues use most ("Professor
-//     McGonagall"), Source "chatharuhi/<folder>",
-//     ConversationID "<file stem>:<line>".
+//     McGonagall", "春日"), Source "chatharuhi/<folder>" (below
+//     characters/: "chatharuhi/haruhi/dialogues"), ConversationID
+//     "<file stem>:<line>". A JSONL file of none of these shapes, and an
+//     empty one (the release's zero-byte dialogues/test.jsonl), is skipped
+//     with a reason (Stats.Skipped), not an error.
+//
+// Character folders are named in pinyin or English ("haruhi") while the
+// Chinese lines name the role in Chinese ("春日"): a speaker is the
+// folder's role when the name matcher relates it to the folder name
+// (through data.CharacterAliasGroups) or to the role the folder's
+// system_prompt.txt plays ("你正在扮演凉宫春日" → 凉宫春日), a Chinese
+// name also matching by a part of two characters or more ("春日").
 //
 // Generated lines that copy one of the role's real lines verbatim (by
 // CopyKey) are dropped unless opts.KeepRealCopies; the check needs the
@@ -71,6 +128,7 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 		return nil, st, fmt.Errorf("chatharuhi: %w", err)
 	}
 	names := opts.names()
+	roles := newHaruhiRoles(names)
 	var out []data.Utterance
 	// Real lines first, so generated copies can be recognised.
 	realKeys := map[string]map[string]bool{} // real speaker → CopyKeys
@@ -82,13 +140,13 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 			continue
 		}
 		st.Files++
-		rows, err := readHaruhiText(path, opts, names, &st, seenReal)
+		rows, err := readHaruhiText(path, opts, roles, &st, seenReal)
 		if err != nil {
 			return nil, st, fmt.Errorf("chatharuhi: %w", err)
 		}
 		out = append(out, rows...)
 	}
-	unifyFolderSpeakers(out, names)
+	unifyFolderSpeakers(out, roles)
 	for _, u := range out {
 		if realKeys[u.Speaker] == nil {
 			realKeys[u.Speaker] = map[string]bool{}
@@ -97,7 +155,7 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 	}
 	for _, path := range dialogues {
 		st.Files++
-		rows, err := readHaruhiDialogues(path, opts, names, realKeys, &st)
+		rows, err := readHaruhiDialogues(path, opts, roles, realKeys, &st)
 		if err != nil {
 			return nil, st, fmt.Errorf("chatharuhi: %w", err)
 		}
@@ -111,10 +169,10 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 // folder, the form its texts use most: McGonagall's texts say
 // "Professor McGonagall" 198 times and "McGonagall" once, and both are
 // her. Rows of other speakers (opts.AllSpeakers) keep their names.
-func unifyFolderSpeakers(rows []data.Utterance, names *NameMatcher) {
+func unifyFolderSpeakers(rows []data.Utterance, roles *haruhiRoles) {
 	count := map[string]map[string]int{} // folder → speaker → lines
 	for _, u := range rows {
-		if names.Compare(u.Speaker, u.Episode) == MatchNone {
+		if !roles.isFolderRole(u.Speaker, u.Episode) {
 			continue
 		}
 		if count[u.Episode] == nil {
@@ -132,15 +190,17 @@ func unifyFolderSpeakers(rows []data.Utterance, names *NameMatcher) {
 	}
 	for i := range rows {
 		u := &rows[i]
-		if b, ok := best[u.Episode]; ok && names.Compare(u.Speaker, u.Episode) != MatchNone {
+		if b, ok := best[u.Episode]; ok && roles.isFolderRole(u.Speaker, u.Episode) {
 			u.Speaker = b
 		}
 	}
 }
 
 // readHaruhiText reads one character text file.
-func readHaruhiText(path string, opts Options, names *NameMatcher, st *Stats, seen map[string]bool) ([]data.Utterance, error) {
-	folderRole := filepath.Base(filepath.Dir(filepath.Dir(path)))
+func readHaruhiText(path string, opts Options, roles *haruhiRoles, st *Stats, seen map[string]bool) ([]data.Utterance, error) {
+	charDir := filepath.Dir(filepath.Dir(path))
+	folderRole := filepath.Base(charDir)
+	roles.learn(charDir)
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	conv := folderRole + "/" + stem
 	st.Records++
@@ -163,7 +223,7 @@ func readHaruhiText(path string, opts Options, names *NameMatcher, st *Stats, se
 			st.drop("narration")
 			return nil
 		}
-		if !opts.AllSpeakers && names.Compare(speaker, folderRole) == MatchNone {
+		if !opts.AllSpeakers && !roles.isFolderRole(speaker, folderRole) {
 			st.drop("other-speaker")
 			return nil
 		}
@@ -192,30 +252,78 @@ func readHaruhiText(path string, opts Options, names *NameMatcher, st *Stats, se
 	return out, err
 }
 
-// readHaruhiDialogues reads one synthesized dialogue file.
-func readHaruhiDialogues(path string, opts Options, names *NameMatcher, realKeys map[string]map[string]bool, st *Stats) ([]data.Utterance, error) {
+// readHaruhiDialogues reads one dialogue file of any of the shapes
+// haruhiRecord lists.
+func readHaruhiDialogues(path string, opts Options, roles *haruhiRoles, realKeys map[string]map[string]bool, st *Stats) ([]data.Utterance, error) {
+	names := roles.names
 	var ds []haruhiDialogue
 	var lines []int
+	shape, hint := "", ""
 	err := eachFileLine(path, func(n int, line []byte) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return nil
 		}
-		var d haruhiDialogue
-		if err := json.Unmarshal(line, &d); err != nil {
-			return fmt.Errorf("expected a dialogue {\"dialogue\": [{\"role\", \"text\"}]}: %w", err)
+		var r haruhiRecord
+		if err := json.Unmarshal(bytes.TrimPrefix(line, []byte("\ufeff")), &r); err != nil {
+			if shape == "" {
+				shape = "-" // not JSON from the start: not a dialogue file
+				return errStopFile
+			}
+			return fmt.Errorf("expected a ChatHaruhi %s record: %w", shape, err)
 		}
-		if d.Dialogue == nil {
-			return fmt.Errorf("expected a dialogue {\"dialogue\": [{\"role\", \"text\"}]}: no dialogue key")
+		sh := r.shape()
+		switch {
+		case shape == "" && sh == "":
+			shape = "-"
+			return errStopFile
+		case shape == "":
+			shape = sh
+		case sh != shape:
+			return fmt.Errorf("expected a ChatHaruhi %s record like the lines before, got %s", shape, firstNonEmpty(sh, "a record of no known shape"))
 		}
-		ds = append(ds, d)
-		lines = append(lines, n)
+		switch sh {
+		case haruhiShapeDialogue:
+			ds = append(ds, haruhiDialogue{Dialogue: r.Dialogue})
+			lines = append(lines, n)
+		case haruhiShapePairs:
+			hint = firstNonEmpty(hint, strings.TrimSpace(*r.RoleB))
+			ds = append(ds, haruhiDialogue{Dialogue: []haruhiTurn{{Role: r.RoleA, Text: r.Query}, {Role: *r.RoleB, Text: r.Response}}})
+			lines = append(lines, n)
+		case haruhiShapeTurns:
+			if len(ds) == 0 {
+				ds = append(ds, haruhiDialogue{})
+				lines = append(lines, n)
+			}
+			ds[0].Dialogue = append(ds[0].Dialogue, haruhiTurn{Role: *r.Role, Text: r.Text})
+		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errStopFile) {
 		return nil, err
 	}
+	switch shape {
+	case "":
+		st.skip(path, "empty file")
+		return nil, nil
+	case "-":
+		st.skip(path, "not a ChatHaruhi dialogue file (no \"dialogue\", \"role\"/\"text\" or \"query\"/\"response\" records)")
+		return nil, nil
+	}
 	st.Records += len(ds)
-	played, playedName := haruhiPlayedRole(path, ds, names)
+	if f := roles.folderOf(path); f != "" {
+		for _, d := range ds {
+			for _, t := range d.Dialogue {
+				if roles.isFolderRole(t.Role, f) {
+					hint = strings.TrimSpace(t.Role)
+					break
+				}
+			}
+			if hint != "" && roles.isFolderRole(hint, f) {
+				break
+			}
+		}
+	}
+	played, playedName := haruhiPlayedRole(path, ds, names, hint)
 	if played == "" {
 		return nil, &LineError{File: path, Err: fmt.Errorf("cannot tell which role the agent plays (no role in the file name or dialogues)")}
 	}
@@ -233,7 +341,7 @@ func readHaruhiDialogues(path string, opts Options, names *NameMatcher, realKeys
 	if model == "" {
 		model = ChatHaruhiModel
 	}
-	source := "chatharuhi/" + filepath.Base(filepath.Dir(path))
+	source := haruhiSource(path)
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	var out []data.Utterance
 	for i, d := range ds {
@@ -294,11 +402,12 @@ func readHaruhiDialogues(path string, opts Options, names *NameMatcher, realKeys
 }
 
 // haruhiPlayedRole finds the role a dialogue file's agent plays: the name
-// in the file name when dialogues use it, else the role found in the most
-// dialogues. display is the form of that name the dialogues use most
+// in the file name when dialogues use it, else hint (the character
+// folder's role, or role_B of query-response pairs) when dialogues use
+// it, else the role found in the most dialogues. display is the form of that name the dialogues use most
 // ("Professor McGonagall" in McGonagall's file), recorded as Role and
 // Speaker on every reply so that one file gives one role.
-func haruhiPlayedRole(path string, ds []haruhiDialogue, names *NameMatcher) (played, display string) {
+func haruhiPlayedRole(path string, ds []haruhiDialogue, names *NameMatcher, hint string) (played, display string) {
 	count := map[string]int{}
 	var order []string
 	for _, d := range ds {
@@ -323,6 +432,9 @@ func haruhiPlayedRole(path string, ds []haruhiDialogue, names *NameMatcher) (pla
 			}
 		}
 	}
+	if played == "" && hint != "" && count[hint] > 0 {
+		played = hint
+	}
 	if played == "" {
 		for _, r := range order {
 			if count[r] > count[played] {
@@ -346,4 +458,107 @@ func copied(real []map[string]bool, text string) bool {
 		}
 	}
 	return false
+}
+
+// errStopFile ends the reading of a file that is not of the format.
+var errStopFile = errors.New("not a dialogue file")
+
+// haruhiSource names a dialogue file's source: "chatharuhi/" and the
+// folders below characters/ ("chatharuhi/haruhi/dialogues"), else
+// "chatharuhi/" and the file's folder ("chatharuhi/organized_data").
+func haruhiSource(path string) string {
+	dir := filepath.ToSlash(filepath.Dir(path))
+	if i := strings.LastIndex("/"+dir, "/characters/"); i >= 0 {
+		if rest := dir[i+len("characters/"):]; rest != "" {
+			return "chatharuhi/" + rest
+		}
+	}
+	return "chatharuhi/" + filepath.Base(dir)
+}
+
+// haruhiRoles relates speakers to the role of a character folder: by the
+// name matcher (the folder name "haruhi" and "春日" share an alias group)
+// or through the role the folder's system_prompt.txt plays.
+type haruhiRoles struct {
+	names  *NameMatcher
+	prompt map[string]string // folder name → role named by its system prompt
+	dirs   map[string]bool   // character folders already looked at
+}
+
+func newHaruhiRoles(names *NameMatcher) *haruhiRoles {
+	return &haruhiRoles{names: names, prompt: map[string]string{}, dirs: map[string]bool{}}
+}
+
+// promptRoleRe finds the role a system prompt plays: "你正在扮演凉宫春日，"
+// or "You are now playing Harry Potter."
+var promptRoleRe = regexp.MustCompile(`(?:扮演|(?i:you are (?:now )?(?:playing|role-?playing(?: as)?)))\s*([^，,。.\n「」"“”]{1,40})`)
+
+// learn reads the system prompt of character folder dir, once.
+func (r *haruhiRoles) learn(dir string) {
+	if r.dirs[dir] {
+		return
+	}
+	r.dirs[dir] = true
+	b, err := os.ReadFile(filepath.Join(dir, "system_prompt.txt"))
+	if err != nil {
+		return // no prompt: the folder name alone names the role
+	}
+	if m := promptRoleRe.FindSubmatch(b); m != nil {
+		r.prompt[filepath.Base(dir)] = strings.TrimSpace(string(m[1]))
+	}
+}
+
+// folderOf returns the character folder's name for a file below
+// characters/<Role>/ (learning its prompt), or "".
+func (r *haruhiRoles) folderOf(path string) string {
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	for i := len(parts) - 2; i > 0; i-- {
+		if parts[i-1] == "characters" {
+			r.learn(filepath.FromSlash(strings.Join(parts[:i+1], "/")))
+			return parts[i]
+		}
+	}
+	return ""
+}
+
+// isFolderRole reports whether speaker is the role of character folder
+// folder.
+func (r *haruhiRoles) isFolderRole(speaker, folder string) bool {
+	if r.names.Compare(speaker, folder) != MatchNone {
+		return true
+	}
+	p := r.prompt[folder]
+	if p == "" {
+		return false
+	}
+	return r.names.Compare(speaker, p) != MatchNone || cjkPart(speaker, p)
+}
+
+// cjkPart reports whether a and b are Chinese or Japanese names, one of
+// them, of two characters or more, part of the other: "春日" of "凉宫春日".
+// Such names are written without spaces, so the words of token matching
+// do not exist.
+func cjkPart(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if !isCJK(a) || !isCJK(b) {
+		return false
+	}
+	if len([]rune(a)) > len([]rune(b)) {
+		a, b = b, a
+	}
+	return len([]rune(a)) >= 2 && strings.Contains(b, a)
+}
+
+// isCJK reports whether s is made only of Han, Hiragana or Katakana
+// characters (and the middle dot of transcribed names).
+func isCJK(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !unicode.In(c, unicode.Han, unicode.Hiragana, unicode.Katakana) && c != '·' && c != '・' {
+			return false
+		}
+	}
+	return true
 }

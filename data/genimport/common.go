@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/importers"
 )
 
 // Options controls the readers of this package. The zero value gives the
@@ -69,6 +70,14 @@ type Stats struct {
 	Dropped map[string]int `json:"dropped,omitempty"`
 	// Notes holds remarks for the user (a check that could not run).
 	Notes []string `json:"notes,omitempty"`
+	// Skipped lists files found that are not of the format (an empty
+	// file, a JSONL file of another shape), with the reason; the
+	// importers adapter hands them to Collector.Skip.
+	Skipped []importers.SkippedFile `json:"skipped,omitempty"`
+}
+
+func (s *Stats) skip(path, reason string) {
+	s.Skipped = append(s.Skipped, importers.SkippedFile{File: path, Reason: reason})
 }
 
 func (s *Stats) drop(reason string) {
@@ -99,6 +108,7 @@ func (s *Stats) Add(o Stats) {
 	for _, n := range o.Notes {
 		s.note("%s", n)
 	}
+	s.Skipped = append(s.Skipped, o.Skipped...)
 }
 
 // expandPaths turns files and folders into a sorted list of files whose
@@ -195,13 +205,13 @@ func eachLine(r io.Reader, fn func(n int, line []byte) error) error {
 // eachFileLine opens path and calls fn for each line; errors name the file
 // and line.
 func eachFileLine(path string, fn func(n int, line []byte) error) error {
-	f, err := os.Open(path)
+	// The shared reading layer: BOM, UTF-16, mixed encodings, CR line ends.
+	text, err := importers.ReadTextFile(path, "")
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	var at int
-	err = eachLine(f, func(n int, line []byte) error {
+	err = eachLine(strings.NewReader(text), func(n int, line []byte) error {
 		at = n
 		return fn(n, line)
 	})

@@ -178,9 +178,9 @@ func TestReadCharacterLLM(t *testing.T) {
 	mustValid(t, utts)
 	got := rowsOf(utts, nil)
 	want := []string{
-		"Beethoven|Nature, and the struggle of the human soul.",
-		"Beethoven|Vienna is noisy, but it is home.",
-		"Beethoven|Good evening. Shall we speak of symphonies?",
+		"Ludwig van Beethoven|Nature, and the struggle of the human soul.",
+		"Ludwig van Beethoven|Vienna is noisy, but it is home.",
+		"Ludwig van Beethoven|Good evening. Shall we speak of symphonies?",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows:\n%q\nwant\n%q", got, want)
@@ -193,7 +193,9 @@ func TestReadCharacterLLM(t *testing.T) {
 			}
 		}
 	}
-	if utts[0].AgentModel != "llama-7b" || utts[2].AgentModel != "llama-7b-ft" {
+	// The folder's model label wins over the record's ("llama-7b-ft"), so
+	// single- and multi-turn rows of one model share its name.
+	if utts[0].AgentModel != "llama-7b" || utts[2].AgentModel != "llama-7b" {
 		t.Errorf("models %q %q", utts[0].AgentModel, utts[2].AgentModel)
 	}
 	if utts[0].ConversationID != "topics:1" || utts[1].ConversationID != "topics:2" || utts[2].ConversationID != "talks:L1" {

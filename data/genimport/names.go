@@ -3,30 +3,17 @@ package genimport
 import (
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 // NormalizeName returns the comparison form of a role or speaker name:
 // lower case, letters and digits only, words separated by one space.
 // "D_Artagnan" and "d'Artagnan" both become "d artagnan", "Dr.
 // Frank-N-Furter" becomes "dr frank n furter", "SHELDON" becomes
-// "sheldon". An empty or punctuation-only name gives "".
-func NormalizeName(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			space = false
-			b.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		space = true
-	}
-	return b.String()
-}
+// "sheldon". An empty or punctuation-only name gives "". It is
+// data.NormalizeCharacterName, the form the shared name table uses.
+func NormalizeName(s string) string { return data.NormalizeCharacterName(s) }
 
 // titleWords are honorifics ignored by token-subset matching, so that
 // "Professor McGonagall" relates to "McGonagall" and "Lord Voldemort" to
@@ -39,60 +26,14 @@ var titleWords = map[string]bool{
 	"the": true, "st": true, "saint": true,
 }
 
-// DefaultAliasGroups returns the built-in alias table: each group lists
-// names of one character, its first entry being the canonical full name.
-// It covers the main roles of the corpora RolePrint ships importers for
-// (Harry Potter, The Big Bang Theory, Friends, ChatHaruhi, RoleBench).
-// Callers may append their own groups before building a NameMatcher; the
-// returned slice is a fresh copy.
-func DefaultAliasGroups() [][]string {
-	g := [][]string{
-		// Harry Potter (ChatHaruhi, the HPD corpus).
-		{"Harry Potter", "Harry", "Potter", "Mr. Potter"},
-		{"Hermione Granger", "Hermione", "Miss Granger"},
-		{"Ron Weasley", "Ron", "Ronald Weasley", "Ronald"},
-		{"Albus Dumbledore", "Dumbledore", "Professor Dumbledore", "Albus Percival Wulfric Brian Dumbledore"},
-		{"Severus Snape", "Snape", "Professor Snape"},
-		{"Draco Malfoy", "Malfoy", "Draco"},
-		{"Minerva McGonagall", "McGonagall", "Professor McGonagall"},
-		{"Luna Lovegood", "Luna"},
-		{"Lord Voldemort", "Voldemort", "Tom Riddle", "Tom Marvolo Riddle", "You-Know-Who", "The Dark Lord"},
-		{"Rubeus Hagrid", "Hagrid"},
-		{"Ginny Weasley", "Ginny", "Ginevra Weasley"},
-		{"Neville Longbottom", "Neville"},
-		{"Sirius Black", "Sirius"},
-		{"Remus Lupin", "Lupin", "Professor Lupin"},
-		{"Dolores Umbridge", "Umbridge", "Professor Umbridge"},
-		{"Cornelius Fudge", "Fudge"},
-		// The Big Bang Theory.
-		{"Sheldon Cooper", "Sheldon", "Dr. Sheldon Cooper"},
-		{"Leonard Hofstadter", "Leonard"},
-		{"Howard Wolowitz", "Howard"},
-		{"Rajesh Koothrappali", "Raj", "Rajesh"},
-		{"Amy Farrah Fowler", "Amy"},
-		{"Bernadette Rostenkowski", "Bernadette", "Bernadette Wolowitz"},
-		// Friends.
-		{"Chandler Bing", "Chandler"},
-		{"Joey Tribbiani", "Joey"},
-		{"Rachel Green", "Rachel"},
-		{"Monica Geller", "Monica"},
-		{"Ross Geller", "Ross"},
-		{"Phoebe Buffay", "Phoebe"},
-		// RoleBench roles whose short forms are common.
-		{"Sherlock Holmes", "Sherlock", "Holmes"},
-		{"Gregory House", "Dr. House", "House"},
-		{"Hannibal Lecter", "Dr. Hannibal Lecter", "Lecter"},
-		{"D'Artagnan", "D_Artagnan"},
-		{"Tyrion Lannister", "Tyrion"},
-		{"Jack Sparrow", "Captain Jack Sparrow"},
-		{"Coriolanus", "Caius Marcius", "Marcius", "Caius Marcius Coriolanus"},
-	}
-	out := make([][]string, len(g))
-	for i := range g {
-		out[i] = slices.Clone(g[i])
-	}
-	return out
-}
+// DefaultAliasGroups returns the built-in alias table,
+// data.CharacterAliasGroups: each group lists names of one character, its
+// first entry being the canonical full name. It covers the main roles of
+// the corpora RolePrint ships importers for (Harry Potter, The Big Bang
+// Theory, Friends, ChatHaruhi, RoleBench, Character-LLM). Callers may
+// append their own groups before building a NameMatcher; the returned
+// slice is a fresh copy.
+func DefaultAliasGroups() [][]string { return data.CharacterAliasGroups() }
 
 // DefaultDistinct returns pairs of names that token-subset matching would
 // relate but that name different characters (RoleBench's Elizabeth I is

@@ -106,6 +106,9 @@ func (a *adapter) Read(ctx context.Context, files []string, opts importers.Optio
 	for _, f := range files {
 		c.MarkRead(f)
 	}
+	for _, sk := range st.Skipped {
+		c.Skip(sk.File, sk.Reason)
+	}
 	for _, u := range utts {
 		source := u.Source
 		if opts.Source != "" {

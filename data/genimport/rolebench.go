@@ -35,7 +35,12 @@ type roleBenchRecord struct {
 // and that answer), Speaker and Role set to the record's role, AgentModel
 // to opts.AgentModel or the file's default (RoleGPTModel for
 // rolegpt_baseline files, RoleBenchRefModel otherwise). Source is
-// "rolebench/<path below rolebench-eng>", ConversationID "L<line>" (with
+// "rolebench/<path below rolebench-eng>" for the English release,
+// "rolebench/zh/<path below rolebench-zh>" for the Chinese one, and
+// otherwise "rolebench/" plus the shortest tail of the path, folder and
+// file at least ("general/test", "role_specific/test"), that no other
+// file of the call shares: splits and tasks never merge into one source,
+// so a conversation never holds two roles. ConversationID "L<line>" (with
 // ".<k>" for the k-th of several answers), Scene the record's type
 // ("script_based", "script_agnostic") when it has one. With opts.Context
 // the question is a row of Speaker "User" at turn 0.
@@ -49,6 +54,7 @@ func ReadRoleBench(paths []string, opts Options) ([]data.Utterance, Stats, error
 		return nil, st, fmt.Errorf("rolebench: %w", err)
 	}
 	names := opts.names()
+	sources := roleBenchSources(files)
 	var out []data.Utterance
 	for _, path := range files {
 		st.Files++
@@ -59,7 +65,7 @@ func ReadRoleBench(paths []string, opts Options) ([]data.Utterance, Stats, error
 				model = RoleGPTModel
 			}
 		}
-		source := sourceFor("rolebench", path, "rolebench-eng")
+		source := sources[path]
 		err := eachFileLine(path, func(n int, line []byte) error {
 			if len(bytes.TrimSpace(line)) == 0 {
 				return nil
@@ -129,4 +135,48 @@ func roleBenchType(raw json.RawMessage) string {
 		return strings.Join(u, ",")
 	}
 	return ""
+}
+
+// roleBenchSources names each file's source (see ReadRoleBench).
+func roleBenchSources(files []string) map[string]string {
+	out := map[string]string{}
+	var rest []string
+	for _, f := range files {
+		p := filepath.ToSlash(f)
+		switch {
+		case strings.Contains(p, "/rolebench-eng/") || strings.HasPrefix(p, "rolebench-eng/"):
+			out[f] = sourceFor("rolebench", "/"+p, "rolebench-eng")
+		case strings.Contains(p, "/rolebench-zh/") || strings.HasPrefix(p, "rolebench-zh/"):
+			out[f] = "rolebench/zh/" + strings.TrimPrefix(sourceFor("rolebench", "/"+p, "rolebench-zh"), "rolebench/")
+		default:
+			rest = append(rest, f)
+		}
+	}
+	tails := make(map[string][]string, len(rest))
+	for _, f := range rest {
+		p := filepath.ToSlash(f)
+		p = strings.TrimSuffix(p, filepath.Ext(p))
+		tails[f] = strings.Split(strings.Trim(p, "/"), "/")
+	}
+	for n := 2; len(rest) > 0; n++ {
+		count := map[string]int{}
+		tail := func(f string) string {
+			parts := tails[f]
+			return strings.Join(parts[max(0, len(parts)-n):], "/")
+		}
+		for _, f := range rest {
+			count[tail(f)]++
+		}
+		var left []string
+		for _, f := range rest {
+			t := tail(f)
+			if count[t] == 1 || len(tails[f]) <= n {
+				out[f] = "rolebench/" + t
+			} else {
+				left = append(left, f)
+			}
+		}
+		rest = left
+	}
+	return out
 }

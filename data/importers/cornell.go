@@ -72,11 +72,16 @@ func (cornell) Read(ctx context.Context, files []string, opts Options, c *Collec
 		return fmt.Errorf("cornell: setting min_turns=%q: expected a whole number ≥ 1", opts.Param("min_turns", "11"))
 	}
 	byName := map[string]string{}
+	var read []string
 	for _, f := range files {
 		name := strings.ToLower(baseName(f))
 		if !(cornell{}).Match(f) {
-			return Errorf(Pos{File: f}, "not a Cornell corpus file; expected movie_lines.txt, movie_conversations.txt, movie_titles_metadata.txt or movie_characters_metadata.txt")
+			// The release folder also holds README.txt and
+			// raw_script_urls.txt; a glob over it names them.
+			c.Skip(f, cornellSkipReason(name))
+			continue
 		}
+		read = append(read, f)
 		if prev, dup := byName[name]; dup {
 			return Errorf(Pos{File: f}, "second %s (first: %s); give one copy of the corpus", name, prev)
 		}
@@ -194,11 +199,22 @@ func (cornell) Read(ctx context.Context, files []string, opts Options, c *Collec
 		return err
 	}
 	flush()
-	for _, f := range files {
+	for _, f := range read {
 		c.MarkRead(f)
 	}
 	if opts.Progress != nil {
 		opts.Progress(2, 2)
 	}
 	return nil
+}
+
+// cornellSkipReason says why a file beside the corpus files is not read.
+func cornellSkipReason(name string) string {
+	switch {
+	case strings.HasPrefix(name, "readme"):
+		return "README of the release"
+	case name == "raw_script_urls.txt":
+		return "list of the scripts' URLs, no dialogue"
+	}
+	return "not a Cornell corpus file (expected movie_lines.txt, movie_conversations.txt, movie_titles_metadata.txt or movie_characters_metadata.txt)"
 }
