@@ -141,28 +141,6 @@ func TestRoleplayFigures(t *testing.T) {
 	renders(t, "rank heatmap", h)
 }
 
-func TestRoleplayTables(t *testing.T) {
-	r := report()
-	t3 := Table3(r)
-	if len(t3.Rows) != 2 || t3.Rows[0][0] != "Real" || t3.Rows[0][1] != "20.00" || t3.Rows[0][8] != "85.96" || t3.Rows[1][8] != "47.72" {
-		t.Errorf("table 3 rows: %v", t3.Rows)
-	}
-	t6, err := Table6(r, "Sheldon Cooper")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(t6.Rows) != 2 || !strings.HasPrefix(t6.Rows[0][1], "Sheldon (0.30)") || t6.Rows[0][len(t6.Rows[0])-1] != "1/2" {
-		t.Errorf("table 6 rows: %v", t6.Rows)
-	}
-	if _, err := Table6(r, "Gandalf"); err == nil {
-		t.Error("role nobody plays accepted")
-	}
-	t7 := Table7(r)
-	if t7.Rows[0][0] != "Real" || t7.Rows[1][4] != "4.54" {
-		t.Errorf("table 7 rows: %v", t7.Rows)
-	}
-}
-
 func TestSpeechAndPersonaFigures(t *testing.T) {
 	p := &speech.Pitch{T1: 0.02, Step: 0.01, F0: []float64{100, 110, 0, 0, 120, 125}, Ceiling: 600}
 	l, err := PitchContours(false, Track{Name: "a", Pitch: p})
