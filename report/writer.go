@@ -96,6 +96,9 @@ type Writer struct {
 	Formats []plots.Format
 	// Logf, when set, is told about each file written.
 	Logf func(format string, args ...any)
+	// NoMarkdown writes tables as .tex only (for jobs that write their
+	// own, richer Markdown under the same name, like reproduce's table2.md).
+	NoMarkdown bool
 
 	figures []FigureFile
 	tables  []*Table
@@ -155,19 +158,27 @@ func (w *Writer) TryFigure(name, caption string, build func() (plots.Figure, err
 	}
 }
 
-// Table writes t as NAME.tex and NAME.md.
+// Table writes t as NAME.tex and NAME.md (only .tex with NoMarkdown).
 func (w *Writer) Table(t *Table) error {
 	if err := t.Check(); err != nil {
 		return err
 	}
-	for ext, body := range map[string]string{".tex": t.LaTeX(), ".md": t.Markdown()} {
-		if err := writeAtomic(filepath.Join(w.Dir, t.Name+ext), []byte(body)); err != nil {
+	files := []string{t.Name + ".tex"}
+	if !w.NoMarkdown {
+		files = append(files, t.Name+".md")
+	}
+	for _, f := range files {
+		body := t.LaTeX()
+		if strings.HasSuffix(f, ".md") {
+			body = t.Markdown()
+		}
+		if err := writeAtomic(filepath.Join(w.Dir, f), []byte(body)); err != nil {
 			return err
 		}
 	}
 	w.tables = append(w.tables, t)
-	w.written = append(w.written, t.Name+".tex", t.Name+".md")
-	w.logf("table %s: %s.tex, %s.md", t.Name, t.Name, t.Name)
+	w.written = append(w.written, files...)
+	w.logf("table %s: %s", t.Name, strings.Join(files, ", "))
 	return nil
 }
 

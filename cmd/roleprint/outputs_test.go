@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReproduceWritesFiguresTablesAndPage checks the acceptance run:
+// reproduce --quick writes the ROC and Table 2 figures (PNG + SVG by
+// default), table2.tex, the --latex file and report.html, and lists them
+// in the manifest.
+func TestReproduceWritesFiguresTablesAndPage(t *testing.T) {
+	out := t.TempDir()
+	tex := filepath.Join(t.TempDir(), "all.tex")
+	code, _, stderr := reproRun("reproduce", "--quick", "--encoders", "liwc,lsm", "--mixed", "none", "--figures", "png,svg,pdf", "--latex", tex, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"figures/roc-base.png", "figures/roc-harder.svg", "figures/table2-bars-hard.pdf", "figures/level-drop.png",
+		"table2.tex", "table2.md", "report.html"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Outputs []string `json:"outputs"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"figures/roc-base.svg", "table2.tex", "report.html", "table2.md"} {
+		if !slices.Contains(m.Outputs, f) {
+			t.Errorf("manifest outputs %v lack %s", m.Outputs, f)
+		}
+	}
+	if n := strings.Count(strings.Join(m.Outputs, ","), "table2.md"); n != 1 {
+		t.Errorf("table2.md listed %d times", n)
+	}
+	all, err := os.ReadFile(tex)
+	if err != nil || !strings.Contains(string(all), `\label{tab:table2}`) {
+		t.Errorf("--latex file: %v", err)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	for _, want := range []string{"roleprint reproduce --quick", "&#34;seeds&#34;", `src="figures/roc-base.svg"`, "paper: LIWC"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	// --figures none writes no figure; a bad format is a usage error.
+	out2 := t.TempDir()
+	if code, _, stderr := reproRun("reproduce", "--quick", "--encoders", "liwc", "--mixed", "none", "--figures", "none", "--no-html", "--out", out2); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out2, "figures")); !os.IsNotExist(err) {
+		t.Errorf("--figures none wrote figures (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(out2, "report.html")); !os.IsNotExist(err) {
+		t.Errorf("--no-html wrote report.html (%v)", err)
+	}
+	if code, _, stderr := reproRun("reproduce", "--quick", "--encoders", "liwc", "--figures", "gif", "--out", t.TempDir()); code != 2 || !strings.Contains(stderr, "gif") {
+		t.Errorf("--figures gif: exit %d, %s", code, stderr)
+	}
+}
