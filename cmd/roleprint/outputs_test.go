@@ -69,3 +69,33 @@ func TestReproduceWritesFiguresTablesAndPage(t *testing.T) {
 		t.Errorf("--figures gif: exit %d, %s", code, stderr)
 	}
 }
+
+// TestScoreWritesFigures checks that score --out writes Figures 1 and 2,
+// the Table 3 bars, the Simulation Rank heatmap, the tables and
+// report.html, also with --json (stdout stays one JSON object).
+func TestScoreWritesFigures(t *testing.T) {
+	realPath, genPath := writeScoreFixtures(t)
+	out := t.TempDir()
+	code, stdout, stderr := scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf",
+		"--bootstrap", "50", "--rank-role", "Sheldon", "--out", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatalf("stdout: %v", err)
+	}
+	for _, f := range []string{"figures/figure1.png", "figures/figure1.svg", "figures/figure2.png", "figures/table3-bars.svg",
+		"figures/simulation-rank.png", "table3.tex", "table3.md", "table7.tex", "table6-sheldon.tex", "report.html"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	tex, _ := os.ReadFile(filepath.Join(out, "table3.tex"))
+	if !strings.Contains(string(tex), `\textit{paper: Real}`) || !strings.Contains(string(tex), `\textbf{`) {
+		t.Errorf("table3.tex:\n%s", tex)
+	}
+	if code, _, stderr := scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--latex", "x.tex"); code != 2 || !strings.Contains(stderr, "--out") {
+		t.Errorf("--latex without --out: exit %d %s", code, stderr)
+	}
+}
