@@ -32,16 +32,24 @@ type Cell struct {
 	Text string
 }
 
-// Num returns a numeric cell without spread.
-func Num(v float64) Cell { return Cell{Value: v, Std: math.NaN(), Low: math.NaN(), High: math.NaN()} }
+// Num returns a numeric cell without spread ("–" when v is NaN).
+func Num(v float64) Cell { return NumCI(v, math.NaN(), math.NaN()) }
 
-// NumStd returns a "mean ± std" cell.
+// NumStd returns a "mean ± std" cell ("–" when mean is NaN).
 func NumStd(mean, std float64) Cell {
+	if math.IsNaN(mean) {
+		return NaNCell()
+	}
 	return Cell{Value: mean, Std: std, Low: math.NaN(), High: math.NaN()}
 }
 
-// NumCI returns a "value [low, high]" cell.
-func NumCI(v, low, high float64) Cell { return Cell{Value: v, Std: math.NaN(), Low: low, High: high} }
+// NumCI returns a "value [low, high]" cell ("–" when v is NaN).
+func NumCI(v, low, high float64) Cell {
+	if math.IsNaN(v) {
+		return NaNCell()
+	}
+	return Cell{Value: v, Std: math.NaN(), Low: low, High: high}
+}
 
 // Text returns a text cell.
 func Text(s string) Cell {
@@ -170,11 +178,7 @@ func (t *Table) round(v float64) float64 {
 // interval ("[a, b]" as "a", "b") of a cell, and whether it is numeric.
 func (t *Table) parts(c Cell) (value, std, lo, hi string, num bool) {
 	if !c.numeric() {
-		s := c.Text
-		if s == "" && math.IsNaN(c.Value) && c.Text == "" {
-			s = ""
-		}
-		return s, "", "", "", false
+		return c.Text, "", "", "", false
 	}
 	f := func(v float64) string { return fmt.Sprintf("%.*f", t.digits(), v*t.scale()) }
 	value = f(c.Value)
