@@ -34,8 +34,9 @@ type Page struct {
 }
 
 // pageCSS keeps the page readable on screen and in print.
-const pageCSS = `body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222;line-height:1.4}
+const pageCSS = `body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+div.table-wrap{overflow-x:auto}
 table.rp-table{border-collapse:collapse;margin:1em 0;font-size:.85em}
 table.rp-table caption{text-align:left;font-weight:bold;margin-bottom:.3em}
 table.rp-table th,table.rp-table td{padding:.2em .6em;text-align:right;white-space:nowrap}
@@ -101,7 +102,7 @@ func (w *Writer) WriteHTML(p Page) (string, error) {
 		}
 		b.WriteString(".</p>\n")
 		for _, t := range w.tables {
-			b.WriteString(t.HTML())
+			b.WriteString("<div class=\"table-wrap\">\n" + t.HTML() + "</div>\n")
 		}
 	}
 	if len(w.figures) > 0 {
