@@ -33,6 +33,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "stats", "[CORPUS.parquet...]")
 	asJSON := fs.Bool("json", false, "print one JSON object (keys in docs/corpora.md) instead of Markdown tables")
 	top := fs.Int("top", corpusstats.DefaultTopSpeakers, "how many top speakers to list per row")
+	outs := addStatsOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
@@ -62,6 +63,9 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	st := acc.Stats()
+	if err := outs.write(e, st); err != nil {
+		return err
+	}
 	if *asJSON {
 		return e.JSON(statsOutput{Inputs: inputs, Stats: st})
 	}
