@@ -105,6 +105,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	threshold := fs.Float64("threshold", 0.9, "dedup: cosine at or above which a dialogue duplicates an earlier one")
 	method := fs.String("method", "auto", "dedup: exact, lsh or auto")
 	outPath := fs.String("out", "", "dedup: write the kept rows to this Parquet file")
+	mouts := addMetricsOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -163,6 +164,9 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 			row.RougeL, row.Meteor, row.BERTScoreF1 = row.RougeL/n, row.Meteor/n, row.BERTScoreF1/n
 			out.Systems = append(out.Systems, row)
 		}
+		if err := mouts.write(e, &out, fs.Args()); err != nil {
+			return err
+		}
 		if *asJSON {
 			return e.JSON(out)
 		}
@@ -195,6 +199,9 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 				}
 				out.Agreement = append(out.Agreement, agreementJSON{File: systemName(p), Dimension: d, Report: rep})
 			}
+		}
+		if err := mouts.write(e, &out, fs.Args()); err != nil {
+			return err
 		}
 		if *asJSON {
 			return e.JSON(out)

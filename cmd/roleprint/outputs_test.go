@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,34 @@ func TestScoreWritesFigures(t *testing.T) {
 	}
 	if code, _, stderr := scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--latex", "x.tex"); code != 2 || !strings.Contains(stderr, "--out") {
 		t.Errorf("--latex without --out: exit %d %s", code, stderr)
+	}
+}
+
+// TestMetricsAgreementFigure checks metrics --paper-out: the scatter with
+// ρ and τ and agreement.tex for --kind agreement.
+func TestMetricsAgreementFigure(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "judge.csv")
+	body := "dimension,human,judge\n"
+	for i := 0; i < 30; i++ {
+		d := []string{"IA", "CC"}[i%2]
+		body += d + "," + strconv.Itoa(1+i%5) + "," + strconv.Itoa(1+(i/2)%5) + "\n"
+	}
+	if err := os.WriteFile(csv, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "paper")
+	code, _, stderr := runPersonaCLI(t, "metrics", "--kind", "agreement", "--paper-out", out, "--figures", "png,pdf", csv)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"figures/agreement.png", "figures/agreement.pdf", "agreement.tex", "agreement.md"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "agreement.md"))
+	if !strings.Contains(string(md), "| judge | CC | 15 |") || !strings.Contains(string(md), "| judge | IA | 15 |") {
+		t.Errorf("agreement.md:\n%s", md)
 	}
 }
