@@ -104,7 +104,7 @@ func Table6(r *roleplay.Report, role string) (*Table, error) {
 	t.Columns = append(t.Columns, "Rank ↓", "Of")
 	t.Best = make([]Best, len(t.Columns))
 	t.Best[k+1] = BestMin
-	t.Digits = 0
+	t.Digits = Shortest
 	for _, m := range r.Models {
 		for _, pr := range m.PerRole {
 			if names.Compare(pr.Role, role) == genimport.MatchNone && names.Compare(pr.RealRole, role) == genimport.MatchNone {

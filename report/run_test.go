@@ -95,7 +95,7 @@ func TestLaTeXCompiles(t *testing.T) {
 		t.Skip("pdflatex not installed (apt-get install texlive-latex-base texlive-latex-recommended)")
 	}
 	w, dir := writeTable2Run(t, nil)
-	tables := []*Table{sample()}
+	tables := append([]*Table{sample()}, everyTable()...)
 	tables = append(tables, w.Tables()...)
 	var inputs []string
 	for _, tb := range tables {

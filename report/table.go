@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -84,7 +85,9 @@ type Table struct {
 	Best []Best
 	// Rows are the rows in order.
 	Rows []Row
-	// Digits is the number of decimals of every number (default 2).
+	// Digits is the number of decimals of every number (default 2;
+	// Shortest writes each number with as few digits as it needs, e.g. ranks
+	// "1" and "1.5").
 	Digits int
 	// Scale multiplies every number before it is shown (default 1; 100
 	// shows fractions as percentages like the papers).
@@ -93,8 +96,11 @@ type Table struct {
 	Wide bool
 }
 
+// Shortest is the Digits value that writes numbers without padding.
+const Shortest = -1
+
 func (t *Table) digits() int {
-	if t.Digits <= 0 {
+	if t.Digits == 0 {
 		return 2
 	}
 	return t.Digits
@@ -170,6 +176,9 @@ func (t *Table) bestRows() []map[int]bool {
 
 // round scales v and rounds it to the table's decimals, as shown.
 func (t *Table) round(v float64) float64 {
+	if t.digits() < 0 {
+		return v * t.scale()
+	}
 	p := math.Pow(10, float64(t.digits()))
 	return math.Round(v*t.scale()*p) / p
 }
@@ -180,7 +189,7 @@ func (t *Table) parts(c Cell) (value, std, lo, hi string, num bool) {
 	if !c.numeric() {
 		return c.Text, "", "", "", false
 	}
-	f := func(v float64) string { return fmt.Sprintf("%.*f", t.digits(), v*t.scale()) }
+	f := func(v float64) string { return strconv.FormatFloat(v*t.scale(), 'f', t.digits(), 64) }
 	value = f(c.Value)
 	if !math.IsNaN(c.Std) {
 		std = f(c.Std)

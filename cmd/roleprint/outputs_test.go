@@ -129,3 +129,31 @@ func TestMetricsAgreementFigure(t *testing.T) {
 		t.Errorf("agreement.md:\n%s", md)
 	}
 }
+
+// TestJudgeWritesTable checks judge --paper-out: the SpeechRole-style
+// table with the paper's rows (our dimensions are the paper's) and the
+// figure.
+func TestJudgeWritesTable(t *testing.T) {
+	dir := t.TempDir()
+	sr := filepath.Join(dir, "agent.jsonl")
+	os.WriteFile(sr, []byte(`{"id": "1", "role": "Bob", "profile": "Bob loves pizza.", "context": [{"speaker": "Ada", "text": "Dinner?"}], "candidate": "Pizza, obviously!", "references": ["Can we order pizza?", "Pizza, please."]}
+{"id": "2", "role": "Bob", "candidate": "I surrender.", "references": ["Okay, okay, I surrender."]}
+`), 0o644)
+	out := filepath.Join(dir, "paper")
+	code, _, stderr := runPersonaCLI(t, "judge", "--protocol", "speechrole", "--paper-out", out, sr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	tex, err := os.ReadFile(filepath.Join(out, "speechrole-judge.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"agent", `\textit{paper: GPT-4o Audio}`, "PeC"} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("speechrole-judge.tex lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "figures", "speechrole-judge.png")); err != nil {
+		t.Error(err)
+	}
+}

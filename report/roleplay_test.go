@@ -1,0 +1,39 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRoleplayTables(t *testing.T) {
+	r := roleplayReport()
+	t3 := Table3(r, true)
+	md := t3.Markdown()
+	// The Real row is the reference: shown, never bold; the best agent is.
+	for _, want := range []string{"| Real | 30.00 [10.00, 35.00] | 90.00 [80.00, 95.00] | 2/2 | 10 |",
+		"| ChatHaruhi | **20.00 [10.00, 35.00]** | **85.00 [80.00, 95.00]** |", "| *paper: ChatHaruhi* | *47.72* | *49.78* |", "| *paper: Real* | *85.96* |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Table 3 lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "paper: RoleGPT* | *58.91") != true {
+		t.Errorf("Table 3: no paper row for RoleGPT:\n%s", md)
+	}
+	if Table3(r, false).Rows[len(r.Models)-1].Paper || len(Table3(r, false).Rows) != len(r.Models) {
+		t.Error("paper rows without paper")
+	}
+	t7 := Table7(r, true)
+	if t7.Plain(0, 0) != "Real" || t7.Plain(2, 0) != "RoleGPT" || t7.Plain(1, 3) != "4.54" {
+		t.Errorf("Table 7 order/paper: %q %q %q", t7.Plain(0, 0), t7.Plain(2, 0), t7.Plain(1, 3))
+	}
+	t6, err := Table6(r, "Sheldon Cooper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t6.Name != "table6-sheldon-cooper" || t6.Plain(0, 1) != "Sheldon (0.30)" || t6.Plain(0, len(t6.Columns)-2) != "1" {
+		t.Errorf("Table 6: %s %q %q", t6.Name, t6.Plain(0, 1), t6.Plain(0, len(t6.Columns)-2))
+	}
+	if _, err := Table6(r, "Gandalf"); err == nil {
+		t.Error("a role nobody plays accepted")
+	}
+}
