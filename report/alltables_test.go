@@ -8,6 +8,7 @@ import (
 	"github.com/roleprint/roleprint/persona/agree"
 	"github.com/roleprint/roleprint/speech"
 	"github.com/roleprint/roleprint/sv/roleplay"
+	"github.com/roleprint/roleprint/sv/roleplay/llmverify"
 )
 
 // roleplayReport is a small role-play report with a Real row and one agent.
@@ -39,11 +40,18 @@ func everyTable() []*Table {
 		{Character: "B_é", Utterances: 2, DurationS: 3, F0MeanHz: 220, IntensityMeanDB: math.NaN(), SpeakingRateSylS: 4, Pitch: speech.High}}
 	judgeSystems := []JudgeSystem{{System: "agent", N: 2, Scores: map[string]float64{"IA": 0.9, "CC": 1.1}, Overall: 1.0}}
 	return []*Table{
-		Table3(r, true), t6, Table7(r, true), Table4(st, true), Table5(ps, true), ProfileTable(profiles),
+		table1(), Table3(r, true), t6, Table7(r, true), Table4(st, true), Table5(ps, true), ProfileTable(profiles),
 		AgreementTable([]AgreementRow{{File: "j", Dimension: "IA", Report: agree.Report{N: 5, Spearman: 0.8, Kendall: 0.7, Pairwise: 0.9, Pearson: 0.85}}}),
 		TextMetricsTable([]TextMetricsRow{{System: "s_1", N: 3, RougeL: 0.1, Meteor: 0.2, BERTScoreF1: 0.8}}, true),
 		JudgeTable("speechrole", "lexical", speechRoleCodes, judgeSystems, true),
 		JudgeTable("voxrole", "lexical", voxRoleCodes, []JudgeSystem{{System: "v", N: 1, Scores: map[string]float64{"likeness": 3}, Overall: 3}}, true),
 		AblationTable("retrieval", []int{4, 6, 8, 10}, []float64{3.1, 3.2, 3.3, 3.2}),
 	}
+}
+
+func table1() *Table {
+	v := func(x float64) roleplay.Value { return roleplay.Value(x) }
+	return Table1("gpt-test", []*llmverify.Result{{View: llmverify.Utterances, Prompting: "zero-shot", Accuracy: v(0.55), F1: v(0.5)},
+		{View: llmverify.Conversation, Prompting: "zero-shot", Accuracy: v(0.6), F1: v(0.58)},
+		{View: llmverify.Utterances, Prompting: "2-shot", Accuracy: v(0.6), F1: v(0.61)}}, data.Harder, true)
 }

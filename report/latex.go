@@ -71,8 +71,8 @@ func (t *Table) texCell(r, c int, best bool) string {
 			out += ` {\scriptsize[` + lo + `, ` + hi + `]}`
 		}
 	}
-	if out == "" {
-		return ""
+	if out == "" || out == TeX(missing) {
+		return out
 	}
 	if best {
 		out = `\textbf{` + out + `}`

@@ -34,6 +34,10 @@ func (t *Table) Markdown() string {
 		cells := make([]string, len(t.Columns))
 		for c := range t.Columns {
 			s := mdEscape(t.Plain(r, c))
+			if s == missing {
+				cells[c] = s
+				continue
+			}
 			if s != "" && best[c][r] {
 				s = "**" + s + "**"
 			}
@@ -80,10 +84,10 @@ func (t *Table) HTML() string {
 		}
 		for c := range t.Columns {
 			s := html.EscapeString(t.Plain(r, c))
-			if s != "" && best[c][r] {
+			if s != "" && s != missing && best[c][r] {
 				s = "<strong>" + s + "</strong>"
 			}
-			if s != "" && row.Paper {
+			if s != "" && s != missing && row.Paper {
 				s = "<em>" + s + "</em>"
 			}
 			if c == 0 {

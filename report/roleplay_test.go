@@ -37,3 +37,13 @@ func TestRoleplayTables(t *testing.T) {
 		t.Error("a role nobody plays accepted")
 	}
 }
+
+func TestTable1(t *testing.T) {
+	md := table1().Markdown()
+	for _, want := range []string{"| zero-shot | **60.00** | **58.00** | 55.00 | 50.00 |", "| 2-shot | – | – | **60.00** | **61.00** |",
+		"*The paper, Harder level*", "| *paper: Human* | – | – | *73.28* | *74.12* |", "*paper: ChatGPT 6-shot*"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Table 1 lacks %q:\n%s", want, md)
+		}
+	}
+}
