@@ -41,6 +41,7 @@ table.rp-table{border-collapse:collapse;margin:1em 0;font-size:.85em}
 table.rp-table caption{text-align:left;font-weight:bold;margin-bottom:.3em}
 table.rp-table th,table.rp-table td{padding:.2em .6em;text-align:right;white-space:nowrap}
 table.rp-table th[scope=row],table.rp-table thead th:first-child{text-align:left}
+table.rp-table th[scope=row]{font-weight:normal}
 table.rp-table thead{border-top:2px solid #222;border-bottom:1px solid #222}
 table.rp-table tbody{border-bottom:2px solid #222}
 table.rp-table tr.group th{text-align:left;font-style:italic;border-top:1px solid #888}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/roleprint/roleprint/report"
@@ -50,7 +51,7 @@ func (s *scoreOutputs) write(e *env, rep *roleplay.Report, args, rankRoles []str
 		models = append(models, m.Model)
 	}
 	page := &report.Page{Title: "RolePrint score: role-play agents (Tables 3, 6, 7; Figures 1, 2)", Command: command, Manifest: info,
-		Facts: [][2]string{{"Encoder", rep.Encoder}, {"Models", fmt.Sprint(models)}, {"Seed", fmt.Sprint(rep.Config.Seed)},
+		Facts: [][2]string{{"Encoder", rep.Encoder}, {"Models", strings.Join(models, ", ")}, {"Seed", fmt.Sprint(rep.Config.Seed)},
 			{"Bootstrap", fmt.Sprint(rep.Config.Bootstrap)}, {"Wall time", fmt.Sprintf("%.1f s", info.Seconds)}},
 		Notes: rep.Notes}
 	files, err := s.flags.finish(w, page)
