@@ -435,7 +435,7 @@ func notebookRun(ctx context.Context, e *env, args []string) error {
 			res.OK = rep.OK()
 		}
 		if *save {
-			if err := notebookSave(e, &res, p, stamp); err != nil {
+			if err := notebookSave(e, &res, p, root, stamp); err != nil {
 				return err
 			}
 		}

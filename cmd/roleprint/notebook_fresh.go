@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/roleprint/roleprint/kernel"
 	"github.com/roleprint/roleprint/kernel/nbcheck"
@@ -23,12 +24,18 @@ func notebookStamp(path string, quick bool) (nbfresh.Stamp, error) {
 
 // notebookSave replaces the committed notebook src with its executed copy,
 // stamped; only a run that passed its check is saved.
-func notebookSave(e *env, res *notebookRunResult, src string, stamp nbfresh.Stamp) error {
+// Paths of this machine in the outputs (the output root, the checkout) are
+// saved as $ROLEPRINT_OUT and <checkout>.
+func notebookSave(e *env, res *notebookRunResult, src, outRoot string, stamp nbfresh.Stamp) error {
 	if !res.OK {
 		e.Logf("notebook run: %s not saved: its run failed the check", res.Name)
 		return nil
 	}
-	if err := nbfresh.Save(res.Executed, src, stamp); err != nil {
+	repl := []nbfresh.Replacement{{Old: outRoot, New: "$ROLEPRINT_OUT"}, {Old: kernel.RepoRoot(), New: "<checkout>"}}
+	if strings.HasPrefix(kernel.RepoRoot(), outRoot) {
+		repl[0], repl[1] = repl[1], repl[0]
+	}
+	if err := nbfresh.Save(res.Executed, src, stamp, repl...); err != nil {
 		return err
 	}
 	res.Saved = true

@@ -112,7 +112,8 @@ func TestStampRoundTrip(t *testing.T) {
 	if st.Fresh() || st.Stored != nil || !strings.Contains(st.String(), "no code hash") {
 		t.Errorf("unstamped notebook: %v", st)
 	}
-	if err := Save(executed, dst, Stamp{CodeHash: st.Current, Packages: st.Packages, Quick: true}); err != nil {
+	if err := Save(executed, dst, Stamp{CodeHash: st.Current, Packages: st.Packages, Quick: true},
+		Replacement{Old: "example.com/m/c", New: "$PKG_C"}); err != nil {
 		t.Fatal(err)
 	}
 	st, err = CheckFile(root, dst)
@@ -125,6 +126,9 @@ func TestStampRoundTrip(t *testing.T) {
 	b, _ := os.ReadFile(dst)
 	if !bytes.Contains(b, []byte(`"min_images": 2`)) {
 		t.Error("other roleprint metadata lost")
+	}
+	if bytes.Contains(b, []byte("example.com/m/c")) || !bytes.Contains(b, []byte(`\"$PKG_C\" in prose`)) {
+		t.Errorf("replacement not applied:\n%s", b)
 	}
 	// The code changes: the saved notebook is stale, and says how to refresh.
 	if err := os.WriteFile(filepath.Join(root, "a", "a.go"), []byte("package a\n\nfunc A() int { return 3 }\n"), 0o644); err != nil {

@@ -58,14 +58,28 @@ func encode(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Replacement rewrites a machine-specific path in saved outputs (e.g. the
+// checkout's or the output root's absolute path) as a placeholder.
+type Replacement struct{ Old, New string }
+
 // Save stamps the executed notebook at executed with the hash computed
-// before it ran (hash, pkgs) and atomically replaces dst with it: written
-// to a temporary file beside dst, then renamed, so an interrupted save
-// leaves dst as it was.
-func Save(executed, dst string, s Stamp) error {
+// before it ran and atomically replaces dst with it: written to a
+// temporary file beside dst, then renamed, so an interrupted save leaves dst
+// as it was. Each replacement's Old path is rewritten as its New text in
+// the saved outputs, in order (put longer paths first), so that committed
+// outputs do not carry the paths of the machine that ran them.
+func Save(executed, dst string, s Stamp, repl ...Replacement) error {
 	b, err := os.ReadFile(executed)
 	if err != nil {
 		return fmt.Errorf("nbfresh: %w", err)
+	}
+	for _, r := range repl {
+		if r.Old == "" {
+			continue
+		}
+		old, _ := json.Marshal(r.Old)
+		nu, _ := json.Marshal(r.New)
+		b = bytes.ReplaceAll(b, old[1:len(old)-1], nu[1:len(nu)-1])
 	}
 	out, err := SetStamp(b, s)
 	if err != nil {
