@@ -28,7 +28,7 @@ func TestPaperTable(t *testing.T) {
 		t.Fatalf("shown %v", fd.html)
 	}
 	tex, err := os.ReadFile(filepath.Join(nb.Dir, "tables", "t2.tex"))
-	if err != nil || !strings.Contains(string(tex), `\textbf{81.23\,$\pm$\,1.00}`) || !strings.Contains(string(tex), `\textit{52.56\,$\pm$\,1.43}`) {
+	if err != nil || !strings.Contains(string(tex), `\textbf{81.23\,{\scriptsize$\pm$1.00}}`) || !strings.Contains(string(tex), `\textit{52.56\,{\scriptsize$\pm$1.43}}`) {
 		t.Errorf("t2.tex (%v):\n%s", err, tex)
 	}
 	if _, err := os.Stat(filepath.Join(nb.Dir, "tables", "t2.md")); err != nil {

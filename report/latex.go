@@ -65,7 +65,7 @@ func (t *Table) texCell(r, c int, best bool) string {
 	} else {
 		out = v
 		if s != "" {
-			out += `\,$\pm$\,` + s
+			out += `\,{\scriptsize$\pm$` + s + `}`
 		}
 		if lo != "" {
 			out += ` {\scriptsize[` + lo + `, ` + hi + `]}`
@@ -93,7 +93,7 @@ func (t *Table) LaTeX() string {
 		env = "table*"
 	}
 	fmt.Fprintf(&b, "%% %s, written by RolePrint (needs %s)\n", t.Name, LaTeXPackages)
-	fmt.Fprintf(&b, "\\begin{%s}[t]\n\\centering\n\\small\n", env)
+	fmt.Fprintf(&b, "\\begin{%s}[t]\n\\centering\n\\small\n\\setlength{\\tabcolsep}{4pt}\n", env)
 	if t.Wide {
 		b.WriteString("\\resizebox{\\textwidth}{!}{%\n")
 	} else {
@@ -101,6 +101,22 @@ func (t *Table) LaTeX() string {
 	}
 	align := "l" + strings.Repeat("r", max(0, len(t.Columns)-1))
 	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", align)
+	if len(t.Spans) > 0 {
+		var top, rules []string
+		col := 1
+		for _, sp := range t.Spans {
+			if sp.Name == "" {
+				for i := 0; i < sp.N; i++ {
+					top = append(top, "")
+				}
+			} else {
+				top = append(top, fmt.Sprintf(`\multicolumn{%d}{c}{%s}`, sp.N, TeX(sp.Name)))
+				rules = append(rules, fmt.Sprintf(`\cmidrule(lr){%d-%d}`, col, col+sp.N-1))
+			}
+			col += sp.N
+		}
+		b.WriteString(strings.Join(top, " & ") + ` \\` + "\n" + strings.Join(rules, "") + "\n")
+	}
 	head := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		head[i] = TeX(c)

@@ -16,7 +16,11 @@ func (t *Table) Markdown() string {
 	}
 	head := make([]string, len(t.Columns))
 	sep := make([]string, len(t.Columns))
+	groups := t.spanOf()
 	for i, c := range t.Columns {
+		if groups[i] != "" {
+			c = groups[i] + " " + c
+		}
 		head[i] = mdEscape(c)
 		sep[i] = "---:"
 		if i == 0 {
@@ -67,7 +71,15 @@ func (t *Table) HTML() string {
 	if t.Title != "" {
 		fmt.Fprintf(&b, "<caption>%s</caption>\n", html.EscapeString(t.Title))
 	}
-	b.WriteString("<thead><tr>")
+	b.WriteString("<thead>")
+	if len(t.Spans) > 0 {
+		b.WriteString("<tr class=\"spans\">")
+		for _, sp := range t.Spans {
+			fmt.Fprintf(&b, "<th colspan=\"%d\">%s</th>", sp.N, html.EscapeString(sp.Name))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("<tr>")
 	for _, c := range t.Columns {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c))
 	}

@@ -44,6 +44,7 @@ table.rp-table th[scope=row],table.rp-table thead th:first-child{text-align:left
 table.rp-table th[scope=row]{font-weight:normal}
 table.rp-table thead{border-top:2px solid #222;border-bottom:1px solid #222}
 table.rp-table tbody{border-bottom:2px solid #222}
+table.rp-table tr.spans th{text-align:center;border-bottom:1px solid #888}
 table.rp-table tr.group th{text-align:left;font-style:italic;border-top:1px solid #888}
 table.rp-table tr.paper{color:#555}
 .caption{font-size:.85em;color:#444;max-width:50em}

@@ -60,6 +60,25 @@ func Text(s string) Cell {
 // numeric reports whether the cell holds a number.
 func (c Cell) numeric() bool { return !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) }
 
+// Span is a group of adjacent columns under one heading.
+type Span struct {
+	Name string
+	N    int
+}
+
+// spanOf returns, per column, its group's name ("" when none).
+func (t *Table) spanOf() []string {
+	out := make([]string, len(t.Columns))
+	c := 0
+	for _, sp := range t.Spans {
+		for i := 0; i < sp.N && c < len(out); i++ {
+			out[c] = sp.Name
+			c++
+		}
+	}
+	return out
+}
+
 // Row is one table row.
 type Row struct {
 	Cells []Cell
@@ -81,6 +100,11 @@ type Table struct {
 	Title, Caption string
 	// Columns are the headers; a header "A/B" is not split.
 	Columns []string
+	// Spans, when set, group the columns under a first header row (LaTeX:
+	// \multicolumn with \cmidrule; HTML: colspan); Markdown prefixes each
+	// column with its group's name instead. The spans must add up to the
+	// number of columns; an empty Name leaves its columns ungrouped.
+	Spans []Span
 	// Best says, per column, which value to set in bold (missing: none).
 	Best []Best
 	// Rows are the rows in order.
@@ -120,6 +144,15 @@ func (t *Table) Check() error {
 	}
 	if len(t.Columns) == 0 {
 		return fmt.Errorf("report: table %s has no columns", t.Name)
+	}
+	if len(t.Spans) > 0 {
+		n := 0
+		for _, sp := range t.Spans {
+			n += sp.N
+		}
+		if n != len(t.Columns) {
+			return fmt.Errorf("report: table %s: column spans cover %d of %d columns", t.Name, n, len(t.Columns))
+		}
 	}
 	for i, r := range t.Rows {
 		if len(r.Cells) > len(t.Columns) {

@@ -27,9 +27,10 @@ func Table2Table(res *sv.Table2, opts Table2Options) *Table {
 		Caption: "AUC, accuracy and macro-F1 ×100, mean ± std over rounds; the threshold is chosen on the dev pairs. " +
 			"Best of our rows in bold" + map[bool]string{true: "; the paper's numbers for the counterpart models in italics.", false: "."}[opts.Paper]}
 	t.Columns = []string{"Model"}
+	t.Spans = []Span{{N: 1}}
 	for _, e := range data.Exposures {
-		n := paperfig.ExposureName(string(e))
-		t.Columns = append(t.Columns, n+" AUC", n+" ACC", n+" F1")
+		t.Columns = append(t.Columns, "AUC", "ACC", "F1")
+		t.Spans = append(t.Spans, Span{Name: paperfig.ExposureName(string(e)), N: 3})
 	}
 	t.Best = []Best{BestNone}
 	for range data.Exposures {

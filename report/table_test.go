@@ -34,7 +34,7 @@ func TestTableRoundingAndBest(t *testing.T) {
 		t.Error("columns without Best marked")
 	}
 	tex := tb.LaTeX()
-	for _, want := range []string{`\textbf{81.23\,$\pm$\,1.23}`, `79.00\,$\pm$\,1.00 &`, `\textit{\textbf{`[:0] + `\textit{99.00\,$\pm$\,1.00}`,
+	for _, want := range []string{`\textbf{81.23\,{\scriptsize$\pm$1.23}}`, `79.00\,{\scriptsize$\pm$1.00} &`, `\textit{99.00\,{\scriptsize$\pm$1.00}}`,
 		`\textbf{10.00}`, `a\_1`, `50\%`, `T\_1 \& co`, `AUC $\uparrow$`, `\toprule`, `\multicolumn{4}{l}{\textit{Base level}}`, `\label{tab:t}`, ` -- `} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
@@ -74,5 +74,26 @@ func TestParseFormats(t *testing.T) {
 	}
 	if _, err := ParseFormats("png,jpeg"); err == nil || !strings.Contains(err.Error(), "jpeg") {
 		t.Errorf("jpeg: %v", err)
+	}
+}
+
+func TestSpans(t *testing.T) {
+	tb := &Table{Name: "s", Columns: []string{"Model", "AUC", "F1"}, Spans: []Span{{N: 1}, {Name: "Seen-Seen", N: 2}},
+		Rows: []Row{{Cells: []Cell{Text("a"), Num(0.5), Num(0.4)}}}}
+	if err := tb.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if tex := tb.LaTeX(); !strings.Contains(tex, `& \multicolumn{2}{c}{Seen-Seen} \\`) || !strings.Contains(tex, `\cmidrule(lr){2-3}`) {
+		t.Errorf("LaTeX spans:\n%s", tex)
+	}
+	if h := tb.HTML(); !strings.Contains(h, `<th colspan="2">Seen-Seen</th>`) {
+		t.Errorf("HTML spans:\n%s", h)
+	}
+	if md := tb.Markdown(); !strings.Contains(md, "| Model | Seen-Seen AUC | Seen-Seen F1 |") {
+		t.Errorf("Markdown spans:\n%s", md)
+	}
+	tb.Spans = []Span{{Name: "x", N: 2}}
+	if err := tb.Check(); err == nil {
+		t.Error("spans that do not cover the columns accepted")
 	}
 }
