@@ -33,7 +33,7 @@ func reproWriteOutputs(e *env, o *outputFlags, res *sv.Table2, m *sv.Manifest, d
 		}
 	}
 	page := &report.Page{Title: "RolePrint reproduce: Table 2", Command: m.Command, Manifest: m,
-		Facts: [][2]string{{"Corpus", corpus}, {"Rounds", fmt.Sprint(len(res.Rounds))}, {"Seeds", fmt.Sprint(m.Seeds)},
+		Facts: [][2]string{{"Corpus", corpus}, {"Rounds", fmt.Sprint(len(res.Rounds))}, {"Seeds", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(m.Seeds)), ", "), "[]")},
 			{"Encoders", strings.Join(encoders, ", ")}, {"Wall time", fmt.Sprintf("%.1f s", res.Seconds)}, {"Go", m.GoVersion}},
 		Notes: res.Notes}
 	for _, s := range res.Skipped {
