@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/report"
 )
 
 // HTML is an HTML fragment to show as is.
@@ -21,6 +23,8 @@ type Markdown string
 
 // Show displays x in the notebook, or prints / writes it outside one:
 //
+//   - *report.Table (a paper table): HTML with the rounding of its LaTeX in
+//     a notebook, Markdown elsewhere;
 //   - *Table, Table, Tabler, or a slice of structs (see TableOf): sortable
 //     HTML in a notebook, Markdown on standard output elsewhere;
 //   - plots.Figure or *plot.Plot: an inline image in a notebook (PNG at
@@ -45,6 +49,8 @@ func (nb *Notebook) Show(x any) error {
 		return nb.showTable(&v)
 	case Tabler:
 		return nb.showTable(v.Table())
+	case *report.Table:
+		return nb.showPaperTable(v)
 	case plots.Figure:
 		return nb.showFigure("", v)
 	case *plot.Plot:
@@ -172,11 +178,11 @@ func (nb *Notebook) inline(f plots.Figure, size plots.Size) error {
 	}
 	size.DPI = dpi
 	if nb.InlineSVG {
-		b, err := plots.Bytes(f, plots.SVG, size)
-		if err != nil {
+		var buf bytes.Buffer
+		if err := plots.EncodeWith(&buf, f, plots.SVG, size, plots.EncodeOptions{}); err != nil {
 			return err
 		}
-		nb.Display.SVG(string(b))
+		nb.Display.SVG(buf.String())
 		return nil
 	}
 	b, err := plots.Bytes(f, plots.PNG, size)

@@ -88,8 +88,23 @@ func (s Size) Pixels() (w, h int) {
 	return int(float64(s.Width/vg.Inch)*float64(s.DPI) + 0.5), int(float64(s.Height/vg.Inch)*float64(s.DPI) + 0.5)
 }
 
-// Encode renders f at the given size and writes it to w in the given format.
+// EncodeOptions tune an export.
+type EncodeOptions struct {
+	// EmbedFonts embeds the fonts in SVG and PDF files, so that they look
+	// the same on every machine and journals accept them. Encode, Save and
+	// SaveAll embed; notebooks' inline SVG does not (it would repeat the
+	// font in every cell output).
+	EmbedFonts bool
+}
+
+// Encode renders f at the given size and writes it to w in the given
+// format, with the fonts embedded in SVG and PDF.
 func Encode(w io.Writer, f Figure, format Format, size Size) error {
+	return EncodeWith(w, f, format, size, EncodeOptions{EmbedFonts: true})
+}
+
+// EncodeWith is Encode with options.
+func EncodeWith(w io.Writer, f Figure, format Format, size Size, opts EncodeOptions) error {
 	if f == nil {
 		return errorf("nil figure")
 	}
@@ -105,9 +120,11 @@ func Encode(w io.Writer, f Figure, format Format, size Size) error {
 	case PNG:
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(size.Width, size.Height), vgimg.UseDPI(size.DPI))}
 	case SVG:
-		c = vgsvg.New(size.Width, size.Height)
+		c = vgsvg.NewWith(vgsvg.UseWH(size.Width, size.Height), vgsvg.EmbedFonts(opts.EmbedFonts))
 	case PDF:
-		c = vgpdf.New(size.Width, size.Height)
+		pc := vgpdf.New(size.Width, size.Height)
+		pc.EmbedFonts(opts.EmbedFonts)
+		c = pc
 	default:
 		return errorf("unknown figure format %q (want png, svg or pdf)", format)
 	}

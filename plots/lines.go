@@ -26,6 +26,9 @@ type Lines struct {
 	// XTicks, when set, names the x positions 0, 1, 2, ... (a nominal axis,
 	// e.g. Base/Hard/Harder); otherwise x is numeric.
 	XTicks []string
+	// RotateLabels turns the XTicks names by 30° (default: only when a
+	// name is too wide for its slot).
+	RotateLabels bool
 	// YMin and YMax fix the y range (default NaN: from the data).
 	YMin, YMax float64
 	// Markers draws a marker at each point (default true); Connect joins
@@ -149,6 +152,13 @@ func (l *Lines) Render(c draw.Canvas) error {
 		p.NominalX(l.XTicks...)
 		p.X.Tick.Length = vg.Points(3)
 		p.X.Min, p.X.Max = -0.3, float64(len(l.XTicks))-0.7
+		// Slot width: the data area is about the canvas less the y axis.
+		slot := (c.Max.X - c.Min.X - vg.Points(40)) / vg.Length(len(l.XTicks)+1)
+		if l.RotateLabels || labelsCrowded(p, l.XTicks, slot) {
+			p.X.Tick.Label.Rotation = math.Pi / 6
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YCenter
+		}
 	}
 	var entries []legendEntry
 	for i, s := range l.series {

@@ -176,6 +176,7 @@ func (s Style) newPlot(title, xlabel, ylabel string, grid gridMode) *plot.Plot {
 		a.Label.Padding = vg.Points(2)
 		a.Tick.Label.Font = font.From(s.Font, s.TickSize)
 		a.Tick.Length = vg.Points(3)
+		a.Tick.Marker = niceTicks{} // round labels ("250", "0.5"); nominal axes replace it
 		a.Tick.LineStyle.Width = vg.Points(0.6)
 		a.LineStyle.Width = vg.Points(0.6)
 		a.Padding = vg.Points(2)

@@ -20,6 +20,8 @@
 #   ROLEPRINT_OUT     output root (default out/notebooks): figures, tables,
 #                     caches per notebook, executed notebooks in executed/
 #   NOTEBOOK_TIMEOUT  per-cell timeout in seconds (default 600)
+#   NOTEBOOKS_CHECK_FRESH  1 (default): also check that the committed
+#                     notebooks' outputs are fresh (check-notebooks --fresh)
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -89,4 +91,11 @@ if [[ ${#executed_files[@]} -eq 0 ]]; then
 	exit 1
 fi
 go run ./scripts/check-notebooks "${executed_files[@]}" || status=1
+# The committed notebooks carry their outputs: they must pass the same
+# checks and be no older than the code they import (stored code hash; see
+# kernel/nbfresh). NOTEBOOKS_CHECK_FRESH=0 skips this step.
+if [[ "${NOTEBOOKS_CHECK_FRESH:-1}" == 1 ]]; then
+	echo "notebooks-ci: checking the committed notebooks' outputs are fresh" >&2
+	go run ./scripts/check-notebooks --fresh || status=1
+fi
 exit $status

@@ -48,6 +48,7 @@ type EncoderRound struct {
 	Mixed *MixedChoice `json:"mixed,omitempty"`
 
 	scores *pairScores
+	labels map[string][]bool // test-set pair labels, by TestKey.String() (see TestScores)
 }
 
 // StepTimes are the seconds one encoder spent in one round.
@@ -556,8 +557,10 @@ func (rr *roundRunner) evaluate(er *EncoderRound) {
 	th, _ := BestThreshold(er.scores.Dev, devLabels, rr.crit)
 	er.Threshold = Float(th)
 	er.Cells = map[string]CellMetrics{}
+	er.labels = map[string][]bool{}
 	for _, k := range allTestKeys() {
 		ps := rr.corpus.Tests[k]
+		er.labels[k.String()] = PairLabels(ps)
 		er.Cells[k.String()] = EvaluateCell(er.scores.Tests[k.String()], PairLabels(ps), th)
 	}
 }

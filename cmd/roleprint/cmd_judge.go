@@ -103,6 +103,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	protocol := fs.String("protocol", "speechrole", "speechrole (FILES: JSONL of SpeechRole instances, one system per file), voxrole (JSONL of VoxRole instances, one system per file) or ablation (FILES: corpus Parquet or script files)")
 	judgeName := fs.String("judge", "lexical", "judge: lexical (offline text-similarity heuristic) or llm (needs --llm-model)")
 	asJSON := fs.Bool("json", false, "print one JSON object (see docs/persona.md)")
+	jouts := addJudgeOutputFlags(fs)
 	perInstance := fs.Bool("per-instance", false, "with --json, include every instance's scores")
 	agentName := fs.String("agent", "retrieval", "ablation: the agent answering (retrieval: offline, answers with the role's own lines from other scenes; llm: the --llm-model)")
 	ksFlag := fs.String("k", "4,6,8,10", "ablation: context lengths (turns)")
@@ -310,6 +311,9 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		out.Agent, out.Ks, out.N, out.Overall, out.ByK, out.KCounts = tab.Agent, tab.Ks, tab.N, tab.Overall, tab.Scores, tab.KCounts
 		out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
 		noteAcoustic()
+		if err := jouts.write(e, &out); err != nil {
+			return err
+		}
 		if *asJSON {
 			return e.JSON(out)
 		}
@@ -329,6 +333,9 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		return usagef("unknown --protocol %q (speechrole, voxrole, ablation)", *protocol)
 	}
 	noteAcoustic()
+	if err := jouts.write(e, &out); err != nil {
+		return err
+	}
 	if *asJSON {
 		return e.JSON(out)
 	}

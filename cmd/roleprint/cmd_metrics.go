@@ -114,6 +114,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	boot := fs.Int("bootstrap", agree.DefaultReplicates, "agreement: bootstrap replicates for the confidence intervals of ρ, τ and pairwise agreement (0: none); items are resampled (within each group with --group-by)")
 	conf := fs.Float64("confidence", 0.95, "agreement: coverage of the bootstrap intervals")
 	seed := fs.Int64("seed", 1, "agreement: seed of the bootstrap")
+	mouts := addMetricsOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -172,6 +173,9 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 			row.RougeL, row.Meteor, row.BERTScoreF1 = row.RougeL/n, row.Meteor/n, row.BERTScoreF1/n
 			out.Systems = append(out.Systems, row)
 		}
+		if err := mouts.write(e, &out, fs.Args()); err != nil {
+			return err
+		}
 		if *asJSON {
 			return e.JSON(out)
 		}
@@ -219,6 +223,9 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 			} else {
 				e.Logf("metrics: column(s) %s not used", strings.Join(out.IgnoredColumns, ", "))
 			}
+		}
+		if err := mouts.write(e, &out, fs.Args()); err != nil {
+			return err
 		}
 		if *asJSON {
 			return e.JSON(out)

@@ -333,6 +333,7 @@ type notebookRunResult struct {
 	OK       bool            `json:"ok"`
 	Report   *nbcheck.Report `json:"report,omitempty"`
 	Error    string          `json:"error,omitempty"`
+	Saved    bool            `json:"saved,omitempty"`
 }
 
 // notebookRun executes notebooks with jupyter nbconvert (like CI) and
@@ -342,7 +343,8 @@ func notebookRun(ctx context.Context, e *env, args []string) error {
 	quick := fs.Bool("quick", false, "quick mode (ROLEPRINT_QUICK=1): small data, minutes for all notebooks")
 	out := fs.String("out", "", "output root (ROLEPRINT_OUT; default out/notebooks in the checkout)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "per-cell timeout")
-	asJSON := fs.Bool("json", false, `print one JSON object {"ok", "notebooks": [{name, executed, seconds, ok, report}]}`)
+	asJSON := fs.Bool("json", false, `print one JSON object {"ok", "notebooks": [{name, executed, seconds, ok, report, saved}]}`)
+	save := fs.Bool("save", false, "replace each notebook in notebooks/ by its executed copy (atomically, only when it passes the check), with the hash of the code it imports in its metadata")
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
@@ -410,6 +412,10 @@ func notebookRun(ctx context.Context, e *env, args []string) error {
 		name := strings.TrimSuffix(filepath.Base(p), ".ipynb")
 		e.Logf("notebook run: executing %s", name)
 		res := notebookRunResult{Name: name, Executed: filepath.Join(executedDir, name+".ipynb")}
+		stamp, err := notebookStamp(p, *quick)
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		cmd := exec.CommandContext(ctx, jupyter, "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
 			fmt.Sprintf("--ExecutePreprocessor.timeout=%d", int(timeout.Seconds())),
@@ -427,6 +433,11 @@ func notebookRun(ctx context.Context, e *env, args []string) error {
 		} else {
 			res.Report = rep
 			res.OK = rep.OK()
+		}
+		if *save {
+			if err := notebookSave(e, &res, p, root, stamp); err != nil {
+				return err
+			}
 		}
 		allOK = allOK && res.OK
 		results = append(results, res)
@@ -464,8 +475,12 @@ func printRunResult(w io.Writer, r notebookRunResult) {
 func notebookCheck(e *env, args []string) error {
 	fs := newFlags(e, "notebook check", "EXECUTED.ipynb...")
 	asJSON := fs.Bool("json", false, `print one JSON object {"ok", "notebooks": [report...]}`)
+	fresh := fs.Bool("fresh", false, "check the committed notebooks (default: all of notebooks/): outputs pass the checker and are no older than the code they import (stored code hash)")
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
+	}
+	if *fresh {
+		return notebookCheckFresh(e, fs.Args(), *asJSON)
 	}
 	if fs.NArg() == 0 {
 		return usagef("notebook check needs executed notebooks")

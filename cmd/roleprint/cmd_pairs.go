@@ -135,6 +135,7 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 	cfg := data.DefaultPairConfig()
 	out := fs.String("out", "", "output directory (required): sets.parquet, train/dev/<exposure>-<level>.parquet, manifest.json")
 	asJSON := fs.Bool("json", false, "print one JSON object (see docs/pairs.md) instead of the Table-5-like summary")
+	outs := addOutputFlags(fs, false)
 	pf := bindPairFlags(fs, &cfg)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -184,6 +185,9 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 
 	st := data.PairStats(c)
 	info := data.PairCorpusInfo(c)
+	if err := pairsWriteOutputs(e, outs, st, *out); err != nil {
+		return err
+	}
 	res := pairsOutput{
 		Out: *out, BaseNegatives: cfg.BaseNegatives, Inputs: inputs, Utterances: len(utts), Seed: cfg.Seed, Variant: cfg.Variant, DatasetBy: cfg.DatasetBy,
 		SpeakersSeen: st.SpeakersSeen, SpeakersUnseen: st.SpeakersUnseen, SpeakersDev: st.SpeakersDev, Sets: st.Sets,

@@ -80,6 +80,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	fitMax := fs.Int("fit-max", 0, "fit Fitter encoders on at most this many training texts (0: all; 20000 with --quick)")
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
+	outs := addOutputFlags(fs, true)
 	dryRun := fs.Bool("dry-run", false, "print the backend, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -190,6 +191,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	m.Pairs = pc
 	files := []string{sv.ReportMarkdown, sv.ReportCSV, sv.ReportParquet, sv.ReportJSON, sv.ManifestFile}
 	m.Outputs = files
+	if files, err = reproWriteOutputs(e, outs, res, m, *out, corpusName, files); err != nil {
+		return err
+	}
 	if err := res.WriteReport(*out, m); err != nil {
 		return err
 	}

@@ -78,6 +78,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	maxPairs := fs.Int("max-distribution-pairs", def.MaxDistributionPairs, "similarities kept per side of a distribution in --distributions (a seeded sample)")
 	noPaper := fs.Bool("no-paper", false, "do not print the paper's numbers beside ours")
 	asJSON := fs.Bool("json", false, "print one JSON object (the report; distributions without their values)")
+	outs := addScoreOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -180,6 +181,9 @@ func runScore(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		e.Logf("distributions written to %s", *distFile)
+	}
+	if err := outs.write(e, rep, args, rankRoles); err != nil {
+		return err
 	}
 	for i := range rep.Distributions { // values only in --distributions
 		rep.Distributions[i].Positive, rep.Distributions[i].Negative = nil, nil

@@ -235,6 +235,7 @@ type speechSkippedRow struct {
 func runSpeechProfile(ctx context.Context, e *env, args []string) error {
 	fs, load := speechCorpusFlags(e, "speech profile")
 	asJSON := fs.Bool("json", false, `print {"characters": [...], "tags": {...}, ...}`)
+	outs := addSpeechOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -266,6 +267,9 @@ func runSpeechProfile(ctx context.Context, e *env, args []string) error {
 	}
 	if len(out.Skipped) > 0 {
 		e.Logf("speech profile: %d utterances skipped", len(out.Skipped))
+	}
+	if err := outs.write(e, profiles); err != nil {
+		return err
 	}
 	if *asJSON {
 		return e.JSON(out)

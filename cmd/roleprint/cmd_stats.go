@@ -37,6 +37,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object (keys in docs/corpora.md) instead of Markdown tables")
 	top := fs.Int("top", corpusstats.DefaultTopSpeakers, "how many top speakers to list per row")
 	examples := fs.Int("examples", corpusstats.DefaultSuspiciousExamples, "how many examples to list per suspicious-content check")
+	outs := addStatsOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
@@ -78,6 +79,9 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	st := acc.Stats()
+	if err := outs.write(e, st); err != nil {
+		return err
+	}
 	if *asJSON {
 		return e.JSON(statsOutput{Inputs: inputs, Stats: st, Suspicious: sus.Result()})
 	}

@@ -141,58 +141,6 @@ func TestRoleplayFigures(t *testing.T) {
 	renders(t, "rank heatmap", h)
 }
 
-func TestRoleplayTables(t *testing.T) {
-	r := report()
-	t3 := Table3(r)
-	if len(t3.Rows) != 2 || t3.Rows[0][0] != "Real" || t3.Rows[0][1] != "20.00" || t3.Rows[0][8] != "85.96" || t3.Rows[1][8] != "47.72" {
-		t.Errorf("table 3 rows: %v", t3.Rows)
-	}
-	t6, err := Table6(r, "Sheldon Cooper")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(t6.Rows) != 2 || !strings.HasPrefix(t6.Rows[0][1], "Sheldon (0.30)") || t6.Rows[0][len(t6.Rows[0])-1] != "1/2" {
-		t.Errorf("table 6 rows: %v", t6.Rows)
-	}
-	if _, err := Table6(r, "Gandalf"); err == nil {
-		t.Error("role nobody plays accepted")
-	}
-	t7 := Table7(r)
-	if t7.Rows[0][0] != "Real" || t7.Rows[1][3] != "4.54" {
-		t.Errorf("table 7 rows: %v", t7.Rows)
-	}
-	// Table 7 ranks models per role (roleplay.RankModels), not the roles'
-	// own ranks: three rows whose average role ranks say B, A, Real.
-	//   role  Real    A       B
-	//   X     .9 (1)  .5 (3)  .7 (2)
-	//   Y     .8 (1)  .6 (2)  .5 (3)
-	//   Z     .4 (2)  .7 (1)  .2 (3)
-	// Real 4/3, A 2, B 8/3.
-	r3 := &roleplay.Report{Config: roleplay.DefaultConfig()}
-	for i, m := range []struct {
-		name string
-		sims []float64
-	}{{"Real", []float64{.9, .8, .4}}, {"A", []float64{.5, .6, .7}}, {"B", []float64{.7, .5, .2}}} {
-		ms := roleplay.ModelScore{Model: m.name, AvgRank: roleplay.Value(3 - i), AvgRankCI: roleplay.Interval{roleplay.NaN(), roleplay.NaN()}}
-		for k, s := range m.sims {
-			role := string(rune('X' + k))
-			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Simulation: roleplay.Value(s)})
-		}
-		r3.Models = append(r3.Models, ms)
-	}
-	roleplay.RankModels(r3.Models)
-	t7 = Table7(r3)
-	want := [][2]string{{"Real", "1.33"}, {"A", "2.00"}, {"B", "2.67"}}
-	for i, w := range want {
-		if t7.Rows[i][0] != w[0] || t7.Rows[i][1] != w[1] || t7.Rows[i][2] != "3" {
-			t.Errorf("table 7 row %d: %v, want %v over 3 roles", i, t7.Rows[i], w)
-		}
-	}
-	if t7.Rows[0][4] != "3.00" {
-		t.Errorf("table 7 keeps the average role rank apart: %v", t7.Rows[0])
-	}
-}
-
 func TestSpeechAndPersonaFigures(t *testing.T) {
 	p := &speech.Pitch{T1: 0.02, Step: 0.01, F0: []float64{100, 110, 0, 0, 120, 125}, Ceiling: 600}
 	l, err := PitchContours(false, Track{Name: "a", Pitch: p})

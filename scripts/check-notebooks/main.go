@@ -7,6 +7,12 @@
 //	go run ./scripts/check-notebooks out/notebooks/executed/*.ipynb
 //
 // With --json it prints one JSON object {"ok": bool, "notebooks": [...]}.
+//
+// With --fresh it checks committed notebooks instead (default: every
+// notebooks/NN-*.ipynb of the checkout it runs in): their outputs pass the
+// same checks and their stored code hash matches the code they import now
+// (package kernel/nbfresh); a stale one is refreshed with
+// `roleprint notebook run --quick --save NAME`.
 package main
 
 import (
@@ -15,8 +21,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
+	"github.com/roleprint/roleprint/kernel"
 	"github.com/roleprint/roleprint/kernel/nbcheck"
+	"github.com/roleprint/roleprint/kernel/nbfresh"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -25,25 +34,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check-notebooks", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object with every report")
+	fresh := fs.Bool("fresh", false, "check committed notebooks (default notebooks/NN-*.ipynb): outputs pass and are no older than the code they import")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: check-notebooks [--json] EXECUTED.ipynb...")
+		fmt.Fprintln(stderr, "usage: check-notebooks [--json] EXECUTED.ipynb...\n       check-notebooks --fresh [--json] [NOTEBOOK.ipynb...]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() == 0 {
+	paths := fs.Args()
+	if *fresh && len(paths) == 0 {
+		paths, _ = filepath.Glob(filepath.Join(kernel.RepoRoot(), "notebooks", "[0-9]*.ipynb"))
+	}
+	if len(paths) == 0 {
 		fs.Usage()
 		return 2
 	}
 	ok := true
 	var reports []*nbcheck.Report
-	for _, path := range fs.Args() {
+	for _, path := range paths {
 		rep, err := nbcheck.CheckFile(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			ok = false
 			rep = &nbcheck.Report{Notebook: path, Problems: []nbcheck.Problem{{Kind: "unreadable", Detail: err.Error()}}}
+		}
+		if *fresh {
+			st, err := nbfresh.CheckFile(kernel.RepoRoot(), path)
+			switch {
+			case err != nil:
+				rep.Problems = append(rep.Problems, nbcheck.Problem{Kind: "stale", Detail: err.Error()})
+			case !st.Fresh():
+				rep.Problems = append(rep.Problems, nbcheck.Problem{Kind: "stale", Detail: st.String()})
+			}
 		}
 		reports = append(reports, rep)
 		ok = ok && rep.OK()

@@ -1,0 +1,45 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/roleprint/roleprint/report"
+)
+
+// showPaperTable shows a report table: HTML in a notebook (the same
+// rounding, bold best values and italic paper rows as its LaTeX),
+// Markdown elsewhere.
+func (nb *Notebook) showPaperTable(t *report.Table) error {
+	if t == nil {
+		return nb.Report(errors.New("kernel: nil table"))
+	}
+	if nb.Display != nil {
+		nb.Display.HTML(t.HTML())
+		return nil
+	}
+	fmt.Fprintln(nb.stdout(), t.Markdown())
+	return nil
+}
+
+// PaperTable shows a paper table (see showPaperTable) and saves it as
+// name.tex and name.md under Dir/tables, so that the table a notebook
+// shows and the table a paper \inputs are the same numbers.
+func (nb *Notebook) PaperTable(name string, t *report.Table) error {
+	if err := nb.showPaperTable(t); err != nil {
+		return err
+	}
+	if err := checkName(name); err != nil {
+		return nb.Report(err)
+	}
+	for ext, body := range map[string]string{".tex": t.LaTeX(), ".md": t.Markdown()} {
+		p, err := nb.Path("tables", name+ext)
+		if err == nil {
+			err = writeFileAtomic(p, []byte(body))
+		}
+		if err != nil {
+			return nb.Report(err)
+		}
+	}
+	return nil
+}

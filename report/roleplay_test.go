@@ -1,0 +1,80 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/sv/roleplay"
+)
+
+func TestRoleplayTables(t *testing.T) {
+	r := roleplayReport()
+	t3 := Table3(r, true)
+	md := t3.Markdown()
+	// The Real row is the reference: shown, never bold; the best agent is.
+	for _, want := range []string{"| Real | 30.00 [10.00, 35.00] | 90.00 [80.00, 95.00] | 2/2 | 10 |",
+		"| ChatHaruhi | **20.00 [10.00, 35.00]** | **85.00 [80.00, 95.00]** |", "| *paper: ChatHaruhi* | *47.72* | *49.78* |", "| *paper: Real* | *85.96* |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Table 3 lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "paper: RoleGPT* | *58.91") != true {
+		t.Errorf("Table 3: no paper row for RoleGPT:\n%s", md)
+	}
+	if Table3(r, false).Rows[len(r.Models)-1].Paper || len(Table3(r, false).Rows) != len(r.Models) {
+		t.Error("paper rows without paper")
+	}
+	t7 := Table7(r, true)
+	if t7.Plain(0, 0) != "Real" || t7.Plain(2, 0) != "RoleGPT" || t7.Plain(1, 3) != "4.54" {
+		t.Errorf("Table 7 order/paper: %q %q %q", t7.Plain(0, 0), t7.Plain(2, 0), t7.Plain(1, 3))
+	}
+	// Table 7 ranks models per role (roleplay.RankModels), not the roles'
+	// own ranks: three rows whose average role ranks say B, A, Real.
+	//   role  Real    A       B
+	//   X     .9 (1)  .5 (3)  .7 (2)
+	//   Y     .8 (1)  .6 (2)  .5 (3)
+	//   Z     .4 (2)  .7 (1)  .2 (3)
+	// Real 4/3, A 2, B 8/3.
+	r3 := &roleplay.Report{Config: roleplay.DefaultConfig()}
+	for i, m := range []struct {
+		name string
+		sims []float64
+	}{{"Real", []float64{.9, .8, .4}}, {"A", []float64{.5, .6, .7}}, {"B", []float64{.7, .5, .2}}} {
+		ms := roleplay.ModelScore{Model: m.name, AvgRank: roleplay.Value(3 - i), AvgRankCI: roleplay.Interval{roleplay.NaN(), roleplay.NaN()}}
+		for k, s := range m.sims {
+			role := string(rune('X' + k))
+			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Simulation: roleplay.Value(s)})
+		}
+		r3.Models = append(r3.Models, ms)
+	}
+	roleplay.RankModels(r3.Models)
+	t7 = Table7(r3, false)
+	for i, w := range [][2]string{{"Real", "1.33"}, {"A", "2.00"}, {"B", "2.67"}} {
+		if t7.Plain(i, 0) != w[0] || t7.Plain(i, 1) != w[1] || t7.Plain(i, 2) != "3" {
+			t.Errorf("table 7 row %d: %q %q %q, want %v over 3 roles", i, t7.Plain(i, 0), t7.Plain(i, 1), t7.Plain(i, 2), w)
+		}
+	}
+	if t7.Plain(0, 4) != "3.00" {
+		t.Errorf("table 7 keeps the average role rank apart: %q", t7.Plain(0, 4))
+	}
+	t6, err := Table6(r, "Sheldon Cooper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t6.Name != "table6-sheldon-cooper" || t6.Plain(0, 1) != "Sheldon (0.30)" || t6.Plain(0, len(t6.Columns)-2) != "1" {
+		t.Errorf("Table 6: %s %q %q", t6.Name, t6.Plain(0, 1), t6.Plain(0, len(t6.Columns)-2))
+	}
+	if _, err := Table6(r, "Gandalf"); err == nil {
+		t.Error("a role nobody plays accepted")
+	}
+}
+
+func TestTable1(t *testing.T) {
+	md := table1().Markdown()
+	for _, want := range []string{"| zero-shot | **60.00** | **58.00** | 55.00 | 50.00 |", "| 2-shot | – | – | **60.00** | **61.00** |",
+		"*The paper, Harder level*", "| *paper: Human* | – | – | *73.28* | *74.12* |", "*paper: ChatGPT 6-shot*"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Table 1 lacks %q:\n%s", want, md)
+		}
+	}
+}

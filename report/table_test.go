@@ -1,0 +1,99 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func sample() *Table {
+	return &Table{Name: "t", Title: "T_1 & co", Columns: []string{"Model", "AUC ↑", "EER ↓", "Note"},
+		Best: []Best{BestNone, BestMax, BestMin}, Scale: 100,
+		Rows: []Row{
+			{Group: "Base level", Cells: []Cell{Text("a_1"), NumStd(0.81234, 0.0123), Num(0.2), Text("50%")}},
+			{Cells: []Cell{Text("b"), NumStd(0.79, 0.01), Num(0.1), Text("")}},
+			{Cells: []Cell{Text("c"), NumStd(0.812301, 0.02), NaNCell()}},
+			{Paper: true, Cells: []Cell{Text("paper: X"), NumStd(0.99, 0.01), Num(0.05)}},
+		}}
+}
+
+func TestTableRoundingAndBest(t *testing.T) {
+	tb := sample()
+	if got := tb.Plain(0, 1); got != "81.23 ± 1.23" {
+		t.Errorf("plain %q", got)
+	}
+	best := tb.bestRows()
+	// a and c tie at 81.23 after rounding; the paper row's 99 is never best.
+	if !best[1][0] || !best[1][2] || best[1][1] || best[1][3] {
+		t.Errorf("AUC best rows %v", best[1])
+	}
+	if !best[2][1] || len(best[2]) != 1 {
+		t.Errorf("EER best rows %v (want row 1, the smallest)", best[2])
+	}
+	if best[0] != nil || best[3] != nil {
+		t.Error("columns without Best marked")
+	}
+	tex := tb.LaTeX()
+	for _, want := range []string{`\textbf{81.23\,{\scriptsize$\pm$1.23}}`, `79.00\,{\scriptsize$\pm$1.00} &`, `\textit{99.00\,{\scriptsize$\pm$1.00}}`,
+		`\textbf{10.00}`, `a\_1`, `50\%`, `T\_1 \& co`, `AUC $\uparrow$`, `\toprule`, `\multicolumn{4}{l}{\textit{Base level}}`, `\label{tab:t}`, ` -- `} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
+		}
+	}
+	h := tb.HTML()
+	for _, want := range []string{"<strong>81.23 ± 1.23</strong>", `<tr class="paper">`, "<em>99.00 ± 1.00</em>", "a_1", "T_1 &amp; co"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("HTML lacks %q:\n%s", want, h)
+		}
+	}
+	md := tb.Markdown()
+	if !strings.Contains(md, "| a_1 | **81.23 ± 1.23** | 20.00 | 50% |") || !strings.Contains(md, "*99.00 ± 1.00*") {
+		t.Errorf("Markdown:\n%s", md)
+	}
+	if err := (&Table{Name: "x y", Columns: []string{"a"}}).Check(); err == nil {
+		t.Error("name with a space accepted")
+	}
+	if err := (&Table{Name: "x", Columns: []string{"a"}, Rows: []Row{{Cells: []Cell{Num(1), Num(2)}}}}).Check(); err == nil {
+		t.Error("row longer than the columns accepted")
+	}
+	if got := TeX("汤师爷 ~^"); got != `??? \textasciitilde{}\textasciicircum{}` {
+		t.Errorf("TeX %q", got)
+	}
+	if !math.IsNaN(NaNCell().Value) {
+		t.Error("missing cell is numeric")
+	}
+}
+
+func TestParseFormats(t *testing.T) {
+	f, err := ParseFormats(" PNG,pdf,png ")
+	if err != nil || len(f) != 2 || f[0] != "png" || f[1] != "pdf" {
+		t.Errorf("%v %v", f, err)
+	}
+	if f, err := ParseFormats("none"); err != nil || f != nil {
+		t.Errorf("none: %v %v", f, err)
+	}
+	if _, err := ParseFormats("png,jpeg"); err == nil || !strings.Contains(err.Error(), "jpeg") {
+		t.Errorf("jpeg: %v", err)
+	}
+}
+
+func TestSpans(t *testing.T) {
+	tb := &Table{Name: "s", Columns: []string{"Model", "AUC", "F1"}, Spans: []Span{{N: 1}, {Name: "Seen-Seen", N: 2}},
+		Rows: []Row{{Cells: []Cell{Text("a"), Num(0.5), Num(0.4)}}}}
+	if err := tb.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if tex := tb.LaTeX(); !strings.Contains(tex, `& \multicolumn{2}{c}{Seen-Seen} \\`) || !strings.Contains(tex, `\cmidrule(lr){2-3}`) {
+		t.Errorf("LaTeX spans:\n%s", tex)
+	}
+	if h := tb.HTML(); !strings.Contains(h, `<th colspan="2">Seen-Seen</th>`) {
+		t.Errorf("HTML spans:\n%s", h)
+	}
+	if md := tb.Markdown(); !strings.Contains(md, "| Model | Seen-Seen AUC | Seen-Seen F1 |") {
+		t.Errorf("Markdown spans:\n%s", md)
+	}
+	tb.Spans = []Span{{Name: "x", N: 2}}
+	if err := tb.Check(); err == nil {
+		t.Error("spans that do not cover the columns accepted")
+	}
+}

@@ -1,0 +1,44 @@
+package sv
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
+
+// TestTestScoresGiveTheCellAUC checks that the kept pair scores and labels
+// reproduce each cell's AUC (so a ROC curve drawn from them is the
+// table's), also for the fused mixed row and for resumed rounds.
+func TestTestScoresGiveTheCellAUC(t *testing.T) {
+	cfg := testConfig()
+	cfg.Rounds = 1
+	cfg.CheckpointDir = t.TempDir()
+	for pass := 0; pass < 2; pass++ { // the second pass resumes from checkpoints
+		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, er := range res.PerRound {
+			for _, k := range allTestKeys() {
+				s, l, ok := er.TestScores(k)
+				if !ok {
+					t.Fatalf("pass %d %s %s: no scores", pass, er.Encoder, k)
+				}
+				if got, want := AUC(s, l), float64(er.Cells[k.String()].AUC); math.Abs(got-want) > 1e-12 {
+					t.Errorf("pass %d %s %s: AUC from scores %v, cell %v", pass, er.Encoder, k, got, want)
+				}
+			}
+		}
+	}
+	// Decoded from JSON: no scores, said so.
+	var er EncoderRound
+	if err := json.Unmarshal([]byte(`{"encoder":"x"}`), &er); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := er.TestScores(data.TestKey{Exposure: data.SeenSeen, Level: data.Base}); ok {
+		t.Error("decoded round claims scores")
+	}
+}
