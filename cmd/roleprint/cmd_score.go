@@ -173,6 +173,11 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *distFile != "" || *outs.out != "" {
+		if err := chunkedDistributions(ctx, e, enc, real, gen, cfg, rep); err != nil {
+			return err
+		}
+	}
 	if *distFile != "" {
 		if err := writeScoreJSON(*distFile, struct {
 			Encoder       string                  `json:"encoder"`

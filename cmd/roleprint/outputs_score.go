@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/sv"
 
 	"github.com/roleprint/roleprint/report"
 	"github.com/roleprint/roleprint/sv/roleplay"
@@ -59,5 +63,28 @@ func (s *scoreOutputs) write(e *env, rep *roleplay.Report, args, rankRoles []str
 		return err
 	}
 	e.Logf("score: wrote %s", joinFiles(*s.out, files))
+	return nil
+}
+
+// chunkedDistributions replaces rep's similarity distributions (Figures 1
+// and 2) with those of chunked sets when rep was scored otherwise: under
+// the paper's grouping every model role is one set, so no two generated
+// sets share a role and Figure 2 would have no same-role pairs; the
+// figures compare sets of like size (cfg.SetSize utterances) instead, as
+// the notebooks do. The scores themselves are not touched.
+func chunkedDistributions(ctx context.Context, e *env, enc sv.Encoder, real, gen []data.Utterance, cfg roleplay.Config, rep *roleplay.Report) error {
+	if cfg.Grouping == roleplay.GroupChunks {
+		return nil
+	}
+	cfg.Grouping = roleplay.GroupChunks
+	cfg.Bootstrap = 0
+	progress, finish := e.progress("score: distributions (sets of " + fmt.Sprint(cfg.SetSize) + ")")
+	chunked, err := roleplay.Score(ctx, enc, real, gen, cfg, progress)
+	finish()
+	if err != nil {
+		return fmt.Errorf("score: distributions for Figures 1–2: %w", err)
+	}
+	rep.Distributions = chunked.Distributions
+	rep.Notes = append(rep.Notes, fmt.Sprintf("Figures 1–2 (similarity distributions) use chunked sets of %d utterances: under the %s grouping each model role is one set", cfg.SetSize, rep.Config.Grouping))
 	return nil
 }
