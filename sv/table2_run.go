@@ -43,6 +43,9 @@ type EncoderRound struct {
 	Timing StepTimes `json:"timing"`
 	// Resumed is true when the result came from a checkpoint.
 	Resumed bool `json:"resumed,omitempty"`
+	// Mixed is the mixed_ft row's choice of parts and weights (dev pairs
+	// only); nil for other rows.
+	Mixed *MixedChoice `json:"mixed,omitempty"`
 
 	scores *pairScores
 }
@@ -211,6 +214,7 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 		}
 	}
 	skipped := map[string]bool{}
+	hasMixedFT := false
 	for r := 1; r <= cfg.Rounds; r++ {
 		seed := cfg.Seed + int64(r-1)
 		rstart := time.Now()
@@ -266,8 +270,18 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 				}
 			}
 		}
+		if ft, err := rr.mixedFT(byName); err != nil {
+			return nil, fmt.Errorf("round %d: %w", r, err)
+		} else if ft != nil {
+			res.PerRound = append(res.PerRound, *ft)
+			hasMixedFT = true
+			res.Notes = append(res.Notes, fmt.Sprintf("round %d: %s = %s", r, MixedFTName, ft.Mixed))
+		}
 		info.TotalS = time.Since(rstart).Seconds()
 		res.Rounds = append(res.Rounds, info)
+	}
+	if hasMixedFT {
+		res.Notes = append(res.Notes, MixedFTName+" parts and weights: "+MixedFTRule)
 	}
 	if len(cfg.Mixed) > 0 {
 		res.Notes = append(res.Notes, "mixed = cosine of the concatenated L2-normalised set embeddings (= mean of the parts' cosines) of: "+strings.Join(cfg.Mixed, ", "))
@@ -280,6 +294,9 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	}
 	if len(cfg.Mixed) > 0 {
 		order = append(order, MixedName)
+	}
+	if hasMixedFT {
+		order = append(order, MixedFTName)
 	}
 	res.Rows = AggregateRows(res.PerRound, order)
 	res.Seconds = time.Since(start).Seconds()

@@ -42,8 +42,12 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 	set := fs.String("set", "", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
+	verifierDir := fs.String("verifier", "", "embed with a saved verifier bundle (OUT/verifier) instead of --encoder")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *verifierDir != "" {
+		return embedWithVerifier(ctx, e, *verifierDir, *backend, *batch, *asJSON, fs.Args())
 	}
 	if *name == "" {
 		return usagef("--encoder is required (one of: %s)", strings.Join(sv.EncoderNames(), ", "))
@@ -92,8 +96,41 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 	if len(vecs) != len(texts) {
 		return fmt.Errorf("encoder %s returned %d vectors for %d utterances", *name, len(vecs), len(texts))
 	}
-	if *asJSON {
-		return e.JSON(embedOutput{Encoder: *name, Dim: enc.Dim(), Count: len(vecs), Vectors: vecs})
+	return embedPrint(e, *name, enc.Dim(), vecs, *asJSON)
+}
+
+// embedWithVerifier embeds the lines of the one file in args with the
+// verifier bundle in dir (its state as saved: nothing is fitted).
+func embedWithVerifier(ctx context.Context, e *env, dir, backend string, batch int, asJSON bool, args []string) error {
+	if len(args) != 1 {
+		return usagef("expected exactly one TEXTFILE (one utterance per line; - for stdin), got %d", len(args))
+	}
+	texts, err := embedReadLines(args[0], e)
+	if err != nil {
+		return err
+	}
+	if len(texts) == 0 {
+		return fmt.Errorf("%s: no utterances (expected one utterance per line)", args[0])
+	}
+	enc, done, err := verifierEncoder(ctx, e, dir, backend, batch)
+	if err != nil {
+		return err
+	}
+	defer done()
+	report, finish := e.progress("embed " + enc.Name())
+	vecs, err := enc.Encode(ctx, texts, report)
+	finish()
+	if err != nil {
+		return err
+	}
+	return embedPrint(e, enc.Name(), enc.Dim(), vecs, asJSON)
+}
+
+// embedPrint prints vectors: one line of space-separated values each, or
+// the --json object.
+func embedPrint(e *env, name string, dim int, vecs [][]float32, asJSON bool) error {
+	if asJSON {
+		return e.JSON(embedOutput{Encoder: name, Dim: dim, Count: len(vecs), Vectors: vecs})
 	}
 	w := bufio.NewWriter(e.Stdout())
 	for _, v := range vecs {

@@ -193,6 +193,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := res.WriteReport(*out, m); err != nil {
 		return err
 	}
+	reproSaveVerifier(ctx, e, res, sv.PairsFrom(utts, pairCfg), *out, m)
 	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), *out)
 	if *asJSON {
 		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,

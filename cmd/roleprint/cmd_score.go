@@ -54,6 +54,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	set := fs.String("set", "", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
+	verifierDir := fs.String("verifier", "", "score with a saved verifier bundle (OUT/verifier of reproduce or train) instead of --encoder")
 	def := roleplay.DefaultConfig()
 	grouping := fs.String("grouping", string(def.Grouping), "how utterances form sets: paper (Eq. 2/3 literally: one set per model role, one reference set per real conversation), chunks (sets of --set-size, the old default; set-level bootstrap), conversation (one set per conversation) or role (one set per generated role, real sets chunked)")
 	setSize := fs.Int("set-size", def.SetSize, "utterances per set (chunks grouping; real sets of role grouping)")
@@ -82,7 +83,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	}
 	genFiles = append(genFiles, fs.Args()...)
 	switch {
-	case *name == "":
+	case *name == "" && *verifierDir == "":
 		return usagef("--encoder is required (one of: %s)", strings.Join(sv.EncoderNames(), ", "))
 	case len(realFiles) == 0:
 		return usagef("--real is required: the corpus file(s) with the roles' real lines")
@@ -90,7 +91,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return usagef("--generated is required: the corpus file(s) with the agents' lines")
 	}
 	if _, ft := sv.SplitFineTuned(*name); ft {
-		return usagef("encoder %s: score uses untrained or checkpointed encoders; fine-tune with `roleprint train` first", *name)
+		return usagef("encoder %s: score uses untrained or checkpointed encoders; fine-tune with `roleprint train` first and score with --verifier OUT/verifier", *name)
 	}
 	settings, err := sv.ParseSettings(*set)
 	if err != nil {
@@ -107,13 +108,11 @@ func runScore(ctx context.Context, e *env, args []string) error {
 
 	// The encoder first: a wrong name or a missing asset fails before the
 	// data is read.
-	enc, err := sv.NewEncoder(*name, sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Settings: settings, Seed: *seed, Logf: e.Logf})
+	enc, closeEnc, err := scoreEncoder(ctx, e, *verifierDir, *name, sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Settings: settings, Seed: *seed, Logf: e.Logf})
 	if err != nil {
 		return err
 	}
-	if c, ok := enc.(sv.Closer); ok {
-		defer c.Close()
-	}
+	defer closeEnc()
 
 	real, err := data.ReadUtterances(realFiles...)
 	if err != nil {

@@ -51,6 +51,8 @@ type trainOutput struct {
 	Settings         map[string]string   `json:"settings"`
 	Seed             int64               `json:"seed"`
 	TestPairs        map[string]int      `json:"test_pairs,omitempty"`
+	// Verifier is the bundle folder written (OUT/verifier), "" without dev pairs.
+	Verifier string `json:"verifier,omitempty"`
 }
 
 // trainFlagSettings maps flags of `roleprint train` to encoder settings.
@@ -163,6 +165,9 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 		res.Checkpoint = files[len(files)-1]
 	}
 	if res.TestAUC, res.TestPairs, err = trainScoreTests(ctx, e, enc, c, evalKeys); err != nil {
+		return err
+	}
+	if res.Verifier, err = trainSaveVerifier(ctx, e, enc, c, *out, res); err != nil {
 		return err
 	}
 	if err := trainWriteJSON(filepath.Join(*out, "train.json"), res); err != nil {

@@ -82,13 +82,19 @@ func SaveCheckpoint(dir string, net *Network, st CheckpointState, keep int) erro
 // WriteCheckpointFile writes one checkpoint file at path (temporary file
 // plus rename); after, when not nil, runs once the file is in place.
 func WriteCheckpointFile(path string, net *Network, st CheckpointState, after func() error) error {
+	return writeCheckpointFile(path, net, st, after, nil)
+}
+
+// writeCheckpointFile is WriteCheckpointFile keeping only the variables
+// whose path keep accepts (all when keep is nil).
+func writeCheckpointFile(path string, net *Network, st CheckpointState, after func() error, keep func(string) bool) error {
 	h := ckptHeader{CheckpointState: st}
 	var tens []*tensors.Tensor
 	var off int64
 	var paths []string
 	vars := map[string]*tensors.Tensor{}
 	for v := range net.Store.IterVariables() {
-		if !v.HasValue() {
+		if !v.HasValue() || (keep != nil && !keep(v.Path())) {
 			continue
 		}
 		t, err := v.Value()

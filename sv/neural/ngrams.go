@@ -120,9 +120,16 @@ func (m *Transformer) splitNGrams(ids, mask *Node) (wpIDs, wpMask, ngIDs, ngMask
 
 // ngramVector is the layer-normalised mean of an utterance's n-gram rows
 // [N, Dim] (zero rows before the norm for utterances without n-grams).
-func (m *Transformer) ngramVector(scope *model.Scope, ngIDs, ngMask *Node) *Node {
+// With exact (training), the sum comes from the trainer's lookup plan.
+func (m *Transformer) ngramVector(scope *model.Scope, ngIDs, ngMask *Node, exact *exactLookup) *Node {
 	g := ngIDs.Graph()
-	x := embed(param(scope, g, "ngrams/table"), ngIDs) // [N, S, D]
-	bag := maskedMean(x, ngMask)
+	table := param(scope, g, "ngrams/table")
+	var bag *Node
+	if exact != nil {
+		count := MaxScalar(ReduceSum(ConvertDType(ngMask, table.DType()), 1), 1)
+		bag = Div(exact.bag(table), InsertAxes(count, -1))
+	} else {
+		bag = maskedMean(embed(table, ngIDs), ngMask) // [N, S, D] → [N, D]
+	}
 	return layerNorm(bag, param(scope, g, "ngrams/ln_gain"), param(scope, g, "ngrams/ln_bias"))
 }

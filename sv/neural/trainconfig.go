@@ -63,6 +63,11 @@ type TrainConfig struct {
 	// OnStep, when set, is called after every optimizer step with the
 	// 1-based step number and the step's mean loss.
 	OnStep func(step int, loss float64) `json:"-"`
+
+	// scatterLookups makes the trainer use plain Gather lookups, whose
+	// gradient is the racing ScatterSum on onnx (tests and the speed
+	// comparison only; see lookup.go).
+	scatterLookups bool
 }
 
 // DefaultTrainConfig returns the CPU defaults with every field resolved

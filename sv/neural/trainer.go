@@ -60,6 +60,11 @@ type trainer struct {
 	applyExec *model.Exec // forward+backward, Adam update
 	evalExec  *model.Exec // forward only: per-pair distances and losses
 	trainVars []*model.Variable
+	// sites are the model's embedding lookups planned on the host for
+	// exact gradients (see lookup.go); nil for other models.
+	sites []lookupSite
+	// lookupK is each site's largest padded unique-row count so far.
+	lookupK []int
 }
 
 // Train fine-tunes net on c's training pairs with the contrastive loss and
@@ -78,6 +83,9 @@ func Train(ctx context.Context, net *Network, c *data.PairCorpus, cfg TrainConfi
 	}
 	net.MaxTokens = cfg.MaxTokens
 	t := &trainer{net: net, cfg: cfg}
+	if em, ok := net.Model.(exactLookupModel); ok && !cfg.scatterLookups {
+		t.sites = em.lookupSites()
+	}
 	if t.train, err = t.prepare(c, c.Train); err != nil {
 		return nil, err
 	}
@@ -134,6 +142,7 @@ type batch struct {
 	labels   []float32 // [P]
 	weights  []float32 // [P]
 	realSize int
+	lookups  []lookupPlan // one per trainer site
 }
 
 // makeBatch lays out pairs (padded to P with weight-0 copies of the first)
@@ -178,6 +187,21 @@ func (t *trainer) makeBatch(pairs []pairData, p int, rng *rand.Rand) batch {
 	return bt
 }
 
+// planLookups fills bt.lookups for the trainer's sites (training steps
+// only: evaluation has no gradient).
+func (t *trainer) planLookups(bt *batch, p int) {
+	n, tt := p*2*t.cfg.MaxUtterances, t.cfg.MaxTokens
+	bt.lookups = bt.lookups[:0]
+	if len(t.lookupK) != len(t.sites) {
+		t.lookupK = make([]int, len(t.sites))
+	}
+	for i, s := range t.sites {
+		p := planLookup(s, bt.ids, bt.tokMask, n, tt, t.lookupK[i])
+		t.lookupK[i] = p.k
+		bt.lookups = append(bt.lookups, p)
+	}
+}
+
 func (bt batch) tensors(p, k, tt int) []any {
 	return []any{
 		tensors.FromFlatDataAndDimensions(bt.ids, p*2*k, tt),
@@ -186,6 +210,15 @@ func (bt batch) tensors(p, k, tt int) []any {
 		tensors.FromFlatDataAndDimensions(bt.labels, p),
 		tensors.FromFlatDataAndDimensions(bt.weights, p),
 	}
+}
+
+// lookupTensors returns the lookup plans' graph inputs, in site order.
+func (bt batch) lookupTensors() []any {
+	var out []any
+	for _, l := range bt.lookups {
+		out = append(out, l.tensors()...)
+	}
+	return out
 }
 
 // pairLosses builds the forward graph: per-pair distance d = 1 − cos of the
@@ -233,6 +266,9 @@ func (t *trainer) stepGraph(apply bool) func(scope *model.Scope, in []*Node) []*
 		g := in[0].Graph()
 		scope.Store().SetTraining(g, true)
 		ids, tokMask, uttMask, labels, weights, scale, lr := in[0], in[1], in[2], in[3], in[4], in[5], in[6]
+		if len(t.sites) > 0 {
+			setExactLookups(scope, g, t.sites, in[7:])
+		}
 		_, loss := t.pairLosses(scope, ids, tokMask, uttMask, labels)
 		lossSum := ReduceAllSum(Mul(loss, weights))
 		objective := Mul(lossSum, scale)
@@ -439,11 +475,13 @@ func (t *trainer) run(ctx context.Context, progress func(done, total int)) (*Tra
 		for mlo := 0; mlo < len(batchPairs); mlo += p {
 			mhi := min(mlo+p, len(batchPairs))
 			bt := t.makeBatch(batchPairs[mlo:mhi], p, rng)
+			t.planLookups(&bt, p)
 			exec := t.applyExec
 			if mhi < len(batchPairs) {
 				exec = t.stepExec
 			}
 			args := append(bt.tensors(p, k, tt), tensors.FromScalar(scale), tensors.FromScalar(float32(lr)))
+			args = append(args, bt.lookupTensors()...)
 			var out []*tensors.Tensor
 			if err := catch(func() error { var e error; out, e = exec.Exec(args...); return e }); err != nil {
 				return nil, fmt.Errorf("train %s on backend %s, step %d: %w", t.net.Model.Name(), t.net.BackendName, step+1, err)

@@ -273,7 +273,14 @@ func (m *Transformer) Graph(scope *model.Scope, ids, mask *Node) *Node {
 	if t > c.MaxLen {
 		panic(fmt.Sprintf("neural: transformer got %d tokens per utterance, more than max_len %d", t, c.MaxLen))
 	}
-	x := embed(param(scope, g, "embeddings/tokens"), ids) // [N, T, E]
+	exact := exactLookups(scope, g)
+	var x *Node
+	if exact != nil {
+		checkLookups(exact, len(m.lookupSites()))
+		x = exact[0].rows(param(scope, g, "embeddings/tokens")) // [N, T, E]
+	} else {
+		x = embed(param(scope, g, "embeddings/tokens"), ids) // [N, T, E]
+	}
 	if c.EmbedDim != c.Dim {
 		x = addBias(Einsum("nte,ed->ntd", x, param(scope, g, "embeddings/proj_w")), param(scope, g, "embeddings/proj_b"))
 	}
@@ -313,9 +320,25 @@ func (m *Transformer) Graph(scope *model.Scope, ids, mask *Node) *Node {
 		out = maskedMean(x, mask)
 	}
 	if ngIDs != nil {
-		out = Add(out, m.ngramVector(scope, ngIDs, ngMask))
+		var ng *exactLookup
+		if exact != nil {
+			ng = &exact[1]
+		}
+		out = Add(out, m.ngramVector(scope, ngIDs, ngMask, ng))
 	}
 	return out
+}
+
+// lookupSites implements exactLookupModel: the word pieces (positions
+// [0, MaxLen), ids below the vocabulary size; n-gram holes read a zero
+// row) and, with n-grams, their bag (the positions after MaxLen).
+func (m *Transformer) lookupSites() []lookupSite {
+	sites := []lookupSite{{lo: 0, hi: int32(m.tok.VocabSize()), from: 0, to: m.cfg.MaxLen}}
+	if m.ntok != nil {
+		sites = append(sites, lookupSite{lo: m.ntok.ngramStart, hi: m.ntok.ngramStart + int32(m.cfg.NGramBuckets),
+			from: m.cfg.MaxLen, to: m.cfg.MaxLen + m.cfg.NGramSlots, bag: true})
+	}
+	return sites
 }
 
 // initFromGloVe overwrites the rows of whole-word tokens found in the

@@ -1,0 +1,182 @@
+package verifier
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// LoadOptions say where a loaded verifier runs.
+type LoadOptions struct {
+	// Backend is the GoMLX backend ("" = default); BatchSize texts per
+	// batch (0 = default); Logf receives notes.
+	Backend   string
+	BatchSize int
+	Logf      func(string, ...any)
+}
+
+// Verifier is a loaded bundle.
+type Verifier struct {
+	// Dir is the bundle folder and Spec its verifier.json.
+	Dir  string
+	Spec Spec
+	enc  *mixture
+}
+
+// ReadSpec reads and checks dir's verifier.json and that every file it
+// names is present; errors name the file.
+func ReadSpec(dir string) (*Spec, error) {
+	path := filepath.Join(dir, SpecFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("verifier %s: %s is missing (not a verifier bundle? `roleprint reproduce` and `roleprint train` write one to OUT/verifier)", dir, SpecFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("verifier: %w", err)
+	}
+	var s Spec
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("verifier %s: %w", path, err)
+	}
+	if s.Format != Format {
+		return nil, fmt.Errorf("verifier %s: format %q, want %q", path, s.Format, Format)
+	}
+	if s.FormatVersion != FormatVersion {
+		return nil, fmt.Errorf("verifier %s: format version %d, this roleprint reads version %d (write the bundle again with this version)", path, s.FormatVersion, FormatVersion)
+	}
+	if len(s.Parts) == 0 {
+		return nil, fmt.Errorf("verifier %s: no parts", path)
+	}
+	files := []string{s.Manifest}
+	if s.FitTexts != "" {
+		files = append(files, s.FitTexts)
+	}
+	for i, p := range s.Parts {
+		if p.Encoder == "" || !(p.Weight > 0) {
+			return nil, fmt.Errorf("verifier %s: part %d (%s): want an encoder name and a weight > 0", path, i+1, p.Row)
+		}
+		if p.Fit && s.FitTexts == "" {
+			return nil, fmt.Errorf("verifier %s: part %s needs fit texts, but fit_texts is empty", path, p.Row)
+		}
+		keys := make([]string, 0, len(p.Files))
+		for k := range p.Files {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			files = append(files, p.Files[k])
+		}
+	}
+	for _, f := range files {
+		if f == "" || filepath.IsAbs(f) || f != filepath.Base(f) {
+			return nil, fmt.Errorf("verifier %s: file name %q: want a plain name inside the bundle", path, f)
+		}
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return nil, fmt.Errorf("verifier %s: %s is missing (named in %s): %w", dir, f, SpecFile, err)
+		}
+	}
+	return &s, nil
+}
+
+// Load reads the bundle in dir and rebuilds its encoders (fitting the
+// Fitter parts on the bundle's fit texts). Close it after use.
+func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
+	s, err := ReadSpec(dir)
+	if err != nil {
+		return nil, err
+	}
+	var fit []string
+	if s.FitTexts != "" {
+		if fit, err = readLines(filepath.Join(dir, s.FitTexts)); err != nil {
+			return nil, err
+		}
+	}
+	m := &mixture{name: s.Name}
+	for _, p := range s.Parts {
+		settings := map[string]string{}
+		for k, v := range p.Settings {
+			settings[k] = v
+		}
+		for k, f := range p.Files {
+			settings[k] = filepath.Join(dir, f)
+		}
+		enc, err := sv.NewEncoder(p.Encoder, sv.EncoderOptions{Backend: o.Backend, BatchSize: o.BatchSize, Seed: p.Seed, Settings: settings, Logf: o.Logf})
+		if err != nil {
+			m.Close()
+			return nil, fmt.Errorf("verifier %s: part %s: %w", dir, p.Row, err)
+		}
+		m.parts = append(m.parts, enc)
+		m.weights = append(m.weights, p.Weight)
+		if f, ok := enc.(sv.Fitter); ok && p.Fit {
+			if err := f.Fit(ctx, fit); err != nil {
+				m.Close()
+				return nil, fmt.Errorf("verifier %s: part %s: fit: %w", dir, p.Row, err)
+			}
+		}
+	}
+	return &Verifier{Dir: dir, Spec: *s, enc: m}, nil
+}
+
+// readLines reads one text per line.
+func readLines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("verifier: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	var out []string
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("verifier %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// Encoder returns the verifier's encoder (not an sv.Fitter: its state is
+// the bundle's). The Verifier owns it: Close the Verifier, not it.
+func (v *Verifier) Encoder() sv.Encoder { return v.enc }
+
+// Close releases the encoders.
+func (v *Verifier) Close() error { return v.enc.Close() }
+
+// Result is the verdict on two utterance sets.
+type Result struct {
+	// Cosine is the verifier's score, Probability its calibrated
+	// same-speaker probability, Same whether Cosine ≥ Threshold.
+	Cosine      float64 `json:"cosine"`
+	Probability float64 `json:"probability"`
+	Threshold   float64 `json:"threshold"`
+	Same        bool    `json:"same"`
+}
+
+// Verify scores two utterance sets (each pooled as the verifier's rows
+// pool sets).
+func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
+	if len(a) == 0 || len(b) == 0 {
+		return Result{}, fmt.Errorf("verify: both utterance sets need at least one utterance (got %d and %d)", len(a), len(b))
+	}
+	sets := []*data.UtteranceSet{{ID: "a", Texts: a}, {ID: "b", Texts: b}}
+	emb, err := sv.EmbedSets(ctx, v.enc, sets, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	return v.Judge(sv.Cosine(emb["a"], emb["b"])), nil
+}
+
+// Judge turns a cosine into a Result.
+func (v *Verifier) Judge(cos float64) Result {
+	return Result{Cosine: cos, Probability: v.Spec.Calibration.Probability(cos), Threshold: v.Spec.Threshold, Same: cos >= v.Spec.Threshold}
+}

@@ -1,0 +1,155 @@
+package verifier
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/roleprint/roleprint/sv"
+)
+
+// SavePart is one trained or fitted encoder to save in a bundle.
+type SavePart struct {
+	// Row is its row name ("transformer_ft"); Base the registered encoder
+	// that rebuilds it (default: Row without the fine-tuned suffix).
+	Row, Base string
+	// Encoder is the live encoder (trained, fitted) whose weights are saved.
+	Encoder sv.Encoder
+	// Settings and Seed are the options it was built with.
+	Settings map[string]string
+	Seed     int64
+	// Weight is its weight in the mixed cosine (0 means 1).
+	Weight float64
+}
+
+// SaveOptions describe a bundle to write.
+type SaveOptions struct {
+	// Name is the verifier's row ("transformer_ft", "mixed_ft").
+	Name  string
+	Parts []SavePart
+	// FitTexts are the training texts the Fitter parts were fitted on.
+	FitTexts []string
+	// DevCosines are the verifier's (mixed) cosines of the dev pairs and
+	// DevLabels their labels: the threshold and the calibration come from
+	// them.
+	DevCosines []float64
+	DevLabels  []bool
+	// Criterion chooses the threshold (default sv.MaxAccuracy).
+	Criterion sv.Criterion
+	// Manifest describes the training data (any JSON value).
+	Manifest any
+}
+
+// exporter is implemented by GoMLX encoders (sv/neural.Encoder): their
+// weights and vocabulary go into the bundle.
+type exporter interface {
+	ExportBundle(dir, prefix string, settings map[string]string) (files, out map[string]string, err error)
+}
+
+// Save writes a bundle to dir (replacing one already there, through a
+// temporary folder and a rename) and returns its Spec.
+func Save(dir string, o SaveOptions) (*Spec, error) {
+	if len(o.Parts) == 0 {
+		return nil, fmt.Errorf("verifier %s: no parts to save", dir)
+	}
+	if len(o.DevCosines) != len(o.DevLabels) || len(o.DevCosines) == 0 {
+		return nil, fmt.Errorf("verifier %s: %d dev cosines for %d dev labels: the threshold and calibration need dev pairs", dir, len(o.DevCosines), len(o.DevLabels))
+	}
+	crit := o.Criterion
+	if crit == "" {
+		crit = sv.MaxAccuracy
+	}
+	cal, err := FitPlatt(o.DevCosines, o.DevLabels)
+	if err != nil {
+		return nil, fmt.Errorf("verifier %s: calibration: %w", dir, err)
+	}
+	th, conf := sv.BestThreshold(o.DevCosines, o.DevLabels, crit)
+	spec := &Spec{Format: Format, FormatVersion: FormatVersion, Name: o.Name, Created: time.Now().UTC(),
+		Threshold: th, Criterion: string(crit), Calibration: cal, Manifest: ManifestFile,
+		Dev: DevStats{Pairs: len(o.DevLabels), AUC: sv.AUC(o.DevCosines, o.DevLabels), Accuracy: conf.Accuracy()}}
+	for _, l := range o.DevLabels {
+		if l {
+			spec.Dev.Positive++
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), ".tmp-"+filepath.Base(dir)+"-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp) // no-op after the rename
+	needFit := false
+	for i, p := range o.Parts {
+		base := p.Base
+		if base == "" {
+			base, _ = sv.SplitFineTuned(p.Row)
+		}
+		w := p.Weight
+		if w == 0 {
+			w = 1
+		}
+		part := Part{Row: p.Row, Encoder: base, Settings: maps.Clone(p.Settings), Seed: p.Seed, Weight: w}
+		if _, ft := sv.SplitFineTuned(p.Row); ft {
+			ex, ok := p.Encoder.(exporter)
+			if !ok {
+				return nil, fmt.Errorf("verifier: part %s (%T) cannot export its trained weights", p.Row, p.Encoder)
+			}
+			prefix := fmt.Sprintf("part%d-%s", i+1, safeName(p.Row))
+			if part.Files, part.Settings, err = ex.ExportBundle(tmp, prefix, p.Settings); err != nil {
+				return nil, fmt.Errorf("verifier: part %s: %w", p.Row, err)
+			}
+		}
+		if _, ok := p.Encoder.(sv.Fitter); ok && len(o.FitTexts) > 0 {
+			part.Fit, needFit = true, true
+		}
+		spec.Parts = append(spec.Parts, part)
+	}
+	if needFit {
+		spec.FitTexts = FitFile
+		var b strings.Builder
+		for _, t := range o.FitTexts {
+			b.WriteString(strings.NewReplacer("\r", " ", "\n", " ").Replace(t))
+			b.WriteByte('\n')
+		}
+		if err := os.WriteFile(filepath.Join(tmp, FitFile), []byte(b.String()), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeJSON(filepath.Join(tmp, ManifestFile), o.Manifest); err != nil {
+		return nil, err
+	}
+	if err := writeJSON(filepath.Join(tmp, SpecFile), spec); err != nil {
+		return nil, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// safeName keeps letters, digits, '-' and '_' of a row name for a file name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

@@ -1,0 +1,69 @@
+package verifier
+
+import "time"
+
+// Format and FormatVersion identify a bundle's verifier.json. Loading a
+// bundle with another version is an error: the files' meaning may differ.
+const (
+	Format        = "roleprint-verifier"
+	FormatVersion = 1
+	// SpecFile is the bundle's description; FitFile and ManifestFile the
+	// fit texts and the training manifest.
+	SpecFile     = "verifier.json"
+	FitFile      = "fit.txt"
+	ManifestFile = "manifest.json"
+)
+
+// Spec is the content of verifier.json.
+type Spec struct {
+	// Format and FormatVersion identify the file (Format, FormatVersion).
+	Format        string `json:"format"`
+	FormatVersion int    `json:"format_version"`
+	// Name is the row the verifier reproduces ("transformer_ft", "mixed_ft").
+	Name string `json:"name"`
+	// Created is when the bundle was written.
+	Created time.Time `json:"created"`
+	// Parts are the encoders whose cosines are mixed.
+	Parts []Part `json:"parts"`
+	// FitTexts names the file of training texts Fitter parts are fitted on
+	// when the bundle loads ("" when no part needs fitting).
+	FitTexts string `json:"fit_texts,omitempty"`
+	// Threshold is the cosine at or above which two sets are called the same
+	// speaker, chosen on the dev pairs by Criterion.
+	Threshold float64 `json:"threshold"`
+	Criterion string  `json:"criterion"`
+	// Calibration maps a cosine to a same-speaker probability.
+	Calibration Calibration `json:"calibration"`
+	// Dev describes the dev pairs the threshold and calibration come from.
+	Dev DevStats `json:"dev"`
+	// Manifest names the training manifest file.
+	Manifest string `json:"manifest"`
+}
+
+// Part is one encoder of a bundle.
+type Part struct {
+	// Row is its row name in the run ("transformer_ft", "tfidf").
+	Row string `json:"row"`
+	// Encoder is the registered encoder that rebuilds it (the untuned
+	// name: its weights come from Files["weights"]).
+	Encoder string `json:"encoder"`
+	// Settings are its encoder settings; Files the settings that name
+	// files inside the bundle ("weights", "vocab"), resolved at load.
+	Settings map[string]string `json:"settings,omitempty"`
+	Files    map[string]string `json:"files,omitempty"`
+	// Seed is its encoder seed.
+	Seed int64 `json:"seed"`
+	// Weight is its weight in the mixed cosine (> 0).
+	Weight float64 `json:"weight"`
+	// Fit says the part is fitted on the bundle's fit texts at load.
+	Fit bool `json:"fit,omitempty"`
+}
+
+// DevStats summarise the dev pairs a bundle was calibrated on.
+type DevStats struct {
+	Pairs    int     `json:"pairs"`
+	Positive int     `json:"positive"`
+	AUC      float64 `json:"auc"`
+	// Accuracy is the dev accuracy at Threshold.
+	Accuracy float64 `json:"accuracy"`
+}
