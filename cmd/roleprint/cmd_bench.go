@@ -131,6 +131,7 @@ func runBenchTrain(ctx context.Context, e *env, what string, args []string) erro
 	backendName := backend.AddFlag(fs)
 	f := addBenchFlags(fs)
 	vs := addVsFlags(fs)
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the benchmark to this file (ONNX Runtime's own threads show as cgo calls)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -145,7 +146,14 @@ func runBenchTrain(ctx context.Context, e *env, what string, args []string) erro
 	if err != nil {
 		return err
 	}
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
 	r, err := benchOne(ctx, e, *name, info.Name, f)
+	if perr := stopProfile(); err == nil {
+		err = perr
+	}
 	if err != nil {
 		return err
 	}

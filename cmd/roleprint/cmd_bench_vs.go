@@ -24,7 +24,7 @@ type vsFlags struct {
 }
 
 // vsOnlyFlags are not passed on to the RolePrint child process.
-var vsOnlyFlags = map[string]bool{"vs": true, "python": true, "torch-script": true, "runs": true, "threads": true, "json": true}
+var vsOnlyFlags = map[string]bool{"cpuprofile": true, "vs": true, "python": true, "torch-script": true, "runs": true, "threads": true, "json": true}
 
 func addVsFlags(fs *flag.FlagSet) *vsFlags {
 	return &vsFlags{
