@@ -190,9 +190,19 @@ func torchCommand(ctx context.Context, what string, v *vsFlags, f *benchFlags) (
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
+	// The same utterances per embedding call as RolePrint makes (it caps
+	// the call at neural.EmbedTokenBudget padded tokens).
+	tokens := *f.tokens
+	if tokens <= 0 {
+		fmt.Sscan(benchPresets[*f.preset][neural.SetMaxTokens], &tokens)
+	}
+	embedBatch := *f.embedBatch
+	if tokens > 0 {
+		embedBatch = min(embedBatch, max(8, neural.EmbedTokenBudget/tokens))
+	}
 	args := []string{bin, *v.script, "--preset", *f.preset, "--no-compile", "--threads", fmt.Sprint(threads),
 		"--steps", fmt.Sprint(max(*f.steps, 1)), "--warmup", fmt.Sprint(max(*f.warmup, 1)),
-		"--embed-batch", fmt.Sprint(*f.embedBatch)}
+		"--embed-batch", fmt.Sprint(embedBatch)}
 	for flagName, n := range map[string]int{"--batch-pairs": *f.batch, "--max-utterances": *f.utts, "--max-tokens": *f.tokens} {
 		if n > 0 {
 			args = append(args, flagName, fmt.Sprint(n))
