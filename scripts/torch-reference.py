@@ -149,6 +149,17 @@ def run(c, steps, warmup, compile_model, device):
     }
 
 
+def blas_libraries():
+    """The BLAS/LAPACK shared libraries this process has loaded (Debian's torch uses whatever libblas.so.3
+    points to: the reference BLAS is an order of magnitude slower than OpenBLAS)."""
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split()[-1] for line in f if "blas" in line or "lapack" in line}
+        return sorted(p for p in paths if p.startswith("/"))
+    except OSError:
+        return []
+
+
 def embed_bench(c, n, bs, device):
     """Utterances embedded per second (eval mode, no gradients), after one untimed batch."""
     torch.manual_seed(1)
@@ -209,6 +220,7 @@ def main():
             out["runs"].append(run(c, args.steps, args.warmup, True, device))
         except Exception as e:  # torch.compile needs a compiler toolchain; report instead of failing
             out["compile_error"] = repr(e)[:500]
+    out["blas"] = blas_libraries()
     out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     json.dump(out, sys.stdout, indent=1)
     print()

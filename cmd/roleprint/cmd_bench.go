@@ -132,12 +132,14 @@ func runBenchTrain(ctx context.Context, e *env, what string, args []string) erro
 	f := addBenchFlags(fs)
 	vs := addVsFlags(fs)
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the benchmark to this file (ONNX Runtime's own threads show as cgo calls)")
+	memProfile := fs.String("memprofile", "", "write a Go heap profile at the benchmark's peak live heap to this file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("bench %s takes no files", what)
 	}
+	defer startPeakHeapProfile(ctx, *memProfile, e.Logf)()
 	f.embedOnly = what == "embed"
 	if *vs.vs != "" {
 		return runBenchVs(ctx, e, what, fs, vs, f, *f.asJSON)

@@ -24,7 +24,7 @@ type vsFlags struct {
 }
 
 // vsOnlyFlags are not passed on to the RolePrint child process.
-var vsOnlyFlags = map[string]bool{"cpuprofile": true, "vs": true, "python": true, "torch-script": true, "runs": true, "threads": true, "json": true}
+var vsOnlyFlags = map[string]bool{"cpuprofile": true, "memprofile": true, "vs": true, "python": true, "torch-script": true, "runs": true, "threads": true, "json": true}
 
 func addVsFlags(fs *flag.FlagSet) *vsFlags {
 	return &vsFlags{
@@ -66,6 +66,9 @@ type benchVsOutput struct {
 	// TorchVersion and TorchThreads describe the peer.
 	TorchVersion string `json:"torch_version,omitempty"`
 	TorchThreads int    `json:"torch_threads,omitempty"`
+	// TorchBLAS lists the BLAS libraries PyTorch loaded (Debian's reference
+	// libblas.so.3 makes it an order of magnitude slower than OpenBLAS).
+	TorchBLAS []string `json:"torch_blas,omitempty"`
 	// TorchSkipped says why PyTorch was not measured.
 	TorchSkipped string       `json:"torch_skipped,omitempty"`
 	Timings      []benchVsRun `json:"timings"`
@@ -132,7 +135,7 @@ func runBenchVs(ctx context.Context, e *env, what string, fs *flag.FlagSet, v *v
 			trun.StepsPerSecond, trun.PairsPerSecond = t.Runs[0].StepsPerSecond, t.Runs[0].PairsPerSecond
 		}
 		trun.EmbedPerSecond = t.EmbedPerSecond
-		out.TorchVersion, out.TorchThreads = t.TorchVersion, t.Threads
+		out.TorchVersion, out.TorchThreads, out.TorchBLAS = t.TorchVersion, t.Threads, t.BLAS
 		theirs = append(theirs, trun)
 		out.Timings = append(out.Timings, trun)
 		e.Logf("bench: run %d/%d torch: %.3f steps/s, %.1f embed/s, %.0f MiB", r+1, *v.runs, trun.StepsPerSecond, trun.EmbedPerSecond, trun.PeakRSSMiB)
@@ -157,8 +160,9 @@ func runBenchVs(ctx context.Context, e *env, what string, fs *flag.FlagSet, v *v
 
 // torchReport is the part of torch-reference.py's JSON read here.
 type torchReport struct {
-	TorchVersion string `json:"torch_version"`
-	Threads      int    `json:"threads"`
+	TorchVersion string   `json:"torch_version"`
+	Threads      int      `json:"threads"`
+	BLAS         []string `json:"blas"`
 	Runs         []struct {
 		StepsPerSecond float64 `json:"steps_per_second"`
 		PairsPerSecond float64 `json:"pairs_per_second"`
@@ -284,6 +288,7 @@ func printBenchVs(e *env, o benchVsOutput) {
 	}
 	fmt.Fprintf(w, "torch %s (%d threads, eager) median: %.3f steps/s, %.1f pairs/s, %.1f embed utts/s, %.0f MiB\n",
 		o.TorchVersion, o.TorchThreads, o.Torch.StepsPerSecond, o.Torch.PairsPerSecond, o.Torch.EmbedPerSecond, o.Torch.PeakRSSMiB)
+	fmt.Fprintf(w, "torch BLAS: %s\n", strings.Join(o.TorchBLAS, ", "))
 	fmt.Fprintf(w, "ratio roleprint/torch (median of rounds): speed %.2f×, embedding %.2f×, peak memory %.2f×\n",
 		o.SpeedRatio, o.EmbedRatio, o.MemoryRatio)
 }
