@@ -60,7 +60,7 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 		return usagef("--set: %v", err)
 	}
 	if _, ft := sv.SplitFineTuned(*name); ft {
-		return usagef("encoder %s: embed uses untrained encoders; fine-tune with `roleprint train` and embed its checkpoint", *name)
+		return usagef("encoder %s: embed uses untrained encoders; fine-tune with `roleprint train` and embed with --verifier OUT/verifier (or --set weights=OUT)", *name)
 	}
 	enc, err := sv.NewEncoder(*name, sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Settings: settings, Logf: e.Logf})
 	if err != nil {

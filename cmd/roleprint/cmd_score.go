@@ -82,9 +82,10 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	genFiles = append(genFiles, fs.Args()...)
+	*verifierDir = scoreDefaultVerifier(e, *name, *verifierDir)
 	switch {
 	case *name == "" && *verifierDir == "":
-		return usagef("--encoder is required (one of: %s)", strings.Join(sv.EncoderNames(), ", "))
+		return usagef("--encoder is required (one of: %s), or --verifier DIR", strings.Join(sv.EncoderNames(), ", "))
 	case len(realFiles) == 0:
 		return usagef("--real is required: the corpus file(s) with the roles' real lines")
 	case len(genFiles) == 0:

@@ -110,3 +110,21 @@ func scoreEncoder(ctx context.Context, e *env, dir, name string, opts sv.Encoder
 	}
 	return enc, done, nil
 }
+
+// defaultVerifierDir is where `roleprint reproduce` (default --out) leaves
+// its verifier bundle.
+const defaultVerifierDir = "reproduce-out/verifier"
+
+// scoreDefaultVerifier makes trained weights the default of `roleprint
+// score`: with neither --encoder nor --verifier it returns
+// reproduce-out/verifier when that bundle exists (and says so), else dir.
+func scoreDefaultVerifier(e *env, name, dir string) string {
+	if name != "" || dir != "" {
+		return dir
+	}
+	if _, err := verifier.ReadSpec(defaultVerifierDir); err != nil {
+		return dir
+	}
+	e.Logf("score: no --encoder given: using the verifier bundle %s (from `roleprint reproduce`)", defaultVerifierDir)
+	return defaultVerifierDir
+}

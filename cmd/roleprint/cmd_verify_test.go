@@ -79,6 +79,17 @@ func TestVerifierBundleEndToEnd(t *testing.T) {
 		t.Fatalf("score --verifier: exit %d: %s\n%s", code, stderr, stdout)
 	}
 
+	// Without --encoder, score uses reproduce-out/verifier when it exists.
+	work := t.TempDir()
+	if err := os.CopyFS(filepath.Join(work, "reproduce-out", "verifier"), os.DirFS(tr.Verifier)); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	code, stdout, stderr = scoreCLI("score", "--real", realPath, "--generated", genPath, "--backend", "go", "--bootstrap", "0", "--json")
+	if code != 0 || !strings.Contains(stdout, "transformer_ft") || !strings.Contains(stderr, "reproduce-out/verifier") {
+		t.Fatalf("score with the default bundle: exit %d: %s\n%s", code, stderr, stdout)
+	}
+
 	// A missing weights file is an error naming it.
 	files, _ := filepath.Glob(filepath.Join(tr.Verifier, "*.rpck"))
 	if len(files) != 1 {

@@ -46,6 +46,10 @@ type CheckpointState struct {
 	Head        string `json:"head"`
 	// Backend is the backend it was trained on.
 	Backend string `json:"backend"`
+	// LookupK is the trainer's padded unique-row count per lookup site
+	// (see lookup.go): a resumed run continues with the same shapes, so it
+	// ends with exactly the weights of an uninterrupted one.
+	LookupK []int `json:"lookup_k,omitempty"`
 }
 
 type ckptVar struct {

@@ -56,7 +56,9 @@ type Tokenizer interface {
 //     one-hot product), Rsqrt (use 1/Sqrt), IsFinite, Clamp and
 //     DynamicSlice; and its ScatterND (the gradient of Gather, e.g. of an
 //     embedding lookup) takes only Int64 indices, so convert ids to Int64
-//     before a Gather. The backend tests of this package show how to check a
+//     before a Gather. That ScatterND also races when two rows aim at one
+//     place (repeated ids): the Transformer's lookups take an exact plan
+//     from the trainer instead (lookup.go); other models' Gathers do not. The backend tests of this package show how to check a
 //     model on go and onnx (see CheckModelOnBackends).
 type UtteranceModel interface {
 	// Name is the encoder's row name ("transformer", "use-lite").

@@ -414,6 +414,9 @@ func (t *trainer) run(ctx context.Context, progress func(done, total int)) (*Tra
 					t.cfg.CheckpointDir, st.TotalSteps, st.Seed, total, t.cfg.Seed)
 			}
 			step = st.Step
+			if len(st.LookupK) == len(t.sites) {
+				t.lookupK = st.LookupK
+			}
 			res.ResumedFrom = step
 			t.logf("resuming %s from step %d/%d (%s)", t.net.Model.Name(), step, total, t.cfg.CheckpointDir)
 		}
@@ -445,7 +448,7 @@ func (t *trainer) run(ctx context.Context, progress func(done, total int)) (*Tra
 			return nil
 		}
 		st := CheckpointState{Step: step, TotalSteps: total, Seed: t.cfg.Seed, Model: t.net.Model.Name(),
-			ModelConfig: t.net.Model.Config(), Head: t.net.Head.Name(), Backend: t.net.BackendName}
+			ModelConfig: t.net.Model.Config(), Head: t.net.Head.Name(), Backend: t.net.BackendName, LookupK: t.lookupK}
 		if err := SaveCheckpoint(t.cfg.CheckpointDir, t.net, st, t.cfg.KeepCheckpoints); err != nil {
 			return err
 		}

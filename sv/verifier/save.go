@@ -76,6 +76,9 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 			spec.Dev.Positive++
 		}
 	}
+	if err := replaceable(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return nil, err
 	}
@@ -134,6 +137,18 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 		return nil, err
 	}
 	return spec, nil
+}
+
+// replaceable refuses to replace a folder that holds files but no bundle.
+func replaceable(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil // absent (or unreadable: the rename reports it) or empty
+	}
+	if _, err := os.Stat(filepath.Join(dir, SpecFile)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("verifier %s: the folder holds files but no %s; not replacing it", dir, SpecFile)
 }
 
 // safeName keeps letters, digits, '-' and '_' of a row name for a file name.

@@ -205,6 +205,25 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+func TestSaveRefusesForeignFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Save(dir, SaveOptions{Name: "tfidf", Parts: []SavePart{{Row: "tfidf", Encoder: tf}},
+		DevCosines: []float64{0.1, 0.9}, DevLabels: []bool{false, true}})
+	if err == nil || !strings.Contains(err.Error(), "not replacing it") {
+		t.Fatalf("want a refusal, got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); err != nil {
+		t.Fatalf("the folder's file is gone: %v", err)
+	}
+}
+
 func readSpec(t *testing.T, path string) Spec {
 	t.Helper()
 	b, err := os.ReadFile(path)
