@@ -277,6 +277,10 @@ func printBenchVs(e *env, o benchVsOutput) {
 	w := e.Stdout()
 	fmt.Fprintf(w, "bench %s --vs torch, preset %s, %d alternating runs, load average %s\n", o.Bench, o.Preset, o.Runs, o.Load)
 	for _, r := range o.Timings {
+		if o.Bench == "embed" {
+			fmt.Fprintf(w, "  %-9s %8.1f embed utts/s %7.0f MiB peak RSS %6.1f s wall\n", r.Tool, r.EmbedPerSecond, r.PeakRSSMiB, r.WallSeconds)
+			continue
+		}
 		fmt.Fprintf(w, "  %-9s %8.3f steps/s %8.1f pairs/s %8.1f embed utts/s %7.0f MiB peak RSS %6.1f s wall\n",
 			r.Tool, r.StepsPerSecond, r.PairsPerSecond, r.EmbedPerSecond, r.PeakRSSMiB, r.WallSeconds)
 	}
@@ -289,6 +293,10 @@ func printBenchVs(e *env, o benchVsOutput) {
 	fmt.Fprintf(w, "torch %s (%d threads, eager) median: %.3f steps/s, %.1f pairs/s, %.1f embed utts/s, %.0f MiB\n",
 		o.TorchVersion, o.TorchThreads, o.Torch.StepsPerSecond, o.Torch.PairsPerSecond, o.Torch.EmbedPerSecond, o.Torch.PeakRSSMiB)
 	fmt.Fprintf(w, "torch BLAS: %s\n", strings.Join(o.TorchBLAS, ", "))
+	if o.Bench == "embed" {
+		fmt.Fprintf(w, "ratio roleprint/torch (median of rounds): embedding %.2f×, peak memory %.2f×\n", o.EmbedRatio, o.MemoryRatio)
+		return
+	}
 	fmt.Fprintf(w, "ratio roleprint/torch (median of rounds): speed %.2f×, embedding %.2f×, peak memory %.2f×\n",
 		o.SpeedRatio, o.EmbedRatio, o.MemoryRatio)
 }
