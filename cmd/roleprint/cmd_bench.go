@@ -63,7 +63,7 @@ func addBenchFlags(fs *flag.FlagSet) *benchFlags {
 		steps:      fs.Int("steps", 5, "timed training steps"),
 		warmup:     fs.Int("warmup", 1, "untimed steps first (the first compiles the graphs)"),
 		embed:      fs.Int("embed", 512, "utterances to embed for the embedding benchmark (0: skip)"),
-		embedBatch: fs.Int("embed-batch", 256, "utterances per embedding batch"),
+		embedBatch: fs.Int("embed-batch", 256, "utterances per embedding batch (capped at neural.EmbedTokenBudget = 2048 padded tokens per call)"),
 		batch:      fs.Int("batch-pairs", 0, "pairs per step (overrides the preset)"),
 		micro:      fs.Int("micro-batch-pairs", 0, "pairs per forward/backward pass (gradient accumulation)"),
 		utts:       fs.Int("max-utterances", 0, "utterances per set (overrides the preset)"),
@@ -141,6 +141,9 @@ func runBenchTrain(ctx context.Context, e *env, what string, args []string) erro
 	}
 	defer startPeakHeapProfile(ctx, *memProfile, e.Logf)()
 	f.embedOnly = what == "embed"
+	if f.embedOnly && *f.embed <= 0 {
+		return usagef("bench embed: --embed must be at least 1")
+	}
 	if *vs.vs != "" {
 		return runBenchVs(ctx, e, what, fs, vs, f, *f.asJSON)
 	}
