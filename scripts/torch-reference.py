@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch reference for `roleprint bench train` on the GPU (run by scripts/gpu-check.sh).
+"""PyTorch reference for `roleprint bench train|embed --vs torch` (CPU) and scripts/gpu-check.sh (GPU).
 
 It trains the same model as RolePrint's from-scratch transformer (sv/neural/transformer.go) with
 the same contrastive step as sv/neural/trainer.go, on the same batch shapes, and prints one JSON
@@ -12,12 +12,19 @@ object with steps/s and pairs/s in eager mode and with torch.compile:
           Adam (lr 1e-3, betas 0.9/0.999, eps 1e-8)
   data    random token ids with random lengths (padding + masks), fixed seed
 
+  embed   --embed N: N random utterances embedded in eval mode without gradients, --embed-batch at a
+          time, after one untimed batch
+
 TF32 matmuls are enabled, as in GoMLX's XLA backend (tf32=true by default).
 Usage: python3 scripts/torch-reference.py [--preset paper|cpu] [--steps N] [--warmup N] [--no-compile]
+         [--threads N] [--batch-pairs N] [--max-utterances N] [--max-tokens N] [--embed N] [--embed-batch N]
+         [--no-train]
+The JSON's peak_rss_mib is this process's peak resident memory (getrusage).
 """
 import argparse
 import json
 import math
+import resource
 import sys
 import time
 
@@ -142,25 +149,79 @@ def run(c, steps, warmup, compile_model, device):
     }
 
 
+def blas_libraries():
+    """The BLAS/LAPACK shared libraries this process has loaded (Debian's torch uses whatever libblas.so.3
+    points to: the reference BLAS is an order of magnitude slower than OpenBLAS)."""
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split()[-1] for line in f if "blas" in line or "lapack" in line}
+        return sorted(p for p in paths if p.startswith("/"))
+    except OSError:
+        return []
+
+
+def embed_bench(c, n, bs, device):
+    """Utterances embedded per second (eval mode, no gradients), after one untimed batch."""
+    torch.manual_seed(1)
+    model = Encoder(c).to(device).eval()
+    g = torch.Generator().manual_seed(2)
+    t = c["tokens"]
+
+    def batch_of(k):
+        lengths = torch.randint(4, t + 1, (k,), generator=g)
+        ids = torch.randint(1000, VOCAB, (k, t), generator=g)
+        mask = torch.arange(t)[None, :] < lengths[:, None]
+        return (ids * mask).to(device), mask.to(device)
+
+    batches = [batch_of(min(bs, n - i)) for i in range(0, n, bs)]
+    with torch.no_grad():
+        model(*batch_of(min(bs, n)))
+        t0 = time.perf_counter()
+        for ids, mask in batches:
+            model(ids, mask)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        dt = time.perf_counter() - t0
+    return n / dt
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--preset", default="paper", choices=sorted(PRESETS))
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--no-train", action="store_true", help="skip the training runs (embedding only)")
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
+    ap.add_argument("--batch-pairs", type=int, default=0)
+    ap.add_argument("--max-utterances", type=int, default=0)
+    ap.add_argument("--max-tokens", type=int, default=0)
+    ap.add_argument("--embed", type=int, default=0, help="utterances to embed (0: skip)")
+    ap.add_argument("--embed-batch", type=int, default=256)
     args = ap.parse_args()
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
-    c = PRESETS[args.preset]
+    c = dict(PRESETS[args.preset])
+    for key, v in (("pairs", args.batch_pairs), ("utts", args.max_utterances), ("tokens", args.max_tokens)):
+        if v > 0:
+            c[key] = v
     out = {"preset": args.preset, "config": c, "torch_version": torch.__version__, "device": device,
-           "gpu": torch.cuda.get_device_name(0) if device == "cuda" else None, "runs": []}
-    out["runs"].append(run(c, args.steps, args.warmup, False, device))
-    if not args.no_compile:
+           "gpu": torch.cuda.get_device_name(0) if device == "cuda" else None,
+           "threads": torch.get_num_threads(), "runs": []}
+    if not args.no_train:
+        out["runs"].append(run(c, args.steps, args.warmup, False, device))
+    if args.embed > 0:
+        out["embed_utterances_per_second"] = embed_bench(c, args.embed, args.embed_batch, device)
+    if not args.no_compile and not args.no_train:
         try:
             out["runs"].append(run(c, args.steps, args.warmup, True, device))
         except Exception as e:  # torch.compile needs a compiler toolchain; report instead of failing
             out["compile_error"] = repr(e)[:500]
+    out["blas"] = blas_libraries()
+    out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     json.dump(out, sys.stdout, indent=1)
     print()
 

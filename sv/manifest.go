@@ -22,6 +22,10 @@ type Manifest struct {
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 	Seconds  float64   `json:"seconds"`
+	// PeakRSSMiB is the process's peak resident memory when the manifest
+	// was made (getrusage's ru_maxrss; 0 where unknown). A notebook or a
+	// process that ran other work first reports that work's peak too.
+	PeakRSSMiB float64 `json:"peak_rss_mib"`
 	// Software: the Go toolchain, this module and its version, the VCS
 	// revision it was built from (when built inside a checkout), and every
 	// dependency's version (with its replacement, if any).
@@ -97,7 +101,7 @@ func NewManifest(t *Table2) *Manifest {
 		Format: "roleprint-run", Version: 1,
 		Started: t.Started, Finished: t.Started.Add(time.Duration(t.Seconds * float64(time.Second))), Seconds: t.Seconds,
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
-		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), PeakRSSMiB: peakRSSMiB(),
 		Backend: t.Config.Backend, Config: t.Config, Rounds: t.Rounds, Skipped: t.Skipped, Notes: t.Notes,
 	}
 	if t.Config.Selection != nil {

@@ -16,22 +16,24 @@ import (
 func init() {
 	register(&command{
 		Name:    "bench",
-		Summary: "benchmarks: `bench train` (steps/s, pairs/s, memory) and `bench backends` (go vs onnx vs xla ratios)",
+		Summary: "benchmarks: `bench train` / `bench embed` (steps/s, pairs/s, utterances/s, memory; --vs torch) and `bench backends` (go vs onnx vs xla ratios)",
 		Run:     runBench,
 	})
 }
 
 func runBench(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return usagef("usage: roleprint bench train|backends [flags] (see `roleprint bench train -h`)")
+		return usagef("usage: roleprint bench train|embed|backends [flags] (see `roleprint bench train -h`)")
 	}
 	switch args[0] {
 	case "train":
-		return runBenchTrain(ctx, e, args[1:])
+		return runBenchTrain(ctx, e, "train", args[1:])
+	case "embed":
+		return runBenchTrain(ctx, e, "embed", args[1:])
 	case "backends":
 		return runBenchBackends(ctx, e, args[1:])
 	}
-	return usagef("unknown bench %q: use train or backends", args[0])
+	return usagef("unknown bench %q: use train, embed or backends", args[0])
 }
 
 // Benchmark presets: the CPU default configuration and the paper-scale GPU
@@ -51,6 +53,7 @@ type benchFlags struct {
 	batch, micro, utts, tokens       *int
 	seed                             *int64
 	asJSON                           *bool
+	embedOnly                        bool // bench embed: no training steps
 }
 
 func addBenchFlags(fs *flag.FlagSet) *benchFlags {
@@ -60,7 +63,7 @@ func addBenchFlags(fs *flag.FlagSet) *benchFlags {
 		steps:      fs.Int("steps", 5, "timed training steps"),
 		warmup:     fs.Int("warmup", 1, "untimed steps first (the first compiles the graphs)"),
 		embed:      fs.Int("embed", 512, "utterances to embed for the embedding benchmark (0: skip)"),
-		embedBatch: fs.Int("embed-batch", 256, "utterances per embedding batch"),
+		embedBatch: fs.Int("embed-batch", 256, "utterances per embedding batch (capped at neural.EmbedTokenBudget = 2048 padded tokens per call)"),
 		batch:      fs.Int("batch-pairs", 0, "pairs per step (overrides the preset)"),
 		micro:      fs.Int("micro-batch-pairs", 0, "pairs per forward/backward pass (gradient accumulation)"),
 		utts:       fs.Int("max-utterances", 0, "utterances per set (overrides the preset)"),
@@ -111,7 +114,8 @@ func benchOne(ctx context.Context, e *env, name, backendName string, f *benchFla
 	cfg := ne.EncoderConfig()
 	e.Logf("bench %s on %s (%s preset)...", name, backendName, *f.preset)
 	return neural.Bench(ctx, ne.Model(), neural.BenchConfig{Head: cfg.Head, Backend: backendName, Train: cfg.Train,
-		Steps: *f.steps, WarmupSteps: *f.warmup, EmbedTexts: *f.embed, EmbedBatch: *f.embedBatch, Seed: *f.seed})
+		Steps: *f.steps, WarmupSteps: *f.warmup, EmbedTexts: *f.embed, EmbedBatch: *f.embedBatch, Seed: *f.seed,
+		EmbedOnly: f.embedOnly})
 }
 
 // benchTrainOutput is the --json object of `roleprint bench train`.
@@ -121,22 +125,40 @@ type benchTrainOutput struct {
 	Result  *neural.BenchResult `json:"result"`
 }
 
-func runBenchTrain(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "bench train", "")
+func runBenchTrain(ctx context.Context, e *env, what string, args []string) error {
+	fs := newFlags(e, "bench "+what, "")
 	name := fs.String("encoder", neural.TransformerName, "GoMLX encoder to benchmark (transformer, luar, onnx, use-lite, ...)")
 	backendName := backend.AddFlag(fs)
 	f := addBenchFlags(fs)
+	vs := addVsFlags(fs)
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the benchmark to this file (ONNX Runtime's own threads show as cgo calls)")
+	memProfile := fs.String("memprofile", "", "write a Go heap profile at the benchmark's peak live heap to this file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("bench train takes no files")
+		return usagef("bench %s takes no files", what)
+	}
+	defer startPeakHeapProfile(ctx, *memProfile, e.Logf)()
+	f.embedOnly = what == "embed"
+	if f.embedOnly && *f.embed <= 0 {
+		return usagef("bench embed: --embed must be at least 1")
+	}
+	if *vs.vs != "" {
+		return runBenchVs(ctx, e, what, fs, vs, f, *f.asJSON)
 	}
 	info, err := backend.Describe(*backendName)
 	if err != nil {
 		return err
 	}
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
 	r, err := benchOne(ctx, e, *name, info.Name, f)
+	if perr := stopProfile(); err == nil {
+		err = perr
+	}
 	if err != nil {
 		return err
 	}

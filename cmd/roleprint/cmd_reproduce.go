@@ -82,9 +82,11 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
 	outs := addOutputFlags(fs, true)
 	dryRun := fs.Bool("dry-run", false, "print the backend, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
+	memProfile := fs.String("memprofile", "", "write a Go heap profile at the run's peak live heap to this file (go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	defer startPeakHeapProfile(ctx, *memProfile, e.Logf)()
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 

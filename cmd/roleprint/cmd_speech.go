@@ -341,30 +341,3 @@ func runSpeechValidate(ctx context.Context, e *env, args []string) error {
 		100*a.SyllableExact, a.SyllableMeanAbsDiff, a.MaxPauseRatioDiff)
 	return nil
 }
-
-func runSpeechBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "speech bench", "CLIPS.wav...")
-	asJSON := fs.Bool("json", false, "print the timings as one JSON object")
-	minutes := fs.Float64("minutes", 60, "minutes of audio to analyse (the clips, repeated)")
-	script := fs.String("praat-script", "scripts/praat-measure.praat", `Praat script timed on the same files ("" skips Praat)`)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usagef("give speech clips to build the benchmark audio from (e.g. speech/testdata/espeak/*.wav)")
-	}
-	res, err := speech.RunBench(ctx, fs.Args(), speech.BenchConfig{Minutes: *minutes, PraatScript: *script, Logf: e.Logf})
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return e.JSON(res)
-	}
-	fmt.Fprintf(e.Stdout(), "audio %.0f s in %d files; load average %s\n", res.AudioSeconds, res.Files, res.Load)
-	fmt.Fprintf(e.Stdout(), "roleprint: %.2f s wall, %.2f s CPU, one core (%.2f s per hour of audio)\n", res.OursSeconds, res.OursCPU, res.PerHour)
-	if res.PraatSeconds > 0 {
-		fmt.Fprintf(e.Stdout(), "praat %s: %.2f s wall, %.2f s CPU\n", res.PraatVersion, res.PraatSeconds, res.PraatCPU)
-		fmt.Fprintf(e.Stdout(), "ratio praat/roleprint: %.1f× (wall)\n", res.Speedup)
-	}
-	return nil
-}

@@ -130,7 +130,7 @@ func TestBenchTrainJSON(t *testing.T) {
 		r.PairsPerSecond != 4*r.StepsPerSecond || r.EmbedPerSecond <= 0 || r.PeakRSSMiB <= 0 || len(r.Losses) != 3 {
 		t.Fatalf("output %+v", out)
 	}
-	if code, _, stderr := neuralRun("bench", "fly"); code != 2 || !strings.Contains(stderr, "train or backends") {
+	if code, _, stderr := neuralRun("bench", "fly"); code != 2 || !strings.Contains(stderr, "train, embed or backends") {
 		t.Fatalf("bench fly: %d %s", code, stderr)
 	}
 }

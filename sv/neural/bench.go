@@ -34,6 +34,9 @@ type BenchConfig struct {
 	EmbedBatch int `json:"embed_batch"`
 	// Seed seeds data and initialisation.
 	Seed int64 `json:"seed"`
+	// EmbedOnly skips training: only the embedding benchmark runs (on the
+	// freshly initialised model).
+	EmbedOnly bool `json:"embed_only,omitempty"`
 }
 
 // BenchResult is one benchmark row (JSON keys are stable snake_case).
@@ -136,20 +139,10 @@ func Bench(ctx context.Context, m UtteranceModel, cfg BenchConfig) (*BenchResult
 	nPairs := tc.BatchPairs * total
 	nSets := min(2*nPairs, 4096)
 	c := benchCorpus(cfg.Seed, nSets, tc.MaxUtterances, nPairs, max(tc.MaxTokens-2, 2))
-	var stamps []time.Time
-	start := time.Now()
-	tc.OnStep = func(step int, _ float64) { stamps = append(stamps, time.Now()) }
-	tr, err := Train(ctx, net, c, tc, nil)
-	if err != nil {
-		return nil, err
-	}
-	res.Losses = tr.Losses
-	res.FirstStepSeconds = stamps[0].Sub(start).Seconds()
-	timed := stamps[len(stamps)-1].Sub(stamps[cfg.WarmupSteps-1]).Seconds()
-	if timed > 0 {
-		res.StepsPerSecond = float64(cfg.Steps) / timed
-		res.PairsPerSecond = res.StepsPerSecond * float64(tc.BatchPairs)
-		res.UtterancesPerSecond = res.PairsPerSecond * float64(2*tc.MaxUtterances)
+	if !cfg.EmbedOnly {
+		if err := benchTrain(ctx, net, c, tc, cfg, res); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.EmbedTexts > 0 {
 		// The first batch (untimed) compiles the embedding graphs; then
@@ -176,6 +169,29 @@ func Bench(ctx context.Context, m UtteranceModel, cfg BenchConfig) (*BenchResult
 	}
 	res.PeakRSSMiB = peakRSSMiB()
 	return res, nil
+}
+
+// benchTrain runs the timed training steps and fills res's training fields.
+func benchTrain(ctx context.Context, net *Network, c *data.PairCorpus, tc TrainConfig, cfg BenchConfig, res *BenchResult) error {
+	var stamps []time.Time
+	start := time.Now()
+	tc.OnStep = func(step int, _ float64) { stamps = append(stamps, time.Now()) }
+	tr, err := Train(ctx, net, c, tc, nil)
+	if err != nil {
+		return err
+	}
+	if len(stamps) < cfg.WarmupSteps+1 {
+		return fmt.Errorf("bench: training stopped after %d steps, want %d", len(stamps), cfg.WarmupSteps+cfg.Steps)
+	}
+	res.Losses = tr.Losses
+	res.FirstStepSeconds = stamps[0].Sub(start).Seconds()
+	timed := stamps[len(stamps)-1].Sub(stamps[cfg.WarmupSteps-1]).Seconds()
+	if timed > 0 {
+		res.StepsPerSecond = float64(len(stamps)-cfg.WarmupSteps) / timed
+		res.PairsPerSecond = res.StepsPerSecond * float64(tc.BatchPairs)
+		res.UtterancesPerSecond = res.PairsPerSecond * float64(2*tc.MaxUtterances)
+	}
+	return nil
 }
 
 // resetPeakRSS asks Linux to restart the peak-RSS counter (VmHWM) of this

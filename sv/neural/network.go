@@ -138,6 +138,7 @@ func (n *Network) EmbedUtterances(ctx context.Context, texts []string, batchSize
 		batchSize = 64
 	}
 	maxT := n.maxTokens()
+	batchSize = embedBatchRows(batchSize, maxT)
 	tok := n.Model.Tokenizer()
 	items := make([]tokenized, len(texts))
 	for i, t := range texts {
