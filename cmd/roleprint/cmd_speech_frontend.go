@@ -239,7 +239,14 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *text != "" {
-		return speech.Synthesize(ctx, cfg, *text, *out)
+		if err := speech.Synthesize(ctx, cfg, *text, *out); err != nil {
+			return err
+		}
+		if *asJSON {
+			return e.JSON(speechTTSJSON{Output: *out, AudioDir: filepath.Dir(*out), Synthesized: 1})
+		}
+		fmt.Fprintf(e.Stdout(), "1 line spoken → %s\n", *out)
+		return nil
 	}
 	utts, err := data.ReadUtterances(*in)
 	if err != nil {

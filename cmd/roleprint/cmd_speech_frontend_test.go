@@ -214,3 +214,28 @@ func TestSpeechTTSCascade(t *testing.T) {
 		t.Fatalf("rerun %+v", res)
 	}
 }
+
+// speech tts --text --json speaks one text into a WAV and prints one JSON
+// object naming it (it used to print nothing).
+func TestSpeechTTSTextJSON(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "r.wav")
+	speech.WriteWAV(ref, &speech.Sound{Rate: 24000, Samples: make([]float64, 2400)}, 16)
+	wavBytes, _ := os.ReadFile(ref)
+	srv := llmtest.New(nil)
+	defer srv.Close()
+	srv.Handle("/v1/audio/speech", func(rw http.ResponseWriter, r *http.Request) { rw.Write(wavBytes) })
+	out := filepath.Join(dir, "hello.wav")
+	code, stdout, stderr := runSpeechCLI(t, "tts", "--text", "Hello there.", "--out", out, "--tts-base-url", srv.BaseURL, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var res speechTTSJSON
+	decodeOne(t, stdout, &res)
+	if res.Output != out || res.Synthesized != 1 {
+		t.Fatalf("tts --text %+v", res)
+	}
+	if s, err := speech.ReadWAV(out); err != nil || s.Duration() <= 0 {
+		t.Fatalf("spoken WAV: %v", err)
+	}
+}
