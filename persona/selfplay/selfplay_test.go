@@ -47,7 +47,8 @@ func TestLoadRolesFormats(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		"Ann\tA baker.\nBob\n":         "roles.tsv:2",
-		"Ann\tA baker.\nAnn\tAgain.\n": "given twice",
+		"Ann\tA baker.\nAnn\tAgain.\n": "roles.tsv:2: role \"Ann\" given twice (first on line 1)",
+		"Ann\tA baker.\n \tNobody.\n":  "roles.tsv:2: empty role name",
 		"Ann\t \n":                     "roles.tsv:1: empty description",
 	} {
 		if _, err := selfplay.LoadRoles(write(t, "roles.tsv", body)); err == nil || !strings.Contains(err.Error(), want) {
