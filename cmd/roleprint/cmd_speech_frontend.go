@@ -63,12 +63,22 @@ func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 	out := speechConvertJSON{Rate: *rate}
 	var failed []string
 	report, finish := e.progress("speech convert")
+	wroteFrom := map[string]string{} // --out-dir file → the input converted into it
 	for i, in := range fs.Args() {
 		r := speechConverted{Input: in}
 		p, cleanup, err := speech.ConvertWAV(ctx, in, opts)
 		if err == nil {
 			if *outDir != "" {
 				dst := filepath.Join(*outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".wav")
+				if prev, dup := wroteFrom[dst]; dup {
+					cleanup()
+					r.Error = fmt.Sprintf("%s: not converted: %s already went to %s (same name; convert them into different --out-dir folders)", in, prev, dst)
+					failed = append(failed, r.Error)
+					out.Files = append(out.Files, r)
+					report(i+1, fs.NArg())
+					continue
+				}
+				wroteFrom[dst] = in
 				var b []byte
 				if b, err = os.ReadFile(p); err == nil {
 					if err = os.MkdirAll(*outDir, 0o755); err == nil {

@@ -239,3 +239,30 @@ func TestSpeechTTSTextJSON(t *testing.T) {
 		t.Fatalf("spoken WAV: %v", err)
 	}
 }
+
+// speech convert --out-dir refuses a second input of the same name
+// instead of overwriting the first one's WAV.
+func TestSpeechConvertSameNameTwice(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a", "x.wav"), filepath.Join(dir, "b", "x.wav")
+	for i, p := range []string{a, b} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := speech.WriteWAV(p, &speech.Sound{Rate: float64(speech.ASRRate), Samples: make([]float64, (i+1)*1600)}, 16); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, _ := runSpeechCLI(t, "convert", "--out-dir", out, "--json", a, b)
+	var res speechConvertJSON
+	decodeOne(t, stdout, &res)
+	if code == 0 || len(res.Files) != 2 || res.Files[0].Error != "" || !strings.Contains(res.Files[1].Error, "already went to") {
+		t.Fatalf("exit %d, %+v", code, res)
+	}
+	s, err := speech.ReadWAV(filepath.Join(out, "x.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(s.Duration()-0.1) > 1e-3 {
+		t.Fatalf("out/x.wav lasts %.3f s, want a/x.wav's 0.1 s", s.Duration())
+	}
+}
