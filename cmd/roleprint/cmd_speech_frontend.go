@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -268,6 +270,7 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 	}
 	res := speechTTSJSON{Output: *out, AudioDir: dir, Rows: len(utts)}
 	report, finish := e.progress("speech tts")
+	named := map[string]bool{} // WAV names given in this run
 	for i := range utts {
 		u := &utts[i]
 		report(i, len(utts))
@@ -275,6 +278,14 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 			continue // real lines and context lines (the greeting, questions) keep no audio
 		}
 		name := fmt.Sprintf("%s-%s-%03d.wav", safeName(u.Source), safeName(u.ConversationID), u.Turn)
+		if named[name] {
+			// Another line's name after safeName ("A+B#0" and "A B#0"):
+			// tell them apart by a hash of the raw IDs, or this line would
+			// reuse that line's recording.
+			h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", u.Source, u.ConversationID, u.Turn)))
+			name = strings.TrimSuffix(name, ".wav") + "-" + hex.EncodeToString(h[:4]) + ".wav"
+		}
+		named[name] = true
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && st.Size() > 44 {
 			res.Reused++ // resume: already spoken

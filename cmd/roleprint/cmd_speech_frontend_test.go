@@ -266,3 +266,45 @@ func TestSpeechConvertSameNameTwice(t *testing.T) {
 		t.Fatalf("out/x.wav lasts %.3f s, want a/x.wav's 0.1 s", s.Duration())
 	}
 }
+
+// Two lines whose IDs read the same after safeName ("A+B#0", "A B#0") get
+// their own recordings: the second must not reuse the first's WAV.
+func TestSpeechTTSNameCollision(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "r.wav")
+	speech.WriteWAV(ref, &speech.Sound{Rate: 24000, Samples: make([]float64, 2400)}, 16)
+	wavBytes, _ := os.ReadFile(ref)
+	srv := llmtest.New(nil)
+	defer srv.Close()
+	var spoken []string
+	srv.Handle("/v1/audio/speech", func(rw http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		spoken = append(spoken, fmt.Sprint(body["input"]))
+		rw.Write(wavBytes)
+	})
+	gen := []data.Utterance{
+		{Source: "selfplay", ConversationID: "A+B#0", Turn: 1, Speaker: "A", Text: "First.", AgentModel: "m", Role: "A"},
+		{Source: "selfplay", ConversationID: "A B#0", Turn: 1, Speaker: "A", Text: "Second.", AgentModel: "m", Role: "A"},
+	}
+	in, out := filepath.Join(dir, "gen.parquet"), filepath.Join(dir, "spoken.parquet")
+	data.WriteUtterances(in, gen)
+	args := []string{"tts", "--in", in, "--out", out, "--tts-base-url", srv.BaseURL, "--json"}
+	code, stdout, stderr := runSpeechCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var res speechTTSJSON
+	decodeOne(t, stdout, &res)
+	rows, _ := data.ReadUtterances(out)
+	if res.Synthesized != 2 || len(rows) != 2 || rows[0].AudioPath == rows[1].AudioPath || strings.Join(spoken, "|") != "First.|Second." {
+		t.Fatalf("tts %+v, spoken %q, audio %q %q", res, spoken, rows[0].AudioPath, rows[1].AudioPath)
+	}
+	// A rerun finds both recordings again.
+	code, stdout, _ = runSpeechCLI(t, args...)
+	decodeOne(t, stdout, &res)
+	rows2, _ := data.ReadUtterances(out)
+	if code != 0 || res.Reused != 2 || len(rows2) != 2 || rows2[1].AudioPath != rows[1].AudioPath {
+		t.Fatalf("rerun %+v", res)
+	}
+}
