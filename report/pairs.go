@@ -90,7 +90,7 @@ func Table5(st data.PairStatistics, paper bool) *Table {
 		name := s.Name
 		if s.Level != "" {
 			name = paperfig.LevelName(string(s.Level)) + " " + paperfig.ExposureName(string(s.Exposure))
-		} else {
+		} else if name != "" {
 			name = strings.ToUpper(name[:1]) + name[1:]
 		}
 		r := Row{Cells: []Cell{Text(name), count(s.Speakers), count(s.Pairs)}}

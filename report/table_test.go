@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 func sample() *Table {
@@ -95,5 +97,14 @@ func TestSpans(t *testing.T) {
 	tb.Spans = []Span{{Name: "x", N: 2}}
 	if err := tb.Check(); err == nil {
 		t.Error("spans that do not cover the columns accepted")
+	}
+}
+
+// A split without a name or level (a hand-edited or older manifest) gives
+// a row with an empty name, not a panic.
+func TestTable5UnnamedSplit(t *testing.T) {
+	tb := Table5(data.PairStatistics{Splits: []data.SplitStats{{Name: "dev", Speakers: 3, Pairs: 10}, {Speakers: 2, Pairs: 4}}}, false)
+	if len(tb.Rows) != 2 || tb.Plain(0, 0) != "Dev" || tb.Plain(1, 0) != "" || tb.Plain(1, 2) != "4" {
+		t.Fatalf("rows %+v", tb.Rows)
 	}
 }

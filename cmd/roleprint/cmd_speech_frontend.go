@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -63,12 +65,22 @@ func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 	out := speechConvertJSON{Rate: *rate}
 	var failed []string
 	report, finish := e.progress("speech convert")
+	wroteFrom := map[string]string{} // --out-dir file → the input converted into it
 	for i, in := range fs.Args() {
 		r := speechConverted{Input: in}
 		p, cleanup, err := speech.ConvertWAV(ctx, in, opts)
 		if err == nil {
 			if *outDir != "" {
 				dst := filepath.Join(*outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".wav")
+				if prev, dup := wroteFrom[dst]; dup {
+					cleanup()
+					r.Error = fmt.Sprintf("%s: not converted: %s already went to %s (same name; convert them into different --out-dir folders)", in, prev, dst)
+					failed = append(failed, r.Error)
+					out.Files = append(out.Files, r)
+					report(i+1, fs.NArg())
+					continue
+				}
+				wroteFrom[dst] = in
 				var b []byte
 				if b, err = os.ReadFile(p); err == nil {
 					if err = os.MkdirAll(*outDir, 0o755); err == nil {
@@ -239,7 +251,14 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *text != "" {
-		return speech.Synthesize(ctx, cfg, *text, *out)
+		if err := speech.Synthesize(ctx, cfg, *text, *out); err != nil {
+			return err
+		}
+		if *asJSON {
+			return e.JSON(speechTTSJSON{Output: *out, AudioDir: filepath.Dir(*out), Synthesized: 1})
+		}
+		fmt.Fprintf(e.Stdout(), "1 line spoken → %s\n", *out)
+		return nil
 	}
 	utts, err := data.ReadUtterances(*in)
 	if err != nil {
@@ -251,6 +270,7 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 	}
 	res := speechTTSJSON{Output: *out, AudioDir: dir, Rows: len(utts)}
 	report, finish := e.progress("speech tts")
+	named := map[string]bool{} // WAV names given in this run
 	for i := range utts {
 		u := &utts[i]
 		report(i, len(utts))
@@ -258,6 +278,14 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 			continue // real lines and context lines (the greeting, questions) keep no audio
 		}
 		name := fmt.Sprintf("%s-%s-%03d.wav", safeName(u.Source), safeName(u.ConversationID), u.Turn)
+		if named[name] {
+			// Another line's name after safeName ("A+B#0" and "A B#0"):
+			// tell them apart by a hash of the raw IDs, or this line would
+			// reuse that line's recording.
+			h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", u.Source, u.ConversationID, u.Turn)))
+			name = strings.TrimSuffix(name, ".wav") + "-" + hex.EncodeToString(h[:4]) + ".wav"
+		}
+		named[name] = true
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && st.Size() > 44 {
 			res.Reused++ // resume: already spoken

@@ -214,3 +214,97 @@ func TestSpeechTTSCascade(t *testing.T) {
 		t.Fatalf("rerun %+v", res)
 	}
 }
+
+// speech tts --text --json speaks one text into a WAV and prints one JSON
+// object naming it (it used to print nothing).
+func TestSpeechTTSTextJSON(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "r.wav")
+	speech.WriteWAV(ref, &speech.Sound{Rate: 24000, Samples: make([]float64, 2400)}, 16)
+	wavBytes, _ := os.ReadFile(ref)
+	srv := llmtest.New(nil)
+	defer srv.Close()
+	srv.Handle("/v1/audio/speech", func(rw http.ResponseWriter, r *http.Request) { rw.Write(wavBytes) })
+	out := filepath.Join(dir, "hello.wav")
+	code, stdout, stderr := runSpeechCLI(t, "tts", "--text", "Hello there.", "--out", out, "--tts-base-url", srv.BaseURL, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var res speechTTSJSON
+	decodeOne(t, stdout, &res)
+	if res.Output != out || res.Synthesized != 1 {
+		t.Fatalf("tts --text %+v", res)
+	}
+	if s, err := speech.ReadWAV(out); err != nil || s.Duration() <= 0 {
+		t.Fatalf("spoken WAV: %v", err)
+	}
+}
+
+// speech convert --out-dir refuses a second input of the same name
+// instead of overwriting the first one's WAV.
+func TestSpeechConvertSameNameTwice(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a", "x.wav"), filepath.Join(dir, "b", "x.wav")
+	for i, p := range []string{a, b} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := speech.WriteWAV(p, &speech.Sound{Rate: float64(speech.ASRRate), Samples: make([]float64, (i+1)*1600)}, 16); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, _ := runSpeechCLI(t, "convert", "--out-dir", out, "--json", a, b)
+	var res speechConvertJSON
+	decodeOne(t, stdout, &res)
+	if code == 0 || len(res.Files) != 2 || res.Files[0].Error != "" || !strings.Contains(res.Files[1].Error, "already went to") {
+		t.Fatalf("exit %d, %+v", code, res)
+	}
+	s, err := speech.ReadWAV(filepath.Join(out, "x.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(s.Duration()-0.1) > 1e-3 {
+		t.Fatalf("out/x.wav lasts %.3f s, want a/x.wav's 0.1 s", s.Duration())
+	}
+}
+
+// Two lines whose IDs read the same after safeName ("A+B#0", "A B#0") get
+// their own recordings: the second must not reuse the first's WAV.
+func TestSpeechTTSNameCollision(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "r.wav")
+	speech.WriteWAV(ref, &speech.Sound{Rate: 24000, Samples: make([]float64, 2400)}, 16)
+	wavBytes, _ := os.ReadFile(ref)
+	srv := llmtest.New(nil)
+	defer srv.Close()
+	var spoken []string
+	srv.Handle("/v1/audio/speech", func(rw http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		spoken = append(spoken, fmt.Sprint(body["input"]))
+		rw.Write(wavBytes)
+	})
+	gen := []data.Utterance{
+		{Source: "selfplay", ConversationID: "A+B#0", Turn: 1, Speaker: "A", Text: "First.", AgentModel: "m", Role: "A"},
+		{Source: "selfplay", ConversationID: "A B#0", Turn: 1, Speaker: "A", Text: "Second.", AgentModel: "m", Role: "A"},
+	}
+	in, out := filepath.Join(dir, "gen.parquet"), filepath.Join(dir, "spoken.parquet")
+	data.WriteUtterances(in, gen)
+	args := []string{"tts", "--in", in, "--out", out, "--tts-base-url", srv.BaseURL, "--json"}
+	code, stdout, stderr := runSpeechCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var res speechTTSJSON
+	decodeOne(t, stdout, &res)
+	rows, _ := data.ReadUtterances(out)
+	if res.Synthesized != 2 || len(rows) != 2 || rows[0].AudioPath == rows[1].AudioPath || strings.Join(spoken, "|") != "First.|Second." {
+		t.Fatalf("tts %+v, spoken %q, audio %q %q", res, spoken, rows[0].AudioPath, rows[1].AudioPath)
+	}
+	// A rerun finds both recordings again.
+	code, stdout, _ = runSpeechCLI(t, args...)
+	decodeOne(t, stdout, &res)
+	rows2, _ := data.ReadUtterances(out)
+	if code != 0 || res.Reused != 2 || len(rows2) != 2 || rows2[1].AudioPath != rows[1].AudioPath {
+		t.Fatalf("rerun %+v", res)
+	}
+}

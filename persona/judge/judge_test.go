@@ -82,6 +82,14 @@ func TestSpeechRoleRatioHandWorked(t *testing.T) {
 	if _, err := ScoreSpeechRole(context.Background(), j, "s", []SRInstance{tagged}, nil); err == nil || !strings.Contains(err.Error(), "reference_tags") {
 		t.Fatalf("1 reference tag for 2 references: %v", err)
 	}
+	// More recordings than references would be ignored silently, fewer
+	// leave unclear which references they belong to: both refused.
+	for _, audio := range [][]string{{"a.wav"}, {"a.wav", "b.wav", "c.wav"}} {
+		spoken := SRInstance{ID: "x", References: []string{"r0", "r1"}, ReferenceAudio: audio}
+		if _, err := ScoreSpeechRole(context.Background(), j, "s", []SRInstance{spoken}, nil); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d reference_audio for 2 references", len(audio))) {
+			t.Fatalf("%d reference recordings for 2 references: %v", len(audio), err)
+		}
+	}
 }
 
 var reResp = regexp.MustCompile(`Response A: (.*)\nResponse B: (.*)\n`)

@@ -25,8 +25,9 @@ type SRInstance struct {
 	ReferenceTags []AcousticTags `json:"reference_tags,omitempty"`
 	// CandidateAudio and ReferenceAudio are the recordings of the
 	// candidate and of each reference (paths, relative to the instances
-	// file); AudioPairJudge sends them so speech dimensions are judged on
-	// speech. Optional.
+	// file; ReferenceAudio the same length as References, "" for a
+	// reference without one, or empty); AudioPairJudge sends them so
+	// speech dimensions are judged on speech. Optional.
 	CandidateAudio string   `json:"candidate_audio,omitempty"`
 	ReferenceAudio []string `json:"reference_audio,omitempty"`
 }
@@ -132,6 +133,9 @@ func ScoreSpeechRole(ctx context.Context, j PairJudge, system string, insts []SR
 		}
 		if n := len(inst.ReferenceTags); n > 0 && n != len(inst.References) {
 			return nil, fmt.Errorf("speechrole: instance %q has %d reference_tags for %d references (give one per reference, in order, or none)", inst.ID, n, len(inst.References))
+		}
+		if n := len(inst.ReferenceAudio); n > 0 && n != len(inst.References) {
+			return nil, fmt.Errorf("speechrole: instance %q has %d reference_audio for %d references (give one per reference, in order, \"\" for none, or none at all)", inst.ID, n, len(inst.References))
 		}
 		var pairs []PairScores
 		for r := range inst.References {

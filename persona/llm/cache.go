@@ -133,6 +133,11 @@ func WriteFileAtomic(path string, b []byte) error {
 	}
 	_, err = f.Write(b)
 	if err == nil {
+		// CreateTemp makes the file 0600; outputs (WAVs, transcripts,
+		// manifests) get the usual mode of a written file.
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

@@ -128,6 +128,7 @@ func jsonArrayRoles(path string, b []byte) ([]Role, error) {
 
 func tsvRoles(path string, b []byte) ([]Role, error) {
 	var roles []Role
+	first := map[string]int{} // role name → line it was first given on
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -140,9 +141,16 @@ func tsvRoles(path string, b []byte) ([]Role, error) {
 			return nil, fmt.Errorf("roles %s:%d: want \"role<TAB>description[<TAB>source]\", got %d field(s)", path, line, len(f))
 		}
 		r := Role{Name: strings.TrimSpace(f[0]), Prompt: ProfilePrompt(f[0], f[1])}
+		if r.Name == "" {
+			return nil, fmt.Errorf("roles %s:%d: empty role name", path, line)
+		}
 		if strings.TrimSpace(f[1]) == "" {
 			return nil, fmt.Errorf("roles %s:%d: empty description", path, line)
 		}
+		if l, dup := first[r.Name]; dup {
+			return nil, fmt.Errorf("roles %s:%d: role %q given twice (first on line %d)", path, line, r.Name, l)
+		}
+		first[r.Name] = line
 		if len(f) == 3 {
 			r.Source = strings.TrimSpace(f[2])
 		}

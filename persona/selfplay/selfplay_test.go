@@ -2,6 +2,7 @@ package selfplay_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,7 +48,8 @@ func TestLoadRolesFormats(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		"Ann\tA baker.\nBob\n":         "roles.tsv:2",
-		"Ann\tA baker.\nAnn\tAgain.\n": "given twice",
+		"Ann\tA baker.\nAnn\tAgain.\n": "roles.tsv:2: role \"Ann\" given twice (first on line 1)",
+		"Ann\tA baker.\n \tNobody.\n":  "roles.tsv:2: empty role name",
 		"Ann\t \n":                     "roles.tsv:1: empty description",
 	} {
 		if _, err := selfplay.LoadRoles(write(t, "roles.tsv", body)); err == nil || !strings.Contains(err.Error(), want) {
@@ -265,6 +267,36 @@ func TestLoadQuestionsCharacterLLMRelease(t *testing.T) {
 	qs, err := selfplay.LoadQuestions(files[0])
 	if err != nil || len(qs) < 10 {
 		t.Fatalf("%d questions, %v", len(qs), err)
+	}
+	// The questions are the file's "question" fields, trimmed, each once,
+	// in file order, for every role (the file names none).
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct {
+		Question string `json:"question"`
+	}
+	if err := json.Unmarshal(b, &recs); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if q := strings.TrimSpace(r.Question); q != "" && !seen[q] {
+			seen[q] = true
+			want = append(want, q)
+		}
+	}
+	var got []string
+	for _, q := range qs {
+		if q.Role != "" {
+			t.Errorf("question %q is for role %q, want every role", q.Text, q.Role)
+		}
+		got = append(got, q.Text)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("questions:\n%q\nwant\n%q", got, want)
 	}
 	t.Logf("%s: %d questions, first %q", filepath.Base(files[0]), len(qs), qs[0].Text)
 }

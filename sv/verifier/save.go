@@ -130,6 +130,9 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	if err := writeJSON(filepath.Join(tmp, SpecFile), spec); err != nil {
 		return nil, err
 	}
+	if err := shareable(tmp); err != nil {
+		return nil, fmt.Errorf("verifier %s: %w", dir, err)
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
@@ -137,6 +140,22 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 		return nil, err
 	}
 	return spec, nil
+}
+
+// shareable gives the temporary folder (MkdirTemp: 0700) and the files
+// in it (some written through CreateTemp: 0600) the modes of a folder
+// written in place, 0755 and 0644: a bundle is meant to be handed on.
+func shareable(root string) error {
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(p, mode)
+	})
 }
 
 // replaceable refuses to replace a folder that holds files but no bundle.

@@ -258,3 +258,46 @@ func TestFitPlatt(t *testing.T) {
 		t.Fatal("one class: want an error")
 	}
 }
+
+// A saved bundle is readable by others like any written folder: 0755 and
+// 0644, not the temporary folder's 0700.
+func TestSaveModes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "verifier")
+	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{Settings: map[string]string{"min_df": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := []string{"we should go now", "indeed we should", "go away now", "indeed not"}
+	if err := tf.(sv.Fitter).Fit(context.Background(), fit); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Save(dir, SaveOptions{Name: "tfidf", Parts: []SavePart{{Row: "tfidf", Encoder: tf}}, FitTexts: fit,
+		DevCosines: []float64{0.1, 0.9}, DevLabels: []bool{false, true}}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		st, err := d.Info()
+		if err != nil {
+			return err
+		}
+		want := os.FileMode(0o644)
+		if d.IsDir() {
+			want = 0o755
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 3 { // the folder, verifier.json, the fit texts
+		t.Fatalf("bundle holds %d entries", n)
+	}
+}
