@@ -60,6 +60,7 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 	predFile := fs.String("predictions", "", "write every reply and verdict to this JSON file")
 	saveRecords := fs.String("save-records", "", "write the sampled test pairs as pair records (JSONL) to this file")
 	asJSON := fs.Bool("json", false, "print one JSON object {model, n, results, skipped, llm_stats}")
+	outs := addLLMVerifyOutputFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -178,6 +179,9 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 	}
 	for _, r := range out.Results {
 		r.Predictions = nil
+	}
+	if err := outs.write(e, cfg.Model, &out, *testKey); err != nil {
+		return err
 	}
 	if *asJSON {
 		return e.JSON(out)

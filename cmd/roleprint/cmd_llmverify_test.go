@@ -192,3 +192,36 @@ func TestLLMVerifyCommandErrors(t *testing.T) {
 		t.Errorf("k-shot without --train: exit %d, %q, %d served", code, stderr, srv.Served())
 	}
 }
+
+// --out writes Table 1 (LaTeX and Markdown) with the measured values and
+// the paper's rows of the level named by --test.
+func TestLLMVerifyWritesTable1(t *testing.T) {
+	clearLLMEnv(t)
+	srv := llmtest.New(llmVerifyAnswer)
+	t.Cleanup(srv.Close)
+	test := writeLLMVerifyRecords(t, "test.jsonl", 10)
+	dir := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := scoreCLI("llm-verify", "--llm-base-url", srv.BaseURL, "--llm-model", "fake", "--llm-cache", "off",
+		"--views", "conversation,utterances", "--promptings", "zero-shot", "--n", "8", "--test", "unseen-unseen-harder",
+		"--out", dir, "--json", test)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	tex, err := os.ReadFile(filepath.Join(dir, "table1.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "table1.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Utterances view always right (100.00), conversation view 50.00 ACC.
+	for _, want := range []string{`\toprule`, "zero-shot", "100.00", "50.00", "fake"} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("table1.tex lacks %q:\n%s", want, tex)
+		}
+	}
+	if !strings.Contains(string(md), "paper") {
+		t.Errorf("table1.md has no paper rows:\n%s", md)
+	}
+}
