@@ -1,0 +1,56 @@
+package fsx
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes data to path atomically with permissions perm (see
+// Write). An existing file at path is replaced only if every step
+// succeeds.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return Write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Write creates a temporary file in path's folder, lets fn write the
+// content to it (buffered), syncs it, sets permissions perm (os.CreateTemp
+// makes 0600 files) and renames it to path. On any error, including one
+// returned by fn, the temporary file is removed, an existing file at path
+// is left untouched, and the error names path.
+func Write(path string, perm os.FileMode, fn func(w io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(name)
+			err = fmt.Errorf("write %s: %w", path, err)
+		}
+	}()
+	bw := bufio.NewWriter(tmp)
+	if err = fn(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(name, perm); err != nil {
+		return err
+	}
+	return os.Rename(name, path)
+}

@@ -1,0 +1,102 @@
+package fsx
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteFileCreatesWithPerm(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	if err := WriteFile(p, []byte("hello"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil || string(b) != "hello" {
+		t.Fatalf("content %q, err %v", b, err)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Mode().Perm(); got != 0o640 {
+		t.Errorf("perm %o, want 640", got)
+	}
+	assertOnly(t, dir, "out.txt")
+}
+
+func TestWriteReplacesExisting(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(p, []byte("old content"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(p, 0o644, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "new" {
+		t.Fatalf("content %q, want new", b)
+	}
+	st, _ := os.Stat(p)
+	if got := st.Mode().Perm(); got != 0o644 {
+		t.Errorf("perm %o, want 644", got)
+	}
+	assertOnly(t, dir, "out.txt")
+}
+
+func TestWriteFailingFnKeepsOldFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(p, []byte("old content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := Write(p, 0o644, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err %v, want boom", err)
+	}
+	if !strings.Contains(err.Error(), p) {
+		t.Errorf("error %q does not name %s", err, p)
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "old content" {
+		t.Fatalf("content %q, want old content", b)
+	}
+	assertOnly(t, dir, "out.txt")
+}
+
+func TestWriteMissingFolder(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "no", "such", "out.txt")
+	err := WriteFile(p, []byte("x"), 0o644)
+	if err == nil || !strings.Contains(err.Error(), p) {
+		t.Fatalf("err %v, want an error naming %s", err, p)
+	}
+}
+
+// assertOnly fails unless dir holds exactly the named entries (no temp
+// files left behind).
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(names, ",") {
+		t.Errorf("folder holds %v, want %v", got, names)
+	}
+}
