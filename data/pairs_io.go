@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Pair directory layout (see docs/pairs.md):
@@ -196,27 +198,10 @@ func checkPair(p Pair, known func(string) bool) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames it.
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it, through fsx.WriteFile (mode 0600, as before).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return fsx.WriteFile(path, data, 0o600)
 }
 
 // ReadPairManifest reads a pair directory's manifest.json.

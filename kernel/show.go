@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/report"
 )
@@ -221,28 +222,11 @@ func checkName(name string) error {
 	return nil
 }
 
-// writeFileAtomic writes b to path through a temporary file and a rename.
+// writeFileAtomic writes b to path through a temporary file and a rename
+// (mode 0644), through fsx.WriteFile.
 func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(dirOf(path), ".tmp-*")
-	if err != nil {
+	if err := fsx.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("kernel: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("kernel: writing %s: %w", path, werr)
 	}
 	return nil
 }
-
-func dirOf(path string) string { return filepath.Dir(path) }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -210,27 +211,11 @@ func SaveAll(dir, name string, f Figure, size Size, formats ...Format) ([]string
 	return paths, nil
 }
 
-// writeAtomic writes b to a temporary file beside path and renames it.
+// writeAtomic writes b to a temporary file beside path and renames it
+// (mode 0644), through fsx.WriteFile.
 func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := fsx.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("plots: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("plots: writing %s: %w", path, werr)
 	}
 	return nil
 }

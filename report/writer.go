@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/plots"
 	"gonum.org/v1/plot/vg"
 )
@@ -217,29 +218,14 @@ func (w *Writer) logf(format string, args ...any) {
 	}
 }
 
-// writeAtomic writes b to a temporary file beside path and renames it.
+// writeAtomic creates path's folder, then writes b to a temporary file
+// beside path and renames it (mode 0644), through fsx.WriteFile.
 func writeAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := fsx.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("report: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("report: writing %s: %w", path, werr)
 	}
 	return nil
 }

@@ -6,10 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/go-audio/audio"
 	"github.com/go-audio/wav"
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // ReadOptions tunes DecodeWAV. The zero value is strict.
@@ -254,17 +254,6 @@ func WriteWAV(path string, s *Sound, bits int) (err error) {
 	if s.Rate < 1 || s.Rate != math.Trunc(s.Rate) {
 		return fmt.Errorf("write %s: sample rate %g Hz is not a positive integer", path, s.Rate)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".wav-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	enc := wav.NewEncoder(tmp, int(s.Rate), bits, 1, wavFormatPCM)
 	scale, offset := pcmScale(bits)
 	maxV := math.Ldexp(1, bits-1) - 1
 	data := make([]int, len(s.Samples))
@@ -274,21 +263,13 @@ func WriteWAV(path string, s *Sound, bits int) (err error) {
 		data[i] = int(q + offset)
 	}
 	buf := &audio.IntBuffer{Data: data, Format: &audio.Format{NumChannels: 1, SampleRate: int(s.Rate)}, SourceBitDepth: bits}
-	if err = enc.Write(buf); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = enc.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	// CreateTemp makes the file 0600; a WAV is for listening and sharing.
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	// A WAV is for listening and sharing: mode 0644. The encoder seeks
+	// back to patch the header, hence WriteSeeker.
+	return fsx.WriteSeeker(path, 0o644, func(w io.WriteSeeker) error {
+		enc := wav.NewEncoder(w, int(s.Rate), bits, 1, wavFormatPCM)
+		if err := enc.Write(buf); err != nil {
+			return err
+		}
+		return enc.Close()
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // checkpointFormat and checkpointVersion identify a (round, encoder)
@@ -133,31 +134,11 @@ func saveCheckpoint(path, key string, er *EncoderRound) error {
 }
 
 // writeFileAtomic writes b to a temporary file beside path and renames it
-// into place, so a crash never leaves a half-written file at path.
+// into place (mode 0644, through fsx.WriteFile), so a crash never leaves
+// a half-written file at path.
 func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		_, err = tmp.Write(b)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return fsx.WriteFile(path, b, 0o644)
 }

@@ -100,3 +100,26 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Errorf("folder holds %v, want %v", got, names)
 	}
 }
+
+func TestWriteSeekerPatchesHeader(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	err := WriteSeeker(p, 0o644, func(w io.WriteSeeker) error {
+		if _, err := io.WriteString(w, "xxxx-body"); err != nil {
+			return err
+		}
+		if _, err := w.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "HEAD")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "HEAD-body" {
+		t.Fatalf("content %q, want HEAD-body", b)
+	}
+	assertOnly(t, dir, "out.bin")
+}

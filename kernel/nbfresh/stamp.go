@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // SetStamp returns the notebook nb with s stored in metadata.roleprint
@@ -85,24 +86,8 @@ func Save(executed, dst string, s Stamp, repl ...Replacement) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", executed, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp*")
-	if err != nil {
+	if err := fsx.WriteFile(dst, out, 0o644); err != nil {
 		return fmt.Errorf("nbfresh: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(out)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, dst)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("nbfresh: saving %s: %w", dst, werr)
 	}
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // cacheVersion enters every key; bump it when the wire request or the
@@ -120,37 +122,14 @@ func (c *Cache) Len() (int, error) {
 }
 
 // WriteFileAtomic writes b to path through a temporary file in the same
-// folder that is synced and renamed into place, creating the folder when
-// needed: a crash leaves either the old file or the new one, never a mix.
+// folder that is synced and renamed into place (mode 0644), creating the
+// folder when needed: a crash leaves either the old file or the new one,
+// never a mix. It is a thin wrapper over fsx.WriteFile, kept for callers.
 func WriteFileAtomic(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		// CreateTemp makes the file 0600; outputs (WAVs, transcripts,
-		// manifests) get the usual mode of a written file.
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return fsx.WriteFile(path, b, 0o644)
 }
 
 // stripAudio returns req with every input_audio part's data replaced by

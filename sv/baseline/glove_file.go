@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // gloveMagic starts RolePrint's compact word-vector file:
@@ -54,48 +56,25 @@ func WriteWordVectors(path string, dim int, words []string, vectors []float32) (
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	return fsx.Write(path, 0o644, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		w.WriteString(gloveMagic)
+		binary.Write(w, binary.LittleEndian, uint32(dim))
+		binary.Write(w, binary.LittleEndian, uint32(len(words)))
+		for _, word := range words {
+			if len(word) > math.MaxUint16 {
+				return fmt.Errorf("word of %d bytes", len(word))
+			}
+			binary.Write(w, binary.LittleEndian, uint16(len(word)))
+			w.WriteString(word)
 		}
-	}()
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	w.WriteString(gloveMagic)
-	binary.Write(w, binary.LittleEndian, uint32(dim))
-	binary.Write(w, binary.LittleEndian, uint32(len(words)))
-	for _, word := range words {
-		if len(word) > math.MaxUint16 {
-			return fmt.Errorf("write %s: word of %d bytes", path, len(word))
+		var b [4]byte
+		for _, x := range vectors {
+			binary.LittleEndian.PutUint32(b[:], math.Float32bits(x))
+			w.Write(b[:])
 		}
-		binary.Write(w, binary.LittleEndian, uint16(len(word)))
-		w.WriteString(word)
-	}
-	var b [4]byte
-	for _, x := range vectors {
-		binary.LittleEndian.PutUint32(b[:], math.Float32bits(x))
-		w.Write(b[:])
-	}
-	if err = w.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+		return w.Flush()
+	})
 }
 
 // ReadWordVectors loads a file written by WriteWordVectors.

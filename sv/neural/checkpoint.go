@@ -14,6 +14,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Checkpoints are RolePrint's own small format rather than GoMLX's
@@ -120,39 +121,25 @@ func writeCheckpointFile(path string, net *Network, st CheckpointState, after fu
 	if err != nil {
 		return fmt.Errorf("checkpoint header: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	// Mode 0600, as before the move to fsx.
+	err = fsx.Write(path, 0o600, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		_, _ = w.WriteString(ckptMagic)
+		_ = binary.Write(w, binary.LittleEndian, uint64(len(hdr)))
+		_, _ = w.Write(hdr)
+		for _, t := range tens {
+			var werr error
+			if err := t.ConstBytes(func(b []byte) { _, werr = w.Write(b) }); err != nil {
+				return err
+			}
+			if werr != nil {
+				return werr
+			}
+		}
+		return w.Flush()
+	})
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	_, _ = w.WriteString(ckptMagic)
-	_ = binary.Write(w, binary.LittleEndian, uint64(len(hdr)))
-	_, _ = w.Write(hdr)
-	for _, t := range tens {
-		var werr error
-		if err := t.ConstBytes(func(b []byte) { _, werr = w.Write(b) }); err != nil {
-			tmp.Close()
-			return fmt.Errorf("checkpoint: %w", err)
-		}
-		if werr != nil {
-			tmp.Close()
-			return fmt.Errorf("checkpoint %s: %w", path, werr)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	if after != nil {
 		return after()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Export for verifier bundles (sv/verifier): the trained weights without
@@ -70,19 +72,8 @@ func (e *Encoder) ExportBundle(dir, prefix string, settings map[string]string) (
 	return files, out, nil
 }
 
-// writeFileAtomic writes b to path through a temporary file and a rename.
+// writeFileAtomic writes b to path through a temporary file and a rename,
+// through fsx.WriteFile (mode 0600, as before).
 func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsx.WriteFile(path, b, 0o600)
 }
