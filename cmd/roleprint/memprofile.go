@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // startPeakHeapProfile writes a pprof heap profile to path every time the
@@ -23,21 +25,10 @@ func startPeakHeapProfile(ctx context.Context, path string, logf func(string, ..
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	var peak uint64
 	write := func() {
-		dir := filepath.Dir(path)
-		tmp, err := os.CreateTemp(dir, ".heap-*.pprof")
+		err := fsx.Write(path, 0o600, func(w io.Writer) error {
+			return pprof.Lookup("heap").WriteTo(w, 0)
+		})
 		if err != nil {
-			logf("memprofile: %v", err)
-			return
-		}
-		err = pprof.Lookup("heap").WriteTo(tmp, 0)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			_ = os.Remove(tmp.Name())
 			logf("memprofile: %v", err)
 		}
 	}
