@@ -29,17 +29,5 @@ func (nb *Notebook) PaperTable(name string, t *report.Table) error {
 	if err := nb.showPaperTable(t); err != nil {
 		return err
 	}
-	if err := checkName(name); err != nil {
-		return nb.Report(err)
-	}
-	for ext, body := range map[string]string{".tex": t.LaTeX(), ".md": t.Markdown()} {
-		p, err := nb.Path("tables", name+ext)
-		if err == nil {
-			err = writeFileAtomic(p, []byte(body))
-		}
-		if err != nil {
-			return nb.Report(err)
-		}
-	}
-	return nil
+	return nb.saveTable(name, map[string]string{".tex": t.LaTeX(), ".md": t.Markdown()})
 }

@@ -109,10 +109,16 @@ func (nb *Notebook) Table(name string, t *Table) error {
 	if t == nil {
 		return nil
 	}
+	return nb.saveTable(name, map[string]string{".md": t.Markdown(), ".csv": t.CSV()})
+}
+
+// saveTable checks name and writes each body (keyed by extension) to
+// Dir/tables/name+ext atomically; Table and PaperTable share it.
+func (nb *Notebook) saveTable(name string, bodies map[string]string) error {
 	if err := checkName(name); err != nil {
 		return nb.Report(err)
 	}
-	for ext, body := range map[string]string{".md": t.Markdown(), ".csv": t.CSV()} {
+	for ext, body := range bodies {
 		p, err := nb.Path("tables", name+ext)
 		if err == nil {
 			err = writeFileAtomic(p, []byte(body))
