@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/roleprint/roleprint/report"
 )
@@ -14,12 +13,7 @@ func (nb *Notebook) showPaperTable(t *report.Table) error {
 	if t == nil {
 		return nb.Report(errors.New("kernel: nil table"))
 	}
-	if nb.Display != nil {
-		nb.Display.HTML(t.HTML())
-		return nil
-	}
-	fmt.Fprintln(nb.stdout(), t.Markdown())
-	return nil
+	return nb.showRendered(t)
 }
 
 // PaperTable shows a paper table (see showPaperTable) and saves it as

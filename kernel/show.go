@@ -93,6 +93,19 @@ func (nb *Notebook) showTable(t *Table) error {
 	if t == nil {
 		return nb.Report(errors.New("kernel: nil table"))
 	}
+	return nb.showRendered(t)
+}
+
+// rendered is a table that renders as HTML and as Markdown (Table,
+// report.Table).
+type rendered interface {
+	HTML() string
+	Markdown() string
+}
+
+// showRendered shows t as HTML in a notebook, as Markdown elsewhere;
+// showTable and showPaperTable share it after their nil checks.
+func (nb *Notebook) showRendered(t rendered) error {
 	if nb.Display != nil {
 		nb.Display.HTML(t.HTML())
 		return nil
