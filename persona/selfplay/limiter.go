@@ -2,48 +2,20 @@ package selfplay
 
 import (
 	"context"
-	"sync"
-	"time"
+
+	"golang.org/x/time/rate"
 )
 
-// limiter spaces request starts at least 1/rps apart (rps ≤ 0: no limit).
-type limiter struct {
-	mu   sync.Mutex
-	gap  time.Duration
-	next time.Time
-}
+// limiter spaces request starts at least 1/rps apart (rps ≤ 0: no limit):
+// a token bucket of one token (golang.org/x/time/rate), so no burst.
+type limiter struct{ l *rate.Limiter }
 
 func newLimiter(rps float64) *limiter {
-	l := &limiter{}
-	if rps > 0 {
-		l.gap = time.Duration(float64(time.Second) / rps)
+	if rps <= 0 {
+		return &limiter{rate.NewLimiter(rate.Inf, 1)}
 	}
-	return l
+	return &limiter{rate.NewLimiter(rate.Limit(rps), 1)}
 }
 
 // wait blocks until the next request may start, or ctx is done.
-func (l *limiter) wait(ctx context.Context) error {
-	if l.gap == 0 {
-		return ctx.Err()
-	}
-	l.mu.Lock()
-	now := time.Now()
-	at := l.next
-	if at.Before(now) {
-		at = now
-	}
-	l.next = at.Add(l.gap)
-	l.mu.Unlock()
-	d := time.Until(at)
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (l *limiter) wait(ctx context.Context) error { return l.l.Wait(ctx) }
