@@ -18,7 +18,8 @@
 //     six-dimension judge with acoustic tags, and the context-length
 //     ablation.
 //   - persona/agree: judge-versus-human agreement (Spearman ρ, Kendall τ-b,
-//     pairwise-order agreement, Pearson r).
+//     pairwise-order agreement, Pearson r, all from package stats) over
+//     items or groups, with bootstrap intervals.
 //   - persona/textmetrics: ROUGE-L, METEOR (exact, Porter stem, WordNet
 //     synonyms), BERTScore-style F1 with any sv.Encoder, and near-duplicate
 //     removal by embedding similarity.

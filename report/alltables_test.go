@@ -7,18 +7,19 @@ import (
 	"github.com/roleprint/roleprint/data/corpusstats"
 	"github.com/roleprint/roleprint/persona/agree"
 	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv/roleplay"
 	"github.com/roleprint/roleprint/sv/roleplay/llmverify"
 )
 
 // roleplayReport is a small role-play report with a Real row and one agent.
 func roleplayReport() *roleplay.Report {
-	v := func(x float64) roleplay.Value { return roleplay.Value(x) }
+	v := func(x float64) stats.Float { return stats.Float(x) }
 	r := &roleplay.Report{Encoder: "tfidf", Config: roleplay.DefaultConfig()}
 	for mi, m := range []string{"Real", "ChatHaruhi", "RoleGPT"} {
-		ms := roleplay.ModelScore{Model: m, Simulation: v(0.3 - 0.1*float64(mi)), SimulationCI: roleplay.Interval{v(0.1), v(0.35)},
-			Distinction: v(0.9 - 0.05*float64(mi)), DistinctionCI: roleplay.Interval{v(0.8), v(0.95)}, AvgRank: v(1 + float64(mi)),
-			AvgRankCI: roleplay.Interval{v(1), v(3)}, Roles: 2, RolesWithReal: 2, Sets: 10}
+		ms := roleplay.ModelScore{Model: m, Simulation: v(0.3 - 0.1*float64(mi)), SimulationCI: stats.Interval{v(0.1), v(0.35)},
+			Distinction: v(0.9 - 0.05*float64(mi)), DistinctionCI: stats.Interval{v(0.8), v(0.95)}, AvgRank: v(1 + float64(mi)),
+			AvgRankCI: stats.Interval{v(1), v(3)}, Roles: 2, RolesWithReal: 2, Sets: 10}
 		for ri, role := range []string{"Sheldon", "汤师爷"} {
 			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Rank: v(1 + float64(mi*ri)), RankOf: 2,
 				Top: []roleplay.RankedRole{{Role: role, Similarity: v(0.3)}, {Role: "Penny & co", Similarity: v(0.2)}}})
@@ -51,7 +52,7 @@ func everyTable() []*Table {
 }
 
 func table1() *Table {
-	v := func(x float64) roleplay.Value { return roleplay.Value(x) }
+	v := func(x float64) stats.Float { return stats.Float(x) }
 	return Table1("gpt-test", []*llmverify.Result{{View: llmverify.Utterances, Prompting: "zero-shot", Accuracy: v(0.55), F1: v(0.5)},
 		{View: llmverify.Conversation, Prompting: "zero-shot", Accuracy: v(0.6), F1: v(0.58)},
 		{View: llmverify.Utterances, Prompting: "2-shot", Accuracy: v(0.6), F1: v(0.61)}}, data.Harder, true)

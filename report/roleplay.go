@@ -8,6 +8,7 @@ import (
 	"github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/plots/paperfig"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
@@ -20,7 +21,7 @@ func normModel(s string) string {
 	}, strings.ToLower(s))
 }
 
-func value(v roleplay.Value) float64 {
+func value(v stats.Float) float64 {
 	if !v.Defined() {
 		return math.NaN()
 	}
@@ -28,7 +29,7 @@ func value(v roleplay.Value) float64 {
 }
 
 // ciCell is a "value [low, high]" cell, "–" when undefined.
-func ciCell(v roleplay.Value, iv roleplay.Interval) Cell {
+func ciCell(v stats.Float, iv stats.Interval) Cell {
 	if !v.Defined() {
 		return NaNCell()
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
@@ -40,10 +41,10 @@ func TestRoleplayTables(t *testing.T) {
 		name string
 		sims []float64
 	}{{"Real", []float64{.9, .8, .4}}, {"A", []float64{.5, .6, .7}}, {"B", []float64{.7, .5, .2}}} {
-		ms := roleplay.ModelScore{Model: m.name, AvgRank: roleplay.Value(3 - i), AvgRankCI: roleplay.Interval{roleplay.NaN(), roleplay.NaN()}}
+		ms := roleplay.ModelScore{Model: m.name, AvgRank: stats.Float(3 - i), AvgRankCI: stats.Interval{stats.NaN(), stats.NaN()}}
 		for k, s := range m.sims {
 			role := string(rune('X' + k))
-			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Simulation: roleplay.Value(s)})
+			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Simulation: stats.Float(s)})
 		}
 		r3.Models = append(r3.Models, ms)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/plots/paperfig"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -85,7 +86,7 @@ func Table2Table(res *sv.Table2, opts Table2Options) *Table {
 
 // meanStd is a mean ± std cell, "–" when the mean is undefined (and no ±
 // when the std is: one round).
-func meanStd(m, s sv.Float) Cell {
+func meanStd(m, s stats.Float) Cell {
 	if math.IsNaN(float64(m)) {
 		return NaNCell()
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // CorpusConfig configures the analysis of a corpus's audio (utterances
@@ -281,7 +282,7 @@ type Reference struct {
 }
 
 // MarshalJSON writes NaN as null.
-func (r Reference) MarshalJSON() ([]byte, error) { return marshalNaNAsNull(r) }
+func (r Reference) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(r) }
 
 // SelectReferences picks each character's reference voice (SpeechRole):
 // every clip is embedded (Embed), the embeddings are standardised over all

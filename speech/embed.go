@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // EmbedConfig configures speaker embeddings from MFCC statistics.
@@ -83,11 +85,11 @@ func Embed(s *Sound, cfg EmbedConfig) ([]float64, error) {
 		for j, i := range keep {
 			col[j] = m.Frames[i][c]
 		}
-		out[c-1], out[k+c-1] = meanStd(col)
+		out[c-1], out[k+c-1] = stats.MeanStd(col)
 		for j, i := range keep {
 			col[j] = deltas[i][c]
 		}
-		_, out[2*k+c-1] = meanStd(col)
+		_, out[2*k+c-1] = stats.MeanStd(col)
 	}
 	return out, nil
 }
@@ -116,7 +118,7 @@ func FitStandardizer(vecs [][]float64) (*Standardizer, error) {
 			}
 			col[i] = v[j]
 		}
-		m, s := meanStd(col)
+		m, s := stats.MeanStd(col)
 		if !(s > 0) {
 			s = 1
 		}
@@ -132,20 +134,6 @@ func (st *Standardizer) Apply(v []float64) []float64 {
 		out[j] = (v[j] - st.Mean[j]) / st.Std[j]
 	}
 	return out
-}
-
-// Cosine returns the cosine similarity of a and b (0 when either is zero).
-func Cosine(a, b []float64) float64 {
-	var ab, aa, bb float64
-	for i := range a {
-		ab += a[i] * b[i]
-		aa += a[i] * a[i]
-		bb += b[i] * b[i]
-	}
-	if aa == 0 || bb == 0 {
-		return 0
-	}
-	return ab / math.Sqrt(aa*bb)
 }
 
 // SelectReference picks a role's reference voice as SpeechRole does: the
@@ -167,7 +155,7 @@ func SelectReference(embeddings [][]float64) (best int, meanSim []float64, err e
 		var sum float64
 		for j := range embeddings {
 			if i != j {
-				sum += Cosine(embeddings[i], embeddings[j])
+				sum += stats.Cosine(embeddings[i], embeddings[j])
 			}
 		}
 		meanSim[i] = sum / float64(n-1)

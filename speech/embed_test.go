@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 func TestMFCCOfSine(t *testing.T) {
@@ -103,7 +105,7 @@ func TestEmbeddingsSeparateVoices(t *testing.T) {
 	var same, diff []float64
 	for i := range embs {
 		for j := i + 1; j < len(embs); j++ {
-			c := Cosine(embs[i], embs[j])
+			c := stats.Cosine(embs[i], embs[j])
 			if voice(files[i]) == voice(files[j]) {
 				same = append(same, c)
 			} else {
@@ -122,8 +124,8 @@ func TestEmbeddingsSeparateVoices(t *testing.T) {
 		}
 	}
 	auc /= float64(len(same) * len(diff))
-	ms, _ := meanStd(same)
-	md, _ := meanStd(diff)
+	ms, _ := stats.MeanStd(same)
+	md, _ := stats.MeanStd(diff)
 	t.Logf("AUC %.3f; mean cosine same voice %.3f, different voices %.3f", auc, ms, md)
 	if auc < 0.85 || ms-md < 0.3 {
 		t.Errorf("AUC %.3f (want ≥ 0.85), gap %.3f (want ≥ 0.3)", auc, ms-md)
@@ -148,7 +150,7 @@ func TestSelectReference(t *testing.T) {
 	if _, _, err := SelectReference(nil); err == nil {
 		t.Error("no clips: no error")
 	}
-	if c := Cosine([]float64{1, 2}, []float64{2, 4}); math.Abs(c-1) > 1e-12 {
+	if c := stats.Cosine([]float64{1, 2}, []float64{2, 4}); math.Abs(c-1) > 1e-12 {
 		t.Errorf("Cosine parallel = %g", c)
 	}
 }

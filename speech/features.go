@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unicode"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Config gathers the parameters of Analyze. DefaultConfig returns Praat's
@@ -81,10 +83,10 @@ type Features struct {
 }
 
 // MarshalJSON writes the fields in order, NaN and infinite values as null.
-func (f Features) MarshalJSON() ([]byte, error) { return marshalNaNAsNull(f) }
+func (f Features) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(f) }
 
 // UnmarshalJSON reads null back as NaN.
-func (f *Features) UnmarshalJSON(b []byte) error { return unmarshalNullAsNaN(b, f) }
+func (f *Features) UnmarshalJSON(b []byte) error { return stats.UnmarshalStruct(b, f) }
 
 // Analyze measures one sound: it resamples to cfg.Rate, tracks pitch,
 // computes intensity and detects syllable nuclei and pauses. transcript,

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 func TestIntensityOfSine(t *testing.T) {
@@ -146,7 +148,7 @@ func rateCorrelation(t *testing.T, files []string, transcript string) (float64, 
 			strconv.FormatFloat(feat.SpeakingRateSylS, 'f', 2, 64) + " syl/s",
 			strconv.FormatFloat(feat.WordsPerS, 'f', 2, 64) + " words/s"}, "  "))
 	}
-	return spearman(setting, measured), rows
+	return stats.Spearman(setting, measured), rows
 }
 
 func TestAnalyzeFeaturesJSON(t *testing.T) {

@@ -3,6 +3,8 @@ package speech
 import (
 	"math"
 	"sort"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // PitchStats summarises the voiced frames of a Pitch, as Praat's "Get mean",
@@ -41,8 +43,8 @@ func (p *Pitch) Stats() PitchStats {
 		st[i] = HzToSemitones(f)
 	}
 	s := PitchStats{Voiced: len(hz), Frames: len(p.F0)}
-	s.MeanHz, s.StdHz = meanStd(hz)
-	s.MeanST, s.StdST = meanStd(st)
+	s.MeanHz, s.StdHz = stats.MeanStd(hz)
+	s.MeanST, s.StdST = stats.MeanStd(st)
 	s.MedianHz = median(hz)
 	s.MedianST = median(st)
 	return s
@@ -50,26 +52,6 @@ func (p *Pitch) Stats() PitchStats {
 
 // HzToSemitones converts a frequency to semitones re 100 Hz.
 func HzToSemitones(f float64) float64 { return 12 * math.Log2(f/100) }
-
-// meanStd returns the mean and the sample standard deviation of x (NaN for
-// empty input; the deviation is NaN for a single value, as in Praat).
-func meanStd(x []float64) (mean, std float64) {
-	if len(x) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	if len(x) < 2 {
-		return mean, math.NaN()
-	}
-	var ss float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(x)-1))
-}
 
 // median returns the median of x (the mean of the two middle values for an
 // even count), NaN for empty input. x is not modified.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // PraatReference is what scripts/praat-measure.praat writes: Praat's own
@@ -132,7 +134,7 @@ type FileAgreement struct {
 }
 
 // MarshalJSON writes NaN as null.
-func (f FileAgreement) MarshalJSON() ([]byte, error) { return marshalNaNAsNull(f) }
+func (f FileAgreement) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(f) }
 
 // Agreement summarises a comparison over many files. Pitch figures pool
 // the frames of all files.
@@ -163,7 +165,7 @@ type Agreement struct {
 }
 
 // MarshalJSON writes NaN as null.
-func (a Agreement) MarshalJSON() ([]byte, error) { return marshalNaNAsNull(a) }
+func (a Agreement) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(a) }
 
 // CompareWithPraat analyses every file of ref with cfg and compares the
 // results with Praat's. Frames are matched by time (nearest frame within

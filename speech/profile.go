@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Level is a character's bin for one acoustic feature, relative to the
@@ -111,7 +113,7 @@ type Profile struct {
 }
 
 // MarshalJSON writes NaN as null.
-func (p Profile) MarshalJSON() ([]byte, error) { return marshalNaNAsNull(p) }
+func (p Profile) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(p) }
 
 // Tags renders the profile as the line a judge prompt includes (VoxRole's
 // acoustic-aware judge input), e.g.

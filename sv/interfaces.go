@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Trainable is an Encoder that can be fine-tuned on a round's pairs. The
@@ -51,7 +52,7 @@ func ScorePair(enc Encoder, a, b []float32) float64 {
 	if s, ok := enc.(PairScorer); ok {
 		return s.Score(a, b)
 	}
-	return Cosine(a, b)
+	return stats.Cosine(a, b)
 }
 
 // Describer is implemented by encoders that can say what they are built

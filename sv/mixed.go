@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // MixedName is the row name of Mixed Features in reports.
@@ -78,7 +79,7 @@ func (m *Mixed) Encode(ctx context.Context, texts []string, progress Progress) (
 			return nil, fmt.Errorf("%s: %s: %w", m.name, p.Name(), err)
 		}
 		for i, v := range vecs {
-			out[i] = append(out[i], Normalize(append([]float32(nil), v...))...)
+			out[i] = append(out[i], stats.Normalize(append([]float32(nil), v...))...)
 		}
 		progress.Report(k+1, len(m.parts))
 	}
@@ -112,7 +113,7 @@ func ConcatNormalized(sets []*data.UtteranceSet, parts []map[string][]float32) [
 	for i, s := range sets {
 		var v []float32
 		for _, p := range parts {
-			v = append(v, Normalize(append([]float32(nil), p[s.ID]...))...)
+			v = append(v, stats.Normalize(append([]float32(nil), p[s.ID]...))...)
 		}
 		out[i] = v
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // MixedFTName is the Table 2 row of Mixed Features of the fine-tuned
@@ -92,7 +94,7 @@ func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, err
 		for i, p := range parts {
 			cos[i] = devCos[p]
 		}
-		return AUC(FuseCosines(cos, w), labels)
+		return stats.AUC(FuseCosines(cos, w), labels)
 	}
 	parts := append([]string(nil), tuned...)
 	weights := make([]float64, len(parts))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // noisyScores returns cosines that separate labels with the given noise
@@ -50,7 +51,7 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 	if c.Parts[0] != "transformer_ft" || !has("tfidf") || has("cheat") || has("mixed") {
 		t.Fatalf("parts %v: want transformer_ft and tfidf, not cheat or mixed", c.Parts)
 	}
-	single := AUC(devCos["transformer_ft"], dev)
+	single := stats.AUC(devCos["transformer_ft"], dev)
 	if !(c.DevAUC > single) {
 		t.Fatalf("mixed dev AUC %.4f not above the fine-tuned row alone %.4f", c.DevAUC, single)
 	}
@@ -75,7 +76,7 @@ func TestMixedFTRowIgnoresTest(t *testing.T) {
 	for _, k := range allTestKeys() {
 		c.Tests[k] = mk(100, k.String())
 	}
-	rr := &roundRunner{cfg: &Table2Config{}, crit: MaxAccuracy, corpus: c, round: 1, seed: 1}
+	rr := &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
 	row := func(name string, devNoise, devSign, testNoise float64) *EncoderRound {
 		s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
 		for _, k := range allTestKeys() {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Report file names inside an output folder.
@@ -36,7 +37,7 @@ func (t *Table2) WriteCSV(w io.Writer) error {
 	if err := cw.Write(csvHeader); err != nil {
 		return err
 	}
-	f := func(x Float) string {
+	f := func(x stats.Float) string {
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 			return ""
 		}

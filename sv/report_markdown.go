@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // exposureTitle is how reports head an exposure column.
@@ -17,7 +18,7 @@ var exposureTitle = map[data.Exposure]string{
 var levelTitle = map[data.Level]string{data.Base: "Base", data.Hard: "Hard", data.Harder: "Harder"}
 
 // pct formats a fraction as the paper prints it: "85.75 ±0.51" (×100).
-func pct(mean, std Float) string {
+func pct(mean, std stats.Float) string {
 	m, s := float64(mean), float64(std)
 	if math.IsNaN(m) {
 		return "–"
@@ -134,7 +135,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(ew, "| %s | %s |", enc, levelTitle[l])
 			for _, e := range data.Exposures {
 				r := idx[enc][data.TestKey{Exposure: e, Level: l}]
-				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.BestACCMean, Float(math.NaN())), pct(r.BestF1Mean, Float(math.NaN())), pct(r.EERMean, Float(math.NaN())))
+				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.BestACCMean, stats.Float(math.NaN())), pct(r.BestF1Mean, stats.Float(math.NaN())), pct(r.EERMean, stats.Float(math.NaN())))
 			}
 			fmt.Fprintln(ew)
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // DefaultEncoders are the rows of DefaultTable2Config: the CPU-cheap
@@ -39,7 +41,7 @@ type Table2Config struct {
 	Seed int64 `json:"seed"`
 	// Criterion is what the decision threshold maximises on the dev pairs
 	// before ACC and F1 are measured on a test set. Default MaxAccuracy.
-	Criterion Criterion `json:"criterion"`
+	Criterion stats.Criterion `json:"criterion"`
 	// Backend, CacheDir and BatchSize are passed to every encoder (see
 	// EncoderOptions). Defaults: "" (the encoders' defaults).
 	Backend   string `json:"backend,omitempty"`
@@ -93,7 +95,7 @@ func DefaultTable2Config() Table2Config {
 		Mixed:       append([]string(nil), DefaultMixedParts...),
 		Rounds:      3,
 		Seed:        1,
-		Criterion:   MaxAccuracy,
+		Criterion:   stats.MaxAccuracy,
 		SkipMissing: true,
 	}
 }
@@ -104,7 +106,7 @@ func (c *Table2Config) Validate() ([]string, error) {
 	if c.Rounds < 1 {
 		return nil, fmt.Errorf("rounds = %d: need at least 1", c.Rounds)
 	}
-	if _, err := ParseCriterion(string(c.Criterion)); err != nil {
+	if _, err := stats.ParseCriterion(string(c.Criterion)); err != nil {
 		return nil, err
 	}
 	var run []string

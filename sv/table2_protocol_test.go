@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // fitRecorder is a Fitter (bag of words like test-bow) that records the
@@ -124,7 +125,7 @@ func TestRunTable2FitsOnTrainingTextsOnly(t *testing.T) {
 // every test set are measured at the threshold chosen on the dev pairs
 // alone, never re-chosen on the test pairs.
 func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
-	for _, crit := range []Criterion{MaxAccuracy, MaxMacroF1} {
+	for _, crit := range []stats.Criterion{stats.MaxAccuracy, stats.MaxMacroF1} {
 		cfg := testConfig()
 		cfg.Criterion = crit
 		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.45))
@@ -134,13 +135,13 @@ func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 		belowBest := 0
 		for _, er := range res.PerRound {
 			c := fixtureCorpus(er.Seed, 6, 6, 40, 0.45)
-			th, _ := BestThreshold(er.scores.Dev, PairLabels(c.Dev), crit)
+			th, _ := stats.BestThreshold(er.scores.Dev, PairLabels(c.Dev), crit)
 			if float64(er.Threshold) != th {
 				t.Fatalf("%s round %d: threshold %v, the dev pairs give %v", er.Encoder, er.Round, er.Threshold, th)
 			}
 			for _, k := range allTestKeys() {
 				cell := er.Cells[k.String()]
-				acc, f1 := AccuracyF1(er.scores.Tests[k.String()], PairLabels(c.Tests[k]), th)
+				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], PairLabels(c.Tests[k]), th)
 				if float64(cell.Threshold) != th || float64(cell.ACC) != acc || float64(cell.F1) != f1 {
 					t.Fatalf("%s round %d %s: threshold %v ACC %v F1 %v, want %v %v %v at the dev threshold",
 						er.Encoder, er.Round, k, cell.Threshold, cell.ACC, cell.F1, th, acc, f1)
@@ -191,7 +192,7 @@ func TestMixedRowIsCosineOfConcatenation(t *testing.T) {
 	}
 	check := func(split string, pairs []data.Pair, got []float64) {
 		for i, p := range pairs {
-			if want := Cosine(emb[p.A], emb[p.B]); math.Abs(got[i]-want) > 1e-6 {
+			if want := stats.Cosine(emb[p.A], emb[p.B]); math.Abs(got[i]-want) > 1e-6 {
 				t.Fatalf("%s pair %s: mixed score %v, cosine of the concatenation %v", split, p.ID, got[i], want)
 			}
 		}

@@ -3,9 +3,8 @@ package sv
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Table2Row is one encoder on one test set, aggregated over rounds: the
@@ -22,20 +21,20 @@ type Table2Row struct {
 	// AUC, ACC (accuracy) and F1 (macro-F1): ACC and F1 at the threshold
 	// chosen on the dev pairs; _Mean over rounds, _Std their sample
 	// standard deviation.
-	AUCMean Float `json:"auc_mean" parquet:"auc_mean"`
-	AUCStd  Float `json:"auc_std" parquet:"auc_std"`
-	ACCMean Float `json:"acc_mean" parquet:"acc_mean"`
-	ACCStd  Float `json:"acc_std" parquet:"acc_std"`
-	F1Mean  Float `json:"f1_mean" parquet:"f1_mean"`
-	F1Std   Float `json:"f1_std" parquet:"f1_std"`
+	AUCMean stats.Float `json:"auc_mean" parquet:"auc_mean"`
+	AUCStd  stats.Float `json:"auc_std" parquet:"auc_std"`
+	ACCMean stats.Float `json:"acc_mean" parquet:"acc_mean"`
+	ACCStd  stats.Float `json:"acc_std" parquet:"acc_std"`
+	F1Mean  stats.Float `json:"f1_mean" parquet:"f1_mean"`
+	F1Std   stats.Float `json:"f1_std" parquet:"f1_std"`
 	// BestACC and BestF1: at the best threshold on the test set itself.
-	BestACCMean Float `json:"best_acc_mean" parquet:"best_acc_mean"`
-	BestACCStd  Float `json:"best_acc_std" parquet:"best_acc_std"`
-	BestF1Mean  Float `json:"best_f1_mean" parquet:"best_f1_mean"`
-	BestF1Std   Float `json:"best_f1_std" parquet:"best_f1_std"`
+	BestACCMean stats.Float `json:"best_acc_mean" parquet:"best_acc_mean"`
+	BestACCStd  stats.Float `json:"best_acc_std" parquet:"best_acc_std"`
+	BestF1Mean  stats.Float `json:"best_f1_mean" parquet:"best_f1_mean"`
+	BestF1Std   stats.Float `json:"best_f1_std" parquet:"best_f1_std"`
 	// EER is the equal error rate.
-	EERMean Float `json:"eer_mean" parquet:"eer_mean"`
-	EERStd  Float `json:"eer_std" parquet:"eer_std"`
+	EERMean stats.Float `json:"eer_mean" parquet:"eer_mean"`
+	EERStd  stats.Float `json:"eer_std" parquet:"eer_std"`
 	// Rounds counts the rounds whose AUC is defined.
 	Rounds int `json:"rounds" parquet:"rounds"`
 	// Pairs is the mean number of test pairs per round.
@@ -44,10 +43,10 @@ type Table2Row struct {
 	// beside (see PaperCounterpart), empty when none; PaperAUC, PaperACC
 	// and PaperF1 are that row's published means (fractions, NaN when
 	// none).
-	PaperModel string `json:"paper_model,omitempty" parquet:"paper_model,optional,dict"`
-	PaperAUC   Float  `json:"paper_auc" parquet:"paper_auc"`
-	PaperACC   Float  `json:"paper_acc" parquet:"paper_acc"`
-	PaperF1    Float  `json:"paper_f1" parquet:"paper_f1"`
+	PaperModel string      `json:"paper_model,omitempty" parquet:"paper_model,optional,dict"`
+	PaperAUC   stats.Float `json:"paper_auc" parquet:"paper_auc"`
+	PaperACC   stats.Float `json:"paper_acc" parquet:"paper_acc"`
+	PaperF1    stats.Float `json:"paper_f1" parquet:"paper_f1"`
 }
 
 // AggregateRows turns per-round results into rows: for each encoder in
@@ -75,7 +74,7 @@ func AggregateRows(perRound []EncoderRound, order []string) []Table2Row {
 
 func aggregateCell(enc string, k data.TestKey, rs []EncoderRound) Table2Row {
 	row := Table2Row{Encoder: enc, Exposure: string(k.Exposure), Level: string(k.Level)}
-	get := func(f func(CellMetrics) Float) (mean, std Float, n int) {
+	get := func(f func(CellMetrics) stats.Float) (mean, std stats.Float, n int) {
 		var xs []float64
 		for _, r := range rs {
 			x := float64(f(r.Cells[k.String()]))
@@ -83,21 +82,21 @@ func aggregateCell(enc string, k data.TestKey, rs []EncoderRound) Table2Row {
 				xs = append(xs, x)
 			}
 		}
-		m, s := meanStd(xs)
-		return Float(m), Float(s), len(xs)
+		m, s := stats.MeanStd(xs)
+		return stats.Float(m), stats.Float(s), len(xs)
 	}
-	row.AUCMean, row.AUCStd, row.Rounds = get(func(c CellMetrics) Float { return c.AUC })
-	row.ACCMean, row.ACCStd, _ = get(func(c CellMetrics) Float { return c.ACC })
-	row.F1Mean, row.F1Std, _ = get(func(c CellMetrics) Float { return c.F1 })
-	row.BestACCMean, row.BestACCStd, _ = get(func(c CellMetrics) Float { return c.BestACC })
-	row.BestF1Mean, row.BestF1Std, _ = get(func(c CellMetrics) Float { return c.BestF1 })
-	row.EERMean, row.EERStd, _ = get(func(c CellMetrics) Float { return c.EER })
+	row.AUCMean, row.AUCStd, row.Rounds = get(func(c CellMetrics) stats.Float { return c.AUC })
+	row.ACCMean, row.ACCStd, _ = get(func(c CellMetrics) stats.Float { return c.ACC })
+	row.F1Mean, row.F1Std, _ = get(func(c CellMetrics) stats.Float { return c.F1 })
+	row.BestACCMean, row.BestACCStd, _ = get(func(c CellMetrics) stats.Float { return c.BestACC })
+	row.BestF1Mean, row.BestF1Std, _ = get(func(c CellMetrics) stats.Float { return c.BestF1 })
+	row.EERMean, row.EERStd, _ = get(func(c CellMetrics) stats.Float { return c.EER })
 	var pairs int
 	for _, r := range rs {
 		pairs += r.Cells[k.String()].Pairs
 	}
 	row.Pairs = int(math.Round(float64(pairs) / float64(len(rs))))
-	row.PaperAUC, row.PaperACC, row.PaperF1 = Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
+	row.PaperAUC, row.PaperACC, row.PaperF1 = stats.Float(math.NaN()), stats.Float(math.NaN()), stats.Float(math.NaN())
 	if pm := PaperCounterpart(enc); pm != "" {
 		if p, ok := PaperTable2Cell(pm, k); ok {
 			row.PaperModel = pm
@@ -107,18 +106,6 @@ func aggregateCell(enc string, k data.TestKey, rs []EncoderRound) Table2Row {
 	return row
 }
 
-// meanStd returns the mean and the sample standard deviation of xs: NaN,
-// NaN for none and the value, NaN for one.
-func meanStd(xs []float64) (mean, std float64) {
-	switch len(xs) {
-	case 0:
-		return math.NaN(), math.NaN()
-	case 1:
-		return xs[0], math.NaN()
-	}
-	return stat.MeanStdDev(xs, nil)
-}
-
 // fromPercent turns a published percentage (two decimals) into a fraction
 // without binary noise (52.56 → 0.5256, not 0.5256000000000001).
-func fromPercent(p float64) Float { return Float(math.Round(p*100) / 10000) }
+func fromPercent(p float64) stats.Float { return stats.Float(math.Round(p*100) / 10000) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/assets"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // CorpusSource returns the pair corpus of round (1-based), built with
@@ -35,8 +36,8 @@ type EncoderRound struct {
 	About string `json:"about,omitempty"`
 	// DevAUC is the AUC on the dev pairs; Threshold the threshold chosen
 	// there and used for every test set's ACC and F1.
-	DevAUC    Float `json:"dev_auc"`
-	Threshold Float `json:"threshold"`
+	DevAUC    stats.Float `json:"dev_auc"`
+	Threshold stats.Float `json:"threshold"`
 	// Cells holds the metrics by test set (TestKey.String()).
 	Cells map[string]CellMetrics `json:"cells"`
 	// Timing says where the time went.
@@ -164,7 +165,7 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	if err != nil {
 		return nil, err
 	}
-	crit, _ := ParseCriterion(string(cfg.Criterion))
+	crit, _ := stats.ParseCriterion(string(cfg.Criterion))
 	cfg.Criterion = crit
 	if cfg.RowSettings == nil {
 		for _, n := range runList {
@@ -440,7 +441,7 @@ func TrainTexts(c *data.PairCorpus, max int) []string {
 // roundRunner computes the encoders of one round.
 type roundRunner struct {
 	cfg        *Table2Config
-	crit       Criterion
+	crit       stats.Criterion
 	corpus     *data.PairCorpus
 	round      int
 	seed       int64
@@ -519,7 +520,7 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 	t = time.Now()
 	er.scores = rr.score(emb, func(a, b []float32) float64 { return ScorePair(enc, a, b) })
 	if _, own := enc.(PairScorer); own {
-		cos := rr.score(emb, Cosine)
+		cos := rr.score(emb, stats.Cosine)
 		er.scores.CosDev, er.scores.CosTests = cos.Dev, cos.Tests
 	}
 	er.Timing.ScoreS = time.Since(t).Seconds()
@@ -553,9 +554,9 @@ func (rr *roundRunner) score(emb map[string][]float32, f func(a, b []float32) fl
 // evaluate fills the metrics of er from its scores.
 func (rr *roundRunner) evaluate(er *EncoderRound) {
 	devLabels := PairLabels(rr.corpus.Dev)
-	er.DevAUC = Float(AUC(er.scores.Dev, devLabels))
-	th, _ := BestThreshold(er.scores.Dev, devLabels, rr.crit)
-	er.Threshold = Float(th)
+	er.DevAUC = stats.Float(stats.AUC(er.scores.Dev, devLabels))
+	th, _ := stats.BestThreshold(er.scores.Dev, devLabels, rr.crit)
+	er.Threshold = stats.Float(th)
 	er.Cells = map[string]CellMetrics{}
 	er.labels = map[string][]bool{}
 	for _, k := range allTestKeys() {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // TestTestScoresGiveTheCellAUC checks that the kept pair scores and labels
@@ -27,7 +28,7 @@ func TestTestScoresGiveTheCellAUC(t *testing.T) {
 				if !ok {
 					t.Fatalf("pass %d %s %s: no scores", pass, er.Encoder, k)
 				}
-				if got, want := AUC(s, l), float64(er.Cells[k.String()].AUC); math.Abs(got-want) > 1e-12 {
+				if got, want := stats.AUC(s, l), float64(er.Cells[k.String()].AUC); math.Abs(got-want) > 1e-12 {
 					t.Errorf("pass %d %s %s: AUC from scores %v, cell %v", pass, er.Encoder, k, got, want)
 				}
 			}

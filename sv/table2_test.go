@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 func testConfig() Table2Config {
@@ -65,7 +66,7 @@ func TestRunTable2RowsAndMetrics(t *testing.T) {
 			aucs = append(aucs, float64(er.Cells["unseen-unseen-harder"].AUC))
 		}
 	}
-	m, s := meanStd(aucs)
+	m, s := stats.MeanStd(aucs)
 	r := byEnc["test-noise"][8]
 	if r.Exposure != "unseen-unseen" || r.Level != "harder" || math.Abs(float64(r.AUCMean)-m) > 1e-12 || math.Abs(float64(r.AUCStd)-s) > 1e-12 {
 		t.Errorf("row %+v, want AUC %v ± %v", r, m, s)
@@ -92,8 +93,8 @@ func TestMixedEqualsConcatenatedCosine(t *testing.T) {
 	e1, _ := EmbedSets(ctx, bow, sets, nil)
 	e2, _ := EmbedSets(ctx, noise, sets, nil)
 	for _, p := range c.Dev {
-		want := Cosine(emb[p.A], emb[p.B])
-		got := (Cosine(e1[p.A], e1[p.B]) + Cosine(e2[p.A], e2[p.B])) / 2
+		want := stats.Cosine(emb[p.A], emb[p.B])
+		got := (stats.Cosine(e1[p.A], e1[p.B]) + stats.Cosine(e2[p.A], e2[p.B])) / 2
 		if math.Abs(got-want) > 1e-6 {
 			t.Fatalf("pair %s: mean of cosines %v, cosine of concatenation %v", p.ID, got, want)
 		}

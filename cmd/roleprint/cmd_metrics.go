@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/agree"
 	"github.com/roleprint/roleprint/persona/textmetrics"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -397,8 +397,8 @@ func readAgreementCSV(path, groupBy string) (map[string]*agreementRows, []string
 }
 
 // ciText renders an interval "[lo, hi]", "" when undefined.
-func ciText(iv agree.Interval) string {
-	if math.IsNaN(iv[0]) || math.IsNaN(iv[1]) {
+func ciText(iv stats.Interval) string {
+	if !iv.Defined() {
 		return ""
 	}
 	return fmt.Sprintf("[%.3f, %.3f]", iv[0], iv[1])

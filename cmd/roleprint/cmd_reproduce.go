@@ -18,6 +18,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
 	_ "github.com/roleprint/roleprint/sv/neural"   // transformer(_ft) rows and the backend probe
@@ -123,7 +124,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		cfg.FitMaxTexts = *fitMax
 	}
 	cfg.Seed = *seed
-	crit, err := sv.ParseCriterion(*criterion)
+	crit, err := stats.ParseCriterion(*criterion)
 	if err != nil {
 		return usagef("--criterion: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/backend"
 	"github.com/roleprint/roleprint/sv/neural"
@@ -281,7 +282,7 @@ func trainScoreTests(ctx context.Context, e *env, enc sv.Encoder, c *data.PairCo
 			scores[i] = sv.ScorePair(enc, vecs[p.A], vecs[p.B])
 			labels[i] = p.Label == 1
 		}
-		aucs[k.String()] = sv.AUC(scores, labels)
+		aucs[k.String()] = stats.AUC(scores, labels)
 		counts[k.String()] = len(pairs)
 	}
 	return aucs, counts, nil

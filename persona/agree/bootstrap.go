@@ -2,12 +2,10 @@ package agree
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sort"
-	"strconv"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // DefaultReplicates is the number of bootstrap replicates behind each
@@ -30,26 +28,6 @@ func DefaultBootstrap() Bootstrap {
 	return Bootstrap{Replicates: DefaultReplicates, Confidence: 0.95, Seed: 1}
 }
 
-// Interval is a percentile confidence interval [lo, hi]; both ends are NaN
-// (null in JSON) when it could not be computed.
-type Interval [2]float64
-
-// MarshalJSON writes [lo, hi], with null for NaN ends.
-func (iv Interval) MarshalJSON() ([]byte, error) {
-	b := []byte{'['}
-	for i, v := range iv {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendFloat(b, v, 'g', 8, 64)
-		}
-	}
-	return append(b, ']'), nil
-}
-
 // GroupReport is the agreement of judge with human scores, either over
 // items or, with groups, over the groups' mean scores (one point per
 // system, as SpeechRole's Table 3 correlates systems), with bootstrap
@@ -68,9 +46,9 @@ type GroupReport struct {
 	Bootstrap Bootstrap `json:"bootstrap"`
 	// SpearmanCI, KendallCI and PairwiseCI are percentile intervals of ρ,
 	// τ-b and pairwise agreement.
-	SpearmanCI Interval `json:"spearman_ci"`
-	KendallCI  Interval `json:"kendall_tau_b_ci"`
-	PairwiseCI Interval `json:"pairwise_agreement_ci"`
+	SpearmanCI stats.Interval `json:"spearman_ci"`
+	KendallCI  stats.Interval `json:"kendall_tau_b_ci"`
+	PairwiseCI stats.Interval `json:"pairwise_agreement_ci"`
 }
 
 // GroupMeans averages human and judge scores per group: it returns the
@@ -118,7 +96,7 @@ func CompareGroups(human, judge []float64, groups []string, b Bootstrap) (GroupR
 	if b.Replicates < 0 || b.Confidence <= 0 || b.Confidence >= 1 {
 		return GroupReport{}, fmt.Errorf("agree: bootstrap of %d replicates at confidence %g: want ≥ 0 and 0 < c < 1", b.Replicates, b.Confidence)
 	}
-	out := GroupReport{Bootstrap: b, SpearmanCI: nanInterval(), KendallCI: nanInterval(), PairwiseCI: nanInterval()}
+	out := GroupReport{Bootstrap: b, SpearmanCI: stats.NoInterval(), KendallCI: stats.NoInterval(), PairwiseCI: stats.NoInterval()}
 	x, y := human, judge
 	var members [][]int // per group, its items
 	if groups != nil {
@@ -167,33 +145,12 @@ func CompareGroups(human, judge []float64, groups []string, b Bootstrap) (GroupR
 				bx, by = append(bx, sh/float64(len(m))), append(by, sj/float64(len(m)))
 			}
 		}
-		r, _ := Spearman(bx, by)
-		t, _ := KendallTauB(bx, by)
-		p, _ := PairwiseAgreement(bx, by)
-		rho, tau, pw = appendDefined(rho, r), appendDefined(tau, t), appendDefined(pw, p)
+		rho = append(rho, stats.Spearman(bx, by))
+		tau = append(tau, stats.KendallTauB(bx, by))
+		pw = append(pw, stats.PairwiseAgreement(bx, by))
 	}
-	out.SpearmanCI = percentile(rho, b.Confidence)
-	out.KendallCI = percentile(tau, b.Confidence)
-	out.PairwiseCI = percentile(pw, b.Confidence)
+	out.SpearmanCI = stats.PercentileInterval(rho, b.Confidence)
+	out.KendallCI = stats.PercentileInterval(tau, b.Confidence)
+	out.PairwiseCI = stats.PercentileInterval(pw, b.Confidence)
 	return out, nil
-}
-
-func nanInterval() Interval { return Interval{math.NaN(), math.NaN()} }
-
-func appendDefined(s []float64, v float64) []float64 {
-	if math.IsNaN(v) {
-		return s
-	}
-	return append(s, v)
-}
-
-// percentile is the central conf interval of v (gonum's linearly
-// interpolated quantiles); NaN ends with fewer than two values.
-func percentile(v []float64, conf float64) Interval {
-	if len(v) < 2 {
-		return nanInterval()
-	}
-	sort.Float64s(v)
-	a := (1 - conf) / 2
-	return Interval{stat.Quantile(a, stat.LinInterp, v, nil), stat.Quantile(1-a, stat.LinInterp, v, nil)}
 }

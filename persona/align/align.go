@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/persona/textmetrics"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -190,7 +191,7 @@ func Align(ctx context.Context, lines []Line, words []Word, opts Options) (*Alig
 		if l.FirstWord < 0 {
 			continue
 		}
-		l.Similarity = textmetrics.Cosine(vecs[k], vecs[k+1])
+		l.Similarity = stats.Cosine(vecs[k], vecs[k+1])
 		k += 2
 		l.Valid = l.Similarity >= opts.Threshold
 		if l.Valid {

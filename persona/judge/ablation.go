@@ -10,6 +10,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/textmetrics"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // DefaultContextLengths are VoxRole Table 4's context lengths.
@@ -238,7 +239,7 @@ func (a *RetrievalAgent) Respond(ctx context.Context, item AblationItem, c []Tur
 		if l.conv == item.Conversation {
 			continue
 		}
-		if s := textmetrics.Cosine(q, l.prev); s > bestS {
+		if s := stats.Cosine(q, l.prev); s > bestS {
 			best, bestS = l.text, s
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/persona/textmetrics"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // LexicalJudge is an offline stand-in for an LLM judge: it scores by text
@@ -46,7 +47,7 @@ func (j *LexicalJudge) sim(a, b string) float64 {
 	if strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
 		return 0
 	}
-	return math.Max(0, textmetrics.Cosine(j.enc.Vector(a), j.enc.Vector(b)))
+	return math.Max(0, stats.Cosine(j.enc.Vector(a), j.enc.Vector(b)))
 }
 
 func lengthSim(a, b string) float64 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 func TestHashEncoder(t *testing.T) {
@@ -16,13 +18,13 @@ func TestHashEncoder(t *testing.T) {
 	if len(v) != 4 || len(v[0]) != 256 || e.Name() != "hash-ngram" {
 		t.Fatalf("shape %d×%d", len(v), len(v[0]))
 	}
-	if c := Cosine(v[0], v[1]); math.Abs(c-1) > 1e-6 {
+	if c := stats.Cosine(v[0], v[1]); math.Abs(c-1) > 1e-6 {
 		t.Fatalf("case/punctuation changed the vector: cos %v", c)
 	}
-	if c := Cosine(v[0], v[2]); c > 0.3 {
+	if c := stats.Cosine(v[0], v[2]); c > 0.3 {
 		t.Fatalf("unrelated texts too similar: %v", c)
 	}
-	if Cosine(v[0], v[3]) != 0 {
+	if stats.Cosine(v[0], v[3]) != 0 {
 		t.Fatal("empty text not zero")
 	}
 }
@@ -99,7 +101,7 @@ func TestDedupExactAndLSHRecall(t *testing.T) {
 		t.Fatalf("exact found %d duplicates of 1000 injected", len(ex.Duplicates))
 	}
 	for _, d := range ex.Duplicates {
-		if d.Of >= d.Index || d.Cosine < 0.9 || math.Abs(Cosine(vecs[d.Index], vecs[d.Of])-d.Cosine) > 1e-4 {
+		if d.Of >= d.Index || d.Cosine < 0.9 || math.Abs(stats.Cosine(vecs[d.Index], vecs[d.Of])-d.Cosine) > 1e-4 {
 			t.Fatalf("bad duplicate record %+v", d)
 		}
 	}

@@ -108,17 +108,3 @@ func dot(a, b []float32) float32 {
 	}
 	return s0 + s1 + s2 + s3
 }
-
-// Cosine returns the cosine similarity of a and b (0 when either is zero).
-func Cosine(a, b []float32) float64 {
-	var ab, aa, bb float64
-	for i := range a {
-		ab += float64(a[i]) * float64(b[i])
-		aa += float64(a[i]) * float64(a[i])
-		bb += float64(b[i]) * float64(b[i])
-	}
-	if aa == 0 || bb == 0 {
-		return 0
-	}
-	return ab / math.Sqrt(aa*bb)
-}

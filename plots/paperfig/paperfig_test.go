@@ -11,6 +11,7 @@ import (
 	"github.com/roleprint/roleprint/persona/distill"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
@@ -37,13 +38,13 @@ func table2Rows() []sv.Table2Row {
 	for ei, enc := range []string{"liwc", "tfidf"} {
 		for _, l := range data.Levels {
 			for xi, e := range data.Exposures {
-				paper := sv.Float(math.NaN())
+				paper := stats.Float(math.NaN())
 				if enc == "liwc" {
 					paper = 0.55
 				}
 				rows = append(rows, sv.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l),
-					AUCMean: sv.Float(0.6 + 0.1*float64(ei) - 0.01*float64(xi)), AUCStd: 0.01, ACCMean: 0.6, F1Mean: 0.6,
-					EERMean: 0.4, PaperAUC: paper, PaperACC: sv.Float(math.NaN()), PaperF1: sv.Float(math.NaN())})
+					AUCMean: stats.Float(0.6 + 0.1*float64(ei) - 0.01*float64(xi)), AUCStd: 0.01, ACCMean: 0.6, F1Mean: 0.6,
+					EERMean: 0.4, PaperAUC: paper, PaperACC: stats.Float(math.NaN()), PaperF1: stats.Float(math.NaN())})
 			}
 		}
 	}
@@ -94,12 +95,12 @@ func TestPairBars(t *testing.T) {
 }
 
 func report() *roleplay.Report {
-	v := func(x float64) roleplay.Value { return roleplay.Value(x) }
-	ci := roleplay.Interval{v(0.1), v(0.3)}
+	v := func(x float64) stats.Float { return stats.Float(x) }
+	ci := stats.Interval{v(0.1), v(0.3)}
 	r := &roleplay.Report{Encoder: "mixed", Config: roleplay.DefaultConfig()}
 	for mi, m := range []string{"Real", "ChatHaruhi"} {
 		ms := roleplay.ModelScore{Model: m, Simulation: v(0.2 - 0.1*float64(mi)), SimulationCI: ci, Distinction: v(0.9),
-			DistinctionCI: roleplay.Interval{v(0.85), v(0.95)}, AvgRank: v(1 + float64(mi)), ModelRank: v(1 + float64(mi)), Roles: 2, RolesWithReal: 2}
+			DistinctionCI: stats.Interval{v(0.85), v(0.95)}, AvgRank: v(1 + float64(mi)), ModelRank: v(1 + float64(mi)), Roles: 2, RolesWithReal: 2}
 		for ri, role := range []string{"Sheldon", "Penny"} {
 			ms.PerRole = append(ms.PerRole, roleplay.RoleScore{Role: role, RealRole: role, Rank: v(1 + float64(mi*ri)), RankOf: 2,
 				Top: []roleplay.RankedRole{{Role: role, Similarity: v(0.3)}}})

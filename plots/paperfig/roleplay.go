@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
@@ -60,8 +61,8 @@ func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 	for _, m := range r.Models {
 		bt.Groups = append(bt.Groups, m.Model)
 		for s, v := range []struct {
-			x  roleplay.Value
-			ci roleplay.Interval
+			x  stats.Float
+			ci stats.Interval
 		}{{m.Simulation, m.SimulationCI}, {m.Distinction, m.DistinctionCI}} {
 			y := float64(v.x)
 			bt.Y[s] = append(bt.Y[s], y)

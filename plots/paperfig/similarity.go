@@ -7,6 +7,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -78,7 +79,7 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 	centroid := func(sets []*data.UtteranceSet) []float64 {
 		var out []float64
 		for _, set := range sets {
-			v := sv.Normalize(emb[set.ID])
+			v := stats.Normalize(emb[set.ID])
 			if out == nil {
 				out = make([]float64, len(v))
 			}

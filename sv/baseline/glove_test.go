@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data/assets"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -165,7 +166,7 @@ func TestGloVeInstalled(t *testing.T) {
 		t.Fatalf("dim %d", enc.Dim())
 	}
 	v, _ := enc.Encode(context.Background(), []string{"cat", "dog", "economy"}, nil)
-	if !(sv.Cosine(v[0], v[1]) > sv.Cosine(v[0], v[2])+0.3) {
-		t.Errorf("cos(cat, dog) = %v, cos(cat, economy) = %v", sv.Cosine(v[0], v[1]), sv.Cosine(v[0], v[2]))
+	if !(stats.Cosine(v[0], v[1]) > stats.Cosine(v[0], v[2])+0.3) {
+		t.Errorf("cos(cat, dog) = %v, cos(cat, economy) = %v", stats.Cosine(v[0], v[1]), stats.Cosine(v[0], v[2]))
 	}
 }

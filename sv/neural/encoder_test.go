@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -34,7 +35,7 @@ func pairAUC(t *testing.T, enc sv.Encoder, c *data.PairCorpus, pairs []data.Pair
 		scores[i] = sv.ScorePair(enc, vecs[p.A], vecs[p.B])
 		labels[i] = p.Label == 1
 	}
-	return sv.AUC(scores, labels)
+	return stats.AUC(scores, labels)
 }
 
 func testFineTuning(t *testing.T, name, backendName string) []float64 {

@@ -15,7 +15,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // TrainResult reports a training run.
@@ -562,5 +562,5 @@ func (t *trainer) evaluate(pairs []pairData) (meanLoss, auc float64, err error) 
 			lossSum += float64(l[i])
 		}
 	}
-	return lossSum / float64(len(pairs)), sv.AUC(scores, labels), nil
+	return lossSum / float64(len(pairs)), stats.AUC(scores, labels), nil
 }

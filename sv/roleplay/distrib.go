@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Kinds of similarity distributions.
@@ -32,15 +32,15 @@ type Distribution struct {
 	NPositive int `json:"n_positive"`
 	NNegative int `json:"n_negative"`
 	// MeanPositive and MeanNegative are the mean similarities.
-	MeanPositive Value `json:"mean_positive"`
-	MeanNegative Value `json:"mean_negative"`
+	MeanPositive stats.Float `json:"mean_positive"`
+	MeanNegative stats.Float `json:"mean_negative"`
 	// AUC is the probability that a positive pair is more similar than a
-	// negative one (sv.AUC over every pair); 0.5 means inseparable.
-	AUC Value `json:"auc"`
+	// negative one (stats.AUC over every pair); 0.5 means inseparable.
+	AUC stats.Float `json:"auc"`
 	// Overlap is the overlapping coefficient of the two distributions:
 	// the area shared by their normalised histograms (Histogram's bins),
 	// 1 for identical distributions, 0 for disjoint ones.
-	Overlap Value `json:"overlap"`
+	Overlap stats.Float `json:"overlap"`
 	// Histogram bins both sides on common edges.
 	Histogram Histogram `json:"histogram"`
 	// Positive and Negative hold the similarities themselves, a seeded
@@ -171,17 +171,17 @@ func (r *run) distributions(row *scoreRow) []Distribution {
 
 func (r *run) distribution(model, kind string, pos, neg []float64, seed uint64) Distribution {
 	d := Distribution{Model: model, Kind: kind, NPositive: len(pos), NNegative: len(neg),
-		MeanPositive: Value(mean(pos)), MeanNegative: Value(mean(neg)), AUC: NaN(), Overlap: NaN()}
+		MeanPositive: stats.Float(stats.Mean(pos)), MeanNegative: stats.Float(stats.Mean(neg)), AUC: stats.NaN(), Overlap: stats.NaN()}
 	if len(pos) > 0 && len(neg) > 0 {
 		scores := append(append(make([]float64, 0, len(pos)+len(neg)), pos...), neg...)
 		labels := make([]bool, len(scores))
 		for i := range pos {
 			labels[i] = true
 		}
-		d.AUC = Value(sv.AUC(scores, labels))
+		d.AUC = stats.Float(stats.AUC(scores, labels))
 	}
 	d.Histogram, _ = NewHistogram(pos, neg, r.cfg.Bins) // Bins ≥ 1 after resolve
-	d.Overlap = Value(d.Histogram.Overlap())
+	d.Overlap = stats.Float(d.Histogram.Overlap())
 	rng := rand.New(rand.NewPCG(seed, 7))
 	d.Positive = sample(rng, pos, r.cfg.MaxDistributionPairs)
 	d.Negative = sample(rng, neg, r.cfg.MaxDistributionPairs)
@@ -205,15 +205,4 @@ func sample(rng *rand.Rand, xs []float64, k int) []float64 {
 		}
 	}
 	return out
-}
-
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

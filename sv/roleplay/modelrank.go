@@ -3,6 +3,8 @@ package roleplay
 import (
 	"math"
 	"sort"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // RankModels fills every model's ModelRank and ModelRankRoles: the paper's
@@ -65,9 +67,9 @@ func RankModels(models []ModelScore) {
 	}
 	for mi := range models {
 		models[mi].ModelRankRoles = count[mi]
-		models[mi].ModelRank = NaN()
+		models[mi].ModelRank = stats.NaN()
 		if count[mi] > 0 {
-			models[mi].ModelRank = Value(total[mi] / float64(count[mi]))
+			models[mi].ModelRank = stats.Float(total[mi] / float64(count[mi]))
 		}
 	}
 }

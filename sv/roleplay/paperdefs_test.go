@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // TestRankModelsByHand works the paper's Table 7 out for three rows and
@@ -21,10 +22,10 @@ import (
 // ranks averaged) order them otherwise and are left as they are.
 func TestRankModelsByHand(t *testing.T) {
 	row := func(model string, avgRank float64, sims ...float64) ModelScore {
-		m := ModelScore{Model: model, AvgRank: Value(avgRank)}
+		m := ModelScore{Model: model, AvgRank: stats.Float(avgRank)}
 		for i, s := range sims {
 			r := string(rune('X' + i))
-			m.PerRole = append(m.PerRole, RoleScore{Role: r, RealRole: r, Simulation: Value(s)})
+			m.PerRole = append(m.PerRole, RoleScore{Role: r, RealRole: r, Simulation: stats.Float(s)})
 		}
 		// A Distinction-only role takes no part.
 		m.PerRole = append(m.PerRole, RoleScore{Role: "Extra", Simulation: 0.99})
@@ -45,7 +46,7 @@ func TestRankModelsByHand(t *testing.T) {
 		t.Errorf("order %v", order)
 	}
 	// A row without any real role has no model rank.
-	none := []ModelScore{{Model: "Solo", PerRole: []RoleScore{{Role: "Q", Simulation: NaN()}}}}
+	none := []ModelScore{{Model: "Solo", PerRole: []RoleScore{{Role: "Q", Simulation: stats.NaN()}}}}
 	RankModels(none)
 	if none[0].ModelRank.Defined() || none[0].ModelRankRoles != 0 {
 		t.Errorf("no real role: rank %v over %d", none[0].ModelRank, none[0].ModelRankRoles)

@@ -1,46 +1,6 @@
 package roleplay
 
-import (
-	"math"
-	"strconv"
-)
-
-// Value is a score that may be undefined (NaN): a role without real sets
-// has no Simulation, a run without bootstrap no interval. It marshals to
-// JSON as a number, or null when NaN.
-type Value float64
-
-// NaN is the undefined Value.
-func NaN() Value { return Value(math.NaN()) }
-
-// Defined reports whether v is a number.
-func (v Value) Defined() bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
-
-// MarshalJSON writes v, or null when undefined.
-func (v Value) MarshalJSON() ([]byte, error) {
-	if !v.Defined() {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, float64(v), 'g', 8, 64), nil
-}
-
-// UnmarshalJSON reads a number or null (NaN).
-func (v *Value) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*v = NaN()
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	*v = Value(f)
-	return err
-}
-
-// Interval is a confidence interval [lo, hi]; both ends are null in JSON
-// when no bootstrap ran.
-type Interval [2]Value
-
-// noInterval is the interval of a run without bootstrap.
-func noInterval() Interval { return Interval{NaN(), NaN()} }
+import "github.com/roleprint/roleprint/stats"
 
 // Report is the result of Score: one row per agent model plus the Real
 // reference row, the role matching, and the similarity distributions.
@@ -73,25 +33,25 @@ type ModelScore struct {
 	// Simulation is Eq. 2: the mean over roles with real lines of the mean
 	// similarity between the model's sets for the role and the role's
 	// real reference sets.
-	Simulation   Value    `json:"simulation"`
-	SimulationCI Interval `json:"simulation_ci"`
+	Simulation   stats.Float    `json:"simulation"`
+	SimulationCI stats.Interval `json:"simulation_ci"`
 	// Distinction is Eq. 3: the mean over roles of the mean of 1 −
 	// similarity between the model's sets for the role and its sets for
 	// each other role (pairs drawn from one conversation left out).
-	Distinction   Value    `json:"distinction"`
-	DistinctionCI Interval `json:"distinction_ci"`
+	Distinction   stats.Float    `json:"distinction"`
+	DistinctionCI stats.Interval `json:"distinction_ci"`
 	// AvgRank is the average role rank: the mean over the model's roles
 	// with real lines of each role's Simulation Rank among the candidate
 	// roles (RoleScore.Rank, Table 6's "Sheldon Cooper's Rank"); 1 is
 	// best. It is not Table 7, which ranks models: see ModelRank.
-	AvgRank   Value    `json:"avg_rank"`
-	AvgRankCI Interval `json:"avg_rank_ci"`
+	AvgRank   stats.Float    `json:"avg_rank"`
+	AvgRankCI stats.Interval `json:"avg_rank_ci"`
 	// ModelRank is the paper's Table 7, "average Simulation Rank": per
 	// real role the rows of the report (Real row included) are ranked by
 	// their Simulation for it, and a row's places are averaged over the
 	// ModelRankRoles real roles it scores (see RankModels); 1 is best.
-	ModelRank      Value `json:"model_rank"`
-	ModelRankRoles int   `json:"model_rank_roles"`
+	ModelRank      stats.Float `json:"model_rank"`
+	ModelRankRoles int         `json:"model_rank_roles"`
 	// Roles counts the roles scored; RolesWithReal those with real lines.
 	Roles         int `json:"roles"`
 	RolesWithReal int `json:"roles_with_real"`
@@ -117,20 +77,20 @@ type Common struct {
 	Roles []string `json:"roles"`
 	// Simulation, Distinction and AvgRank are the agent's scores over the
 	// shared roles.
-	Simulation    Value    `json:"simulation"`
-	SimulationCI  Interval `json:"simulation_ci"`
-	Distinction   Value    `json:"distinction"`
-	DistinctionCI Interval `json:"distinction_ci"`
-	AvgRank       Value    `json:"avg_rank"`
-	AvgRankCI     Interval `json:"avg_rank_ci"`
+	Simulation    stats.Float    `json:"simulation"`
+	SimulationCI  stats.Interval `json:"simulation_ci"`
+	Distinction   stats.Float    `json:"distinction"`
+	DistinctionCI stats.Interval `json:"distinction_ci"`
+	AvgRank       stats.Float    `json:"avg_rank"`
+	AvgRankCI     stats.Interval `json:"avg_rank_ci"`
 	// RealSimulation, RealDistinction and RealAvgRank are the Real row's
 	// scores over the same roles.
-	RealSimulation    Value    `json:"real_simulation"`
-	RealSimulationCI  Interval `json:"real_simulation_ci"`
-	RealDistinction   Value    `json:"real_distinction"`
-	RealDistinctionCI Interval `json:"real_distinction_ci"`
-	RealAvgRank       Value    `json:"real_avg_rank"`
-	RealAvgRankCI     Interval `json:"real_avg_rank_ci"`
+	RealSimulation    stats.Float    `json:"real_simulation"`
+	RealSimulationCI  stats.Interval `json:"real_simulation_ci"`
+	RealDistinction   stats.Float    `json:"real_distinction"`
+	RealDistinctionCI stats.Interval `json:"real_distinction_ci"`
+	RealAvgRank       stats.Float    `json:"real_avg_rank"`
+	RealAvgRankCI     stats.Interval `json:"real_avg_rank_ci"`
 }
 
 // RoleScore is one role of one model.
@@ -146,21 +106,21 @@ type RoleScore struct {
 	RealSets   int `json:"real_sets"`
 	// Simulation is the role's mean similarity to its real sets (null for
 	// a Distinction-only role).
-	Simulation   Value    `json:"simulation"`
-	SimulationCI Interval `json:"simulation_ci"`
+	Simulation   stats.Float    `json:"simulation"`
+	SimulationCI stats.Interval `json:"simulation_ci"`
 	// Distinction is the role's mean dissimilarity to the model's other
 	// roles.
-	Distinction   Value    `json:"distinction"`
-	DistinctionCI Interval `json:"distinction_ci"`
+	Distinction   stats.Float    `json:"distinction"`
+	DistinctionCI stats.Interval `json:"distinction_ci"`
 	// Rank is the Simulation Rank (1 = best; ties count one half) among
 	// RankOf candidates, by Config.RankAmong: by default the position of
 	// the role's own real role among every real role when they are
 	// ordered by the similarity of their reference sets to the model's
 	// sets for this role; with RankAmongAgent the position of this role
 	// among the model's roles ordered by similarity to its real sets.
-	Rank   Value    `json:"rank"`
-	RankCI Interval `json:"rank_ci"`
-	RankOf int      `json:"rank_of"`
+	Rank   stats.Float    `json:"rank"`
+	RankCI stats.Interval `json:"rank_ci"`
+	RankOf int            `json:"rank_of"`
 	// Top lists the Config.TopK most similar candidates (Table 6): real
 	// roles by default, the model's roles with RankAmongAgent.
 	Top []RankedRole `json:"top"`
@@ -169,8 +129,8 @@ type RoleScore struct {
 // RankedRole is a Simulation Rank candidate and its mean similarity (see
 // RoleScore.Top).
 type RankedRole struct {
-	Role       string `json:"role"`
-	Similarity Value  `json:"similarity"`
+	Role       string      `json:"role"`
+	Similarity stats.Float `json:"similarity"`
 }
 
 // Model returns the row of the named model, or nil.

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // estimate is one evaluation of a row's scores under given set weights.
@@ -148,7 +148,7 @@ func weightedMean(x, c []float64) float64 {
 func (r *run) scoreRow(ctx context.Context, row *scoreRow) (ModelScore, error) {
 	cfg := r.cfg
 	ms := ModelScore{Model: row.model, Roles: len(row.roles), Sets: row.hi - row.lo,
-		SimulationCI: noInterval(), DistinctionCI: noInterval(), AvgRankCI: noInterval()}
+		SimulationCI: stats.NoInterval(), DistinctionCI: stats.NoInterval(), AvgRankCI: stats.NoInterval()}
 	n := len(row.roles)
 	hasReal := make([]float64, n) // 1 for roles with real sets: weights of the Simulation mean
 	for i, g := range row.roles {
@@ -159,13 +159,13 @@ func (r *run) scoreRow(ctx context.Context, row *scoreRow) (ModelScore, error) {
 		}
 	}
 	point := r.estimateRow(row, nil, nil)
-	ms.Simulation = Value(weightedMean(point.sim, hasReal))
-	ms.Distinction = Value(weightedMean(point.dist, nil))
-	ms.AvgRank = Value(weightedMean(point.rank, hasReal))
+	ms.Simulation = stats.Float(weightedMean(point.sim, hasReal))
+	ms.Distinction = stats.Float(weightedMean(point.dist, nil))
+	ms.AvgRank = stats.Float(weightedMean(point.rank, hasReal))
 	for i, g := range row.roles {
 		rs := RoleScore{Role: g.role, RealRole: g.realRole, Sets: g.hi - g.lo, Utterances: g.utts,
-			Simulation: Value(point.sim[i]), Distinction: Value(point.dist[i]), Rank: Value(point.rank[i]),
-			SimulationCI: noInterval(), DistinctionCI: noInterval(), RankCI: noInterval()}
+			Simulation: stats.Float(point.sim[i]), Distinction: stats.Float(point.dist[i]), Rank: stats.Float(point.rank[i]),
+			SimulationCI: stats.NoInterval(), DistinctionCI: stats.NoInterval(), RankCI: stats.NoInterval()}
 		if g.realRole != "" {
 			ref := r.refs[r.refOf[g.realRole]]
 			rs.RealSets = ref.hi - ref.lo
@@ -228,13 +228,13 @@ func (r *run) scoreRow(ctx context.Context, row *scoreRow) (ModelScore, error) {
 	if err := ctx.Err(); err != nil {
 		return ms, err
 	}
-	ms.SimulationCI = percentile(sim, cfg.Confidence)
-	ms.DistinctionCI = percentile(dist, cfg.Confidence)
-	ms.AvgRankCI = percentile(rank, cfg.Confidence)
+	ms.SimulationCI = stats.PercentileInterval(sim, cfg.Confidence)
+	ms.DistinctionCI = stats.PercentileInterval(dist, cfg.Confidence)
+	ms.AvgRankCI = stats.PercentileInterval(rank, cfg.Confidence)
 	for i := range ms.PerRole {
-		ms.PerRole[i].SimulationCI = percentile(roleSim[i], cfg.Confidence)
-		ms.PerRole[i].DistinctionCI = percentile(roleDist[i], cfg.Confidence)
-		ms.PerRole[i].RankCI = percentile(roleRank[i], cfg.Confidence)
+		ms.PerRole[i].SimulationCI = stats.PercentileInterval(roleSim[i], cfg.Confidence)
+		ms.PerRole[i].DistinctionCI = stats.PercentileInterval(roleDist[i], cfg.Confidence)
+		ms.PerRole[i].RankCI = stats.PercentileInterval(roleRank[i], cfg.Confidence)
 	}
 	return ms, nil
 }
@@ -246,24 +246,6 @@ func resample(rng *rand.Rand, w []float64) {
 	}
 }
 
-// percentile returns the central conf interval of the defined values of x
-// (the percentile bootstrap interval), with gonum's linearly interpolated
-// quantiles; undefined when fewer than two values are defined.
-func percentile(x []float64, conf float64) Interval {
-	v := make([]float64, 0, len(x))
-	for _, f := range x {
-		if !math.IsNaN(f) {
-			v = append(v, f)
-		}
-	}
-	if len(v) < 2 {
-		return noInterval()
-	}
-	sort.Float64s(v)
-	a := (1 - conf) / 2
-	return Interval{Value(stat.Quantile(a, stat.LinInterp, v, nil)), Value(stat.Quantile(1-a, stat.LinInterp, v, nil))}
-}
-
 // topRoles returns the k candidates (named by names) with the highest
 // similarities cand, best first, and the number of candidates with a
 // defined similarity.
@@ -271,7 +253,7 @@ func topRoles(names []string, cand []float64, k int) ([]RankedRole, int) {
 	var all []RankedRole
 	for i, s := range cand {
 		if !math.IsNaN(s) {
-			all = append(all, RankedRole{Role: names[i], Similarity: Value(s)})
+			all = append(all, RankedRole{Role: names[i], Similarity: stats.Float(s)})
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Similarity > all[j].Similarity })

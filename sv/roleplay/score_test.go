@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -95,7 +96,7 @@ func TestScoreByHand(t *testing.T) {
 	}
 	// Pair means: (Anna,Ben) = mean{-1, 0, -1/√2} (ga2×gb2 share g4) = -0.56903559;
 	// (Anna,Cid) = mean{-1, -1/√2}; (Ben,Cid) = mean{1, 0}.
-	// Dist = mean over roles of mean(1 - pair) = 1.30752966.
+	// Dist = mean over roles of stats.Mean(1 - pair) = 1.30752966.
 	if !near(float64(m.Distinction), 1.30752966) {
 		t.Errorf("Distinction = %v, want 1.30752966", m.Distinction)
 	}
@@ -356,8 +357,8 @@ func TestScoreSynthetic(t *testing.T) {
 	}
 	for _, m := range rep.Models {
 		for name, pair := range map[string]struct {
-			v  Value
-			ci Interval
+			v  stats.Float
+			ci stats.Interval
 		}{"simulation": {m.Simulation, m.SimulationCI}, "distinction": {m.Distinction, m.DistinctionCI}} {
 			if !(pair.ci[0] < pair.ci[1]) || pair.ci[0] > pair.v || pair.ci[1] < pair.v {
 				t.Errorf("%s %s = %v outside or degenerate CI %v", m.Model, name, pair.v, pair.ci)
@@ -527,13 +528,13 @@ func TestHistogramOverlap(t *testing.T) {
 
 func TestValueJSON(t *testing.T) {
 	b, _ := json.Marshal(struct {
-		A Value
-		B Interval
-	}{NaN(), Interval{0.25, NaN()}})
+		A stats.Float
+		B stats.Interval
+	}{stats.NaN(), stats.Interval{0.25, stats.NaN()}})
 	if string(b) != `{"A":null,"B":[0.25,null]}` {
 		t.Errorf("%s", b)
 	}
-	var v Interval
+	var v stats.Interval
 	if err := json.Unmarshal([]byte(`[null, 0.5]`), &v); err != nil || v[0].Defined() || v[1] != 0.5 {
 		t.Errorf("%v %v", v, err)
 	}

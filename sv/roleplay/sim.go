@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -52,7 +53,7 @@ func embed(ctx context.Context, enc sv.Encoder, sets []*uset, fitTexts []string,
 		row := e.rows[i*e.dim : (i+1)*e.dim]
 		copy(row, v)
 		if e.scorer == nil {
-			sv.Normalize(row)
+			stats.Normalize(row)
 		}
 	}
 	return e, nil

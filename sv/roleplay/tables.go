@@ -7,31 +7,32 @@ import (
 	"text/tabwriter"
 
 	"github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/stats"
 )
 
 // pct renders a score ×100 with two decimals, "–" when undefined.
-func pct(v Value) string {
+func pct(v stats.Float) string {
 	if !v.Defined() {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", 100*float64(v))
 }
 
-func pctCI(ci Interval) string {
+func pctCI(ci stats.Interval) string {
 	if !ci[0].Defined() || !ci[1].Defined() {
 		return ""
 	}
 	return fmt.Sprintf("[%.2f, %.2f]", 100*float64(ci[0]), 100*float64(ci[1]))
 }
 
-func num(v Value) string {
+func num(v stats.Float) string {
 	if !v.Defined() {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", float64(v))
 }
 
-func numCI(ci Interval) string {
+func numCI(ci stats.Interval) string {
 	if !ci[0].Defined() || !ci[1].Defined() {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 func TestWriteTables(t *testing.T) {
@@ -11,9 +13,9 @@ func TestWriteTables(t *testing.T) {
 		Encoder: "x",
 		Config:  DefaultConfig(),
 		Models: []ModelScore{
-			{Model: "Real", Simulation: 0.8, SimulationCI: Interval{0.7, 0.9}, Distinction: 0.5, DistinctionCI: noInterval(), AvgRank: 1, AvgRankCI: noInterval(), ModelRank: 1, Roles: 2, RolesWithReal: 2},
-			{Model: "ChatHaruhi", Simulation: 0.4, SimulationCI: noInterval(), Distinction: NaN(), DistinctionCI: noInterval(), AvgRank: 2, AvgRankCI: noInterval(), ModelRank: 1.75, Roles: 2, RolesWithReal: 2,
-				PerRole: []RoleScore{{Role: "Sheldon", RealRole: "Sheldon", Rank: 2, RankOf: 2, RankCI: Interval{1, 2}, Simulation: 0.1, Distinction: 0.2,
+			{Model: "Real", Simulation: 0.8, SimulationCI: stats.Interval{0.7, 0.9}, Distinction: 0.5, DistinctionCI: stats.NoInterval(), AvgRank: 1, AvgRankCI: stats.NoInterval(), ModelRank: 1, Roles: 2, RolesWithReal: 2},
+			{Model: "ChatHaruhi", Simulation: 0.4, SimulationCI: stats.NoInterval(), Distinction: stats.NaN(), DistinctionCI: stats.NoInterval(), AvgRank: 2, AvgRankCI: stats.NoInterval(), ModelRank: 1.75, Roles: 2, RolesWithReal: 2,
+				PerRole: []RoleScore{{Role: "Sheldon", RealRole: "Sheldon", Rank: 2, RankOf: 2, RankCI: stats.Interval{1, 2}, Simulation: 0.1, Distinction: 0.2,
 					Top: []RankedRole{{"Penny", 0.3}, {"Sheldon", 0.1}}}}},
 		},
 	}

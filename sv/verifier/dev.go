@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -28,7 +29,7 @@ func DevCosines(ctx context.Context, enc sv.Encoder, c *data.PairCorpus) ([]floa
 	}
 	cos := make([]float64, len(c.Dev))
 	for i, p := range c.Dev {
-		cos[i] = sv.Cosine(emb[p.A], emb[p.B])
+		cos[i] = stats.Cosine(emb[p.A], emb[p.B])
 	}
 	return cos, sv.PairLabels(c.Dev), nil
 }

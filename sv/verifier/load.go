@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -173,7 +174,7 @@ func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return v.Judge(sv.Cosine(emb["a"], emb["b"])), nil
+	return v.Judge(stats.Cosine(emb["a"], emb["b"])), nil
 }
 
 // Judge turns a cosine into a Result.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -85,7 +86,7 @@ func (m *mixture) EncodeSets(ctx context.Context, sets [][]string, progress sv.P
 
 // scaled returns part k's vector normalised and scaled by √weight.
 func (m *mixture) scaled(k int, v []float32) []float32 {
-	u := sv.Normalize(append([]float32(nil), v...))
+	u := stats.Normalize(append([]float32(nil), v...))
 	s := float32(math.Sqrt(m.weights[k]))
 	for j := range u {
 		u[j] *= s

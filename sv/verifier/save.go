@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -38,8 +39,8 @@ type SaveOptions struct {
 	// them.
 	DevCosines []float64
 	DevLabels  []bool
-	// Criterion chooses the threshold (default sv.MaxAccuracy).
-	Criterion sv.Criterion
+	// Criterion chooses the threshold (default stats.MaxAccuracy).
+	Criterion stats.Criterion
 	// Manifest describes the training data (any JSON value).
 	Manifest any
 }
@@ -61,16 +62,16 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	}
 	crit := o.Criterion
 	if crit == "" {
-		crit = sv.MaxAccuracy
+		crit = stats.MaxAccuracy
 	}
 	cal, err := FitPlatt(o.DevCosines, o.DevLabels)
 	if err != nil {
 		return nil, fmt.Errorf("verifier %s: calibration: %w", dir, err)
 	}
-	th, conf := sv.BestThreshold(o.DevCosines, o.DevLabels, crit)
+	th, conf := stats.BestThreshold(o.DevCosines, o.DevLabels, crit)
 	spec := &Spec{Format: Format, FormatVersion: FormatVersion, Name: o.Name, Created: time.Now().UTC(),
 		Threshold: th, Criterion: string(crit), Calibration: cal, Manifest: ManifestFile,
-		Dev: DevStats{Pairs: len(o.DevLabels), AUC: sv.AUC(o.DevCosines, o.DevLabels), Accuracy: conf.Accuracy()}}
+		Dev: DevStats{Pairs: len(o.DevLabels), AUC: stats.AUC(o.DevCosines, o.DevLabels), Accuracy: conf.Accuracy()}}
 	for _, l := range o.DevLabels {
 		if l {
 			spec.Dev.Positive++

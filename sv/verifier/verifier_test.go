@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // tfidf
 	_ "github.com/roleprint/roleprint/sv/neural"   // transformer
@@ -152,7 +153,7 @@ func TestSaveLoadSameEmbeddings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum += v.enc.weights[k] * sv.Cosine(e["a"], e["b"])
+		sum += v.enc.weights[k] * stats.Cosine(e["a"], e["b"])
 	}
 	if d := math.Abs(r.Cosine - sum/1.5); d > 1e-5 {
 		t.Fatalf("verify cosine %v, weighted part cosines %v", r.Cosine, sum/1.5)

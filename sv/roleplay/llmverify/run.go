@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
-	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
 // Chatter sends one chat request; *llm.Client is one.
@@ -59,9 +59,9 @@ type Result struct {
 	// Accuracy, F1 (of the "same speaker" class, as the paper reports) and
 	// MacroF1 (the mean of both classes' F1, as Table 2) score the
 	// verdicts; a reply without a verdict counts as "different".
-	Accuracy roleplay.Value `json:"acc"`
-	F1       roleplay.Value `json:"f1"`
-	MacroF1  roleplay.Value `json:"macro_f1"`
+	Accuracy stats.Float `json:"acc"`
+	F1       stats.Float `json:"f1"`
+	MacroF1  stats.Float `json:"macro_f1"`
 	// Unparsed counts replies without a verdict.
 	Unparsed int `json:"unparsed"`
 	// The confusion counts ("same speaker" is positive).
@@ -248,7 +248,7 @@ func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, pr
 func score(preds []Prediction, cfg Config) *Result {
 	r := &Result{View: cfg.View, Prompting: cfg.Prompting.String(), N: len(preds), Predictions: preds,
 		Templates: cfg.Templates.SHA256}
-	var c sv.Confusion
+	var c stats.Confusion
 	for _, p := range preds {
 		pred := p.Predicted != nil && *p.Predicted
 		if p.Predicted == nil {
@@ -266,11 +266,11 @@ func score(preds []Prediction, cfg Config) *Result {
 		}
 	}
 	r.TP, r.FP, r.TN, r.FN = c.TP, c.FP, c.TN, c.FN
-	r.Accuracy = roleplay.Value(c.Accuracy())
-	r.MacroF1 = roleplay.Value(c.MacroF1())
-	r.F1 = roleplay.NaN()
+	r.Accuracy = stats.Float(c.Accuracy())
+	r.MacroF1 = stats.Float(c.MacroF1())
+	r.F1 = stats.NaN()
 	if d := 2*c.TP + c.FP + c.FN; d > 0 {
-		r.F1 = roleplay.Value(2 * float64(c.TP) / float64(d))
+		r.F1 = stats.Float(2 * float64(c.TP) / float64(d))
 	}
 	return r
 }

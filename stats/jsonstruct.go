@@ -1,4 +1,4 @@
-package speech
+package stats
 
 import (
 	"bytes"
@@ -9,17 +9,21 @@ import (
 	"strings"
 )
 
-// marshalNaNAsNull encodes a struct as a JSON object with its fields in
+// MarshalStruct encodes a struct as a JSON object with its fields in
 // declaration order (json tags give the keys; "-" and unexported fields are
-// skipped), writing NaN and ±Inf float fields as null: encoding/json
-// refuses them, and "undefined" (no voiced frame) is a normal outcome here.
-func marshalNaNAsNull(v any) ([]byte, error) {
+// skipped), writing its plain float32/float64 fields as Float does (NaN and
+// ±Inf as null): encoding/json refuses them, and "undefined" (no voiced
+// frame) is a normal outcome for a speech feature. It lets a struct keep
+// float64 fields for arithmetic and still marshal like Float; a type uses
+// it from its MarshalJSON method. Embedded structs are written as one
+// field, not flattened.
+func MarshalStruct(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer {
 		rv = rv.Elem()
 	}
 	if rv.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("marshalNaNAsNull: %T is not a struct", v)
+		return nil, fmt.Errorf("MarshalStruct: %T is not a struct", v)
 	}
 	rt := rv.Type()
 	var buf bytes.Buffer
@@ -49,10 +53,8 @@ func marshalNaNAsNull(v any) ([]byte, error) {
 		buf.Write(key)
 		buf.WriteByte(':')
 		if fv.Kind() == reflect.Float64 || fv.Kind() == reflect.Float32 {
-			if x := fv.Float(); math.IsNaN(x) || math.IsInf(x, 0) {
-				buf.WriteString("null")
-				continue
-			}
+			buf.Write(appendJSON(nil, fv.Float(), fv.Type().Bits()))
+			continue
 		}
 		b, err := json.Marshal(fv.Interface())
 		if err != nil {
@@ -64,17 +66,18 @@ func marshalNaNAsNull(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// unmarshalNullAsNaN decodes a JSON object into the struct v points to,
-// reading null (what marshalNaNAsNull writes for NaN) back as NaN for
-// float fields; other fields decode as encoding/json does.
-func unmarshalNullAsNaN(data []byte, v any) error {
+// UnmarshalStruct decodes a JSON object into the struct v points to,
+// reading null (what MarshalStruct writes for NaN) back as NaN for
+// plain float fields, as Float does; other fields decode as encoding/json
+// does.
+func UnmarshalStruct(data []byte, v any) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("unmarshalNullAsNaN: %T is not a pointer to a struct", v)
+		return fmt.Errorf("UnmarshalStruct: %T is not a pointer to a struct", v)
 	}
 	rv = rv.Elem()
 	rt := rv.Type()

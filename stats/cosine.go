@@ -1,14 +1,15 @@
-package sv
+package stats
 
 import "math"
 
-// Cosine returns the cosine similarity of a and b, accumulated in float64.
+// Cosine returns the cosine similarity of a and b (float32 embeddings or
+// float64 feature vectors), accumulated in float64 and clamped to [−1, 1].
 // It is 0 when either vector is all zeros (no direction to compare), and it
 // panics when the lengths differ (a programming error, as in gonum's
 // floats package).
-func Cosine(a, b []float32) float64 {
+func Cosine[T float32 | float64](a, b []T) float64 {
 	if len(a) != len(b) {
-		panic("sv: Cosine of vectors of different lengths")
+		panic("stats: Cosine of vectors of different lengths")
 	}
 	var dot, na, nb float64
 	for i := range a {

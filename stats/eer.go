@@ -1,4 +1,4 @@
-package sv
+package stats
 
 import (
 	"math"
@@ -20,7 +20,7 @@ import (
 // the slices differ in length.
 func EER(scores []float64, labels []bool) (rate, threshold float64) {
 	if len(scores) != len(labels) {
-		panic("sv: EER: slice length mismatch")
+		panic("stats: EER: slice length mismatch")
 	}
 	var nPos, nNeg int
 	for i, s := range scores {

@@ -1,4 +1,4 @@
-package sv
+package stats
 
 import "math"
 
@@ -16,7 +16,7 @@ type Confusion struct {
 // "different". It panics if the slices differ in length.
 func ConfusionAt(scores []float64, labels []bool, threshold float64) Confusion {
 	if len(scores) != len(labels) {
-		panic("sv: ConfusionAt: slice length mismatch")
+		panic("stats: ConfusionAt: slice length mismatch")
 	}
 	var c Confusion
 	for i, s := range scores {

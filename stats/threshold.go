@@ -1,4 +1,4 @@
-package sv
+package stats
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ func (c Criterion) value(m Confusion) float64 {
 // never accepted. It panics if the slices differ in length.
 func BestThreshold(scores []float64, labels []bool, crit Criterion) (threshold float64, best Confusion) {
 	if len(scores) != len(labels) {
-		panic("sv: BestThreshold: slice length mismatch")
+		panic("stats: BestThreshold: slice length mismatch")
 	}
 	type sl struct {
 		s float64

@@ -1,4 +1,4 @@
-package sv
+package stats
 
 import (
 	"math"
@@ -18,7 +18,7 @@ import (
 // differ in length.
 func AUC(scores []float64, labels []bool) float64 {
 	if len(scores) != len(labels) {
-		panic("sv: AUC: slice length mismatch")
+		panic("stats: AUC: slice length mismatch")
 	}
 	var nPos, nNeg float64
 	for i, s := range scores {
