@@ -6,7 +6,7 @@
 //
 //   - persona/llm: an OpenAI-compatible chat-completions client with
 //     timeouts, retries with backoff, and an on-disk request cache, shared
-//     with sv/roleplay's LLM-as-verifier.
+//     with speech's front end and persona/llmverify.
 //   - persona/script: screenplay parsing (scene headings, speaker lines,
 //     narration) and chunking of long scenes; data.Utterance rows are
 //     accepted as well.
@@ -23,6 +23,9 @@
 //   - persona/textmetrics: ROUGE-L, METEOR (exact, Porter stem, WordNet
 //     synonyms), BERTScore-style F1 with any sv.Encoder, and near-duplicate
 //     removal by embedding similarity.
+//   - persona/llmverify: a chat model as speaker verifier (Table 1 of the
+//     seed paper), over sv/roleplay's pair items; it lives here, not in sv,
+//     so that sv imports no persona package.
 //   - persona/align: VoxRole's script-to-transcript word alignment by
 //     minimum edit distance, sentence matching and two-speaker segments.
 //

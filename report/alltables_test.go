@@ -6,10 +6,10 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpusstats"
 	"github.com/roleprint/roleprint/persona/agree"
+	"github.com/roleprint/roleprint/persona/llmverify"
 	"github.com/roleprint/roleprint/speech"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv/roleplay"
-	"github.com/roleprint/roleprint/sv/roleplay/llmverify"
 )
 
 // roleplayReport is a small role-play report with a Real row and one agent.

@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/persona/llmverify"
 	"github.com/roleprint/roleprint/plots/paperfig"
-	"github.com/roleprint/roleprint/sv/roleplay/llmverify"
 )
 
 // paperTable1 is the seed paper's Table 1 (ACC, F1 ×100 for the

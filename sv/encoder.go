@@ -1,29 +1,21 @@
 package sv
 
-import "context"
+import (
+	"context"
 
-// Progress receives how many of total items are done. Encoders call it
-// after each batch; a nil Progress is allowed and ignored.
-type Progress func(done, total int)
+	"github.com/roleprint/roleprint/sv/encoder"
+)
 
-// Report calls p when it is not nil.
-func (p Progress) Report(done, total int) {
-	if p != nil {
-		p(done, total)
-	}
-}
+// Encoder turns utterance texts into fixed-size vectors (see
+// encoder.Encoder). It is declared in the small package sv/encoder so
+// that packages which only take an encoder (persona/textmetrics,
+// persona/align) need not import sv; the alias keeps sv.Encoder the name
+// every model and caller uses.
+type Encoder = encoder.Encoder
 
-// Encoder turns utterance texts into fixed-size vectors, one per text, in
-// order. Implementations batch internally, stop early with ctx.Err() when
-// ctx is cancelled, and report progress after each batch.
-type Encoder interface {
-	// Name is the encoder's registered name ("liwc", "glove-sif", ...).
-	Name() string
-	// Dim is the length of every vector Encode returns.
-	Dim() int
-	// Encode embeds texts; the result has len(texts) vectors of Dim().
-	Encode(ctx context.Context, texts []string, progress Progress) ([][]float32, error)
-}
+// Progress receives how many of total items are done (see
+// encoder.Progress); a nil Progress is allowed and ignored.
+type Progress = encoder.Progress
 
 // Fitter is an Encoder that must see training texts before it encodes
 // (a TF-IDF vocabulary, say). The runner calls Fit with the texts of the

@@ -11,7 +11,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/sv/roleplay/llmverify"
+	"github.com/roleprint/roleprint/persona/llmverify"
 )
 
 func init() {

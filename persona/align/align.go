@@ -8,7 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/persona/textmetrics"
 	"github.com/roleprint/roleprint/stats"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/encoder"
 )
 
 // Word is one transcript word with its time span in seconds.
@@ -30,7 +30,7 @@ type Line struct {
 type Options struct {
 	// Encoder embeds line texts and transcript spans for validation;
 	// default textmetrics.NewHashEncoder(1024).
-	Encoder sv.Encoder
+	Encoder encoder.Encoder
 	// Threshold is the cosine a line needs with its transcript span to be
 	// valid. Default 0.8 (VoxRole).
 	Threshold float64

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/encoder"
 )
 
 // BERTScoreOptions tune BERTScore.
@@ -17,7 +17,7 @@ type BERTScoreOptions struct {
 	// Tokenize splits texts into tokens; default Words.
 	Tokenize func(string) []string
 	// Progress reports encoded tokens.
-	Progress sv.Progress
+	Progress encoder.Progress
 }
 
 // BERTScore computes BERTScore-style precision, recall and F1 of each
@@ -29,7 +29,7 @@ type BERTScoreOptions struct {
 // contextual encoder's word pieces this is BERTScore proper; with the
 // encoders sv offers it is the same computation over static word vectors.
 // No baseline rescaling is applied.
-func BERTScore(ctx context.Context, enc sv.Encoder, candidates, references []string, opts BERTScoreOptions) ([]PRF, error) {
+func BERTScore(ctx context.Context, enc encoder.Encoder, candidates, references []string, opts BERTScoreOptions) ([]PRF, error) {
 	if len(candidates) != len(references) {
 		return nil, fmt.Errorf("bertscore: %d candidates for %d references", len(candidates), len(references))
 	}

@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/encoder"
 )
 
 // DedupOptions tune Dedup. Zero fields take the defaults.
@@ -33,7 +33,7 @@ type DedupOptions struct {
 	// Seed seeds the hyperplanes. Default 1.
 	Seed uint64
 	// Progress reports items processed.
-	Progress sv.Progress
+	Progress encoder.Progress
 }
 
 func (o DedupOptions) withDefaults() DedupOptions {

@@ -1,8 +1,9 @@
 // Package textmetrics scores generated text against references: ROUGE-L,
 // METEOR (exact, Porter-stem and WordNet-synonym matching), a
-// BERTScore-style F1 over the vectors of any sv.Encoder, and
-// near-duplicate removal by embedding similarity (VoxRole Table 2,
-// SpeechRole's dataset deduplication).
+// BERTScore-style F1 over the vectors of any encoder (an
+// sv/encoder.Encoder, which every sv.Encoder is), and near-duplicate
+// removal by embedding similarity (VoxRole Table 2, SpeechRole's dataset
+// deduplication).
 //
 // Conventions follow the implementations the papers' numbers come from:
 // ROUGE-L is Google's rouge-score (LCS F-measure over lower-cased

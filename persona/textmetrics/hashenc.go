@@ -5,10 +5,10 @@ import (
 	"hash/fnv"
 	"math"
 
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/encoder"
 )
 
-// HashEncoder is a cheap lexical sv.Encoder: each text becomes an
+// HashEncoder is a cheap lexical encoder (an sv/encoder.Encoder): each text becomes an
 // L2-normalised, signed feature-hashed bag of its lower-cased words
 // (weight 1) and the character trigrams of its words (weight 0.5). Cosine
 // similarity under it is high for texts sharing words and spellings
@@ -37,7 +37,7 @@ func (h *HashEncoder) Name() string { return "hash-ngram" }
 func (h *HashEncoder) Dim() int { return h.Dimensions }
 
 // Encode embeds texts; it never fails except for a cancelled ctx.
-func (h *HashEncoder) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
+func (h *HashEncoder) Encode(ctx context.Context, texts []string, progress encoder.Progress) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		if i%1024 == 0 {

@@ -24,6 +24,8 @@
 //
 // Score runs all of it; MatchRoles and ReadRoleMap pair generated role
 // names with real speakers ("Hermione" with "Hermione Granger"). The
-// LLM-as-verifier baseline of the paper's Table 1 is the sub-package
-// roleplay/llmverify. Generated data comes from data/genimport.
+// LLM-as-verifier baseline of the paper's Table 1 is persona/llmverify
+// (it needs the LLM client, and sv imports no persona). Generated data
+// comes from data/genimport. RoleSimilarity computes the role × role
+// similarity matrix that plots/paperfig draws as a heatmap.
 package roleplay

@@ -1,4 +1,4 @@
-package paperfig
+package roleplay
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package paperfig
+package roleplay
 
 import (
 	"context"
@@ -6,12 +6,34 @@ import (
 	"sort"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
-// RoleSimilarity returns a role × role similarity matrix: for each row role
+// SimilarityMatrix is a role × role matrix of similarities; Values is
+// indexed [row][col]. Its methods are those of plots.MatrixValues, so
+// plots.NewHeatmap draws it as it is.
+type SimilarityMatrix struct {
+	// Rows and Cols are the role names, in name order.
+	Rows, Cols []string
+	// Values holds one row of len(Cols) similarities per row role.
+	Values [][]float64
+}
+
+// Dims returns the number of rows and columns.
+func (m SimilarityMatrix) Dims() (rows, cols int) { return len(m.Rows), len(m.Cols) }
+
+// At returns the similarity of row role r and column role c.
+func (m SimilarityMatrix) At(r, c int) float64 { return m.Values[r][c] }
+
+// RowName returns the name of row role r.
+func (m SimilarityMatrix) RowName(r int) string { return m.Rows[r] }
+
+// ColName returns the name of column role c.
+func (m SimilarityMatrix) ColName(c int) string { return m.Cols[c] }
+
+// RoleSimilarity returns a role × role similarity matrix (drawn by
+// plots.NewHeatmap): for each row role
 // and column role, the mean cosine between their utterance sets, where a
 // role's lines are cut into sets of setSize consecutive lines (at most
 // maxSets sets per role, evenly spread; 0: all) and each set is embedded by
@@ -19,12 +41,12 @@ import (
 // over all set pairs is computed exactly as the dot product of the two
 // roles' mean unit set vectors. Roles are listed in name order. A Fitter
 // encoder is fitted on every text first. progress may be nil.
-func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][]string, setSize, maxSets int, progress sv.Progress) (plots.Matrix, error) {
+func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][]string, setSize, maxSets int, progress sv.Progress) (SimilarityMatrix, error) {
 	if setSize <= 0 {
-		return plots.Matrix{}, fmt.Errorf("paperfig: set size %d must be positive", setSize)
+		return SimilarityMatrix{}, fmt.Errorf("roleplay: set size %d must be positive", setSize)
 	}
 	if len(rows) == 0 || len(cols) == 0 {
-		return plots.Matrix{}, fmt.Errorf("paperfig: need row and column roles (have %d and %d)", len(rows), len(cols))
+		return SimilarityMatrix{}, fmt.Errorf("roleplay: need row and column roles (have %d and %d)", len(rows), len(cols))
 	}
 	type side struct {
 		names []string
@@ -59,7 +81,7 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 	for _, s := range []side{r, c} {
 		for _, name := range s.names {
 			if len(s.sets[name]) == 0 {
-				return plots.Matrix{}, fmt.Errorf("paperfig: role %q has %d lines, fewer than one set of %d", name, len(s.texts[name]), setSize)
+				return SimilarityMatrix{}, fmt.Errorf("roleplay: role %q has %d lines, fewer than one set of %d", name, len(s.texts[name]), setSize)
 			}
 			for _, set := range s.sets[name] {
 				all = append(all, set)
@@ -69,12 +91,12 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 	}
 	if f, ok := enc.(sv.Fitter); ok {
 		if err := f.Fit(ctx, texts); err != nil {
-			return plots.Matrix{}, fmt.Errorf("paperfig: fitting %s: %w", enc.Name(), err)
+			return SimilarityMatrix{}, fmt.Errorf("roleplay: fitting %s: %w", enc.Name(), err)
 		}
 	}
 	emb, err := sv.EmbedSets(ctx, enc, all, progress)
 	if err != nil {
-		return plots.Matrix{}, fmt.Errorf("paperfig: embedding with %s: %w", enc.Name(), err)
+		return SimilarityMatrix{}, fmt.Errorf("roleplay: embedding with %s: %w", enc.Name(), err)
 	}
 	centroid := func(sets []*data.UtteranceSet) []float64 {
 		var out []float64
@@ -89,7 +111,7 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 		}
 		return out
 	}
-	m := plots.Matrix{Rows: r.names, Cols: c.names}
+	m := SimilarityMatrix{Rows: r.names, Cols: c.names}
 	colC := make([][]float64, len(c.names))
 	for j, name := range c.names {
 		colC[j] = centroid(c.sets[name])
