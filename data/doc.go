@@ -2,10 +2,16 @@
 // corpus is converted to, its Parquet storage, the importers that read real
 // transcripts (Friends, The Big Bang Theory, AnnoMI, Shakespeare, Cornell,
 // Harry Potter, Multi-Session Chat, role-play outputs, users' own tables),
-// and the pair builder that turns utterances into balanced pairs of
-// utterance sets for speaker verification (Yang et al., "Speaker
-// Verification in Agent-generated Conversations").
+// one speaker-name table and normaliser (character_names.go) and the
+// shared-corpus location (shared.go).
 //
-// Data flows one way: data → sv / speech / persona → plots / kernel. Nothing
-// in this package imports the others.
+// Sub-packages: data/pairs (the pair builder and pair schema: balanced
+// pairs of utterance sets for speaker verification), data/importers
+// (corpus formats), data/genimport (role-play formats), data/corpus (the
+// corpus catalog and the embedded Shakespeare), data/corpusstats,
+// data/assets (the user cache).
+//
+// Data flows one way: data → stats / sv / speech / persona → plots →
+// report → kernel → cmd (internal/layers_test.go checks it). Nothing in
+// this package imports the others.
 package data

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
 )
 
@@ -304,11 +304,11 @@ func TestAudio(t *testing.T) {
 }
 
 func TestSideBySide(t *testing.T) {
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{
 		"a": {ID: "a", Speaker: "Sheldon", Source: "tbbt", ConversationID: "s1e1", Texts: []string{"Bazinga!", "I'm not crazy, my mother had me tested."}},
 		"b": {ID: "b", Speaker: "Penny", Source: "tbbt", ConversationID: "s1e2", Texts: []string{"Hi!"}},
 	}}
-	s, err := ComparePair(c, data.Pair{ID: "p1", A: "a", B: "b", Label: 0})
+	s, err := ComparePair(c, pairs.Pair{ID: "p1", A: "a", B: "b", Label: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestSideBySide(t *testing.T) {
 	if !strings.Contains(h, "I&#39;m not crazy") || strings.Count(h, "<ol") != 2 {
 		t.Errorf("HTML: %s", h)
 	}
-	if _, err := ComparePair(c, data.Pair{ID: "p2", A: "a", B: "zz"}); err == nil {
+	if _, err := ComparePair(c, pairs.Pair{ID: "p2", A: "a", B: "zz"}); err == nil {
 		t.Error("missing set accepted")
 	}
 }

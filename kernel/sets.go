@@ -5,7 +5,7 @@ import (
 	"html"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // SideBySide shows two utterance sets in two columns, e.g. the two sides of
@@ -15,7 +15,7 @@ type SideBySide struct {
 	Title string
 	// Left and Right are the sets; their speaker, source and conversation
 	// head each column.
-	Left, Right *data.UtteranceSet
+	Left, Right *pairs.UtteranceSet
 	// Score is shown beside the title when ShowScore is true (e.g. the
 	// model's cosine similarity for the pair).
 	Score     float64
@@ -26,7 +26,7 @@ type SideBySide struct {
 
 // ComparePair returns a SideBySide of a pair's two sets looked up in c,
 // titled with the pair id and its label.
-func ComparePair(c *data.PairCorpus, p data.Pair) (SideBySide, error) {
+func ComparePair(c *pairs.PairCorpus, p pairs.Pair) (SideBySide, error) {
 	a, b := c.Sets[p.A], c.Sets[p.B]
 	if a == nil || b == nil {
 		return SideBySide{}, fmt.Errorf("kernel: pair %s: set %q or %q not in the corpus", p.ID, p.A, p.B)
@@ -46,7 +46,7 @@ func (s SideBySide) maxTexts() int {
 }
 
 // setHeader describes a set in one line.
-func setHeader(u *data.UtteranceSet) string {
+func setHeader(u *pairs.UtteranceSet) string {
 	if u == nil {
 		return "(none)"
 	}
@@ -75,7 +75,7 @@ func (s SideBySide) HTML() string {
 		b.WriteString("</div>")
 	}
 	b.WriteString(`<div style="display:flex;gap:1em;align-items:flex-start">`)
-	for _, u := range []*data.UtteranceSet{s.Left, s.Right} {
+	for _, u := range []*pairs.UtteranceSet{s.Left, s.Right} {
 		b.WriteString(`<div style="flex:1;min-width:0;border:1px solid #ddd;border-radius:4px;padding:0.4em 0.6em">`)
 		fmt.Fprintf(&b, `<div style="font-weight:bold;margin-bottom:0.3em">%s</div><ol style="margin:0;padding-left:1.4em">`,
 			html.EscapeString(setHeader(u)))
@@ -100,7 +100,7 @@ func (s SideBySide) Text(width int) string {
 		width = 40
 	}
 	colW := (width - 3) / 2
-	col := func(u *data.UtteranceSet) []string {
+	col := func(u *pairs.UtteranceSet) []string {
 		lines := wrap(setHeader(u), colW)
 		lines = append(lines, strings.Repeat("-", colW))
 		if u != nil {

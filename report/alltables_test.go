@@ -3,8 +3,8 @@ package report
 import (
 	"math"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpusstats"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/persona/agree"
 	"github.com/roleprint/roleprint/persona/llmverify"
 	"github.com/roleprint/roleprint/speech"
@@ -36,8 +36,8 @@ func everyTable() []*Table {
 	t6, _ := Table6(r, "Sheldon")
 	st := &corpusstats.Stats{Summary: corpusstats.Summary{Name: "total", Speakers: 10, Utterances: 1234, Conversations: 50, UtterancesPerConversation: 24.68},
 		Datasets: []corpusstats.Summary{{Name: "friends", Speakers: 6, Utterances: 1000, Conversations: 40, UtterancesPerConversation: 25}}}
-	var ps data.PairStatistics
-	ps.Splits = []data.SplitStats{{Name: "train", Speakers: 10, Pairs: 100}, {Name: "seen-seen-base", Exposure: data.SeenSeen, Level: data.Base, Speakers: 4, Pairs: 20}}
+	var ps pairs.PairStatistics
+	ps.Splits = []pairs.SplitStats{{Name: "train", Speakers: 10, Pairs: 100}, {Name: "seen-seen-base", Exposure: pairs.SeenSeen, Level: pairs.Base, Speakers: 4, Pairs: 20}}
 	profiles := []speech.Profile{{Character: "A", Utterances: 2, DurationS: 3, F0MeanHz: 120, IntensityMeanDB: 70, SpeakingRateSylS: 3, Pitch: speech.Low},
 		{Character: "B_é", Utterances: 2, DurationS: 3, F0MeanHz: 220, IntensityMeanDB: math.NaN(), SpeakingRateSylS: 4, Pitch: speech.High}}
 	judgeSystems := []JudgeSystem{{System: "agent", N: 2, Scores: map[string]float64{"IA": 0.9, "CC": 1.1}, Overall: 1.0}}
@@ -55,5 +55,5 @@ func table1() *Table {
 	v := func(x float64) stats.Float { return stats.Float(x) }
 	return Table1("gpt-test", []*llmverify.Result{{View: llmverify.Utterances, Prompting: "zero-shot", Accuracy: v(0.55), F1: v(0.5)},
 		{View: llmverify.Conversation, Prompting: "zero-shot", Accuracy: v(0.6), F1: v(0.58)},
-		{View: llmverify.Utterances, Prompting: "2-shot", Accuracy: v(0.6), F1: v(0.61)}}, data.Harder, true)
+		{View: llmverify.Utterances, Prompting: "2-shot", Accuracy: v(0.6), F1: v(0.61)}}, pairs.Harder, true)
 }

@@ -6,21 +6,21 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 )
 
 // wordCorpus is a small pair corpus: speaker k's utterances use the word
 // "wK" among shared words (noise is the shared share), balanced pairs,
 // every split of every test set filled.
-func wordCorpus(seed int64, noise float64) *data.PairCorpus {
+func wordCorpus(seed int64, noise float64) *pairs.PairCorpus {
 	rng := rand.New(rand.NewPCG(uint64(seed), 3))
 	const speakers, setsPer, pairsPer = 6, 6, 30
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{}, Tests: map[data.TestKey][]data.Pair{}, Seed: seed}
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}, Tests: map[pairs.TestKey][]pairs.Pair{}, Seed: seed}
 	ids := make([][]string, speakers)
 	for s := range speakers {
 		for k := range setsPer {
-			set := &data.UtteranceSet{ID: fmt.Sprintf("s%d-%d", s, k), Source: "fixture", ConversationID: fmt.Sprint(k), Speaker: fmt.Sprint("spk", s)}
+			set := &pairs.UtteranceSet{ID: fmt.Sprintf("s%d-%d", s, k), Source: "fixture", ConversationID: fmt.Sprint(k), Speaker: fmt.Sprint("spk", s)}
 			for range 4 {
 				var w []string
 				for range 6 {
@@ -37,8 +37,8 @@ func wordCorpus(seed int64, noise float64) *data.PairCorpus {
 		}
 	}
 	n := 0
-	pairs := func() []data.Pair {
-		var ps []data.Pair
+	pairList := func() []pairs.Pair {
+		var ps []pairs.Pair
 		for i := range pairsPer {
 			a, b, label := rng.IntN(speakers), 0, int8(1)
 			b = a
@@ -53,14 +53,14 @@ func wordCorpus(seed int64, noise float64) *data.PairCorpus {
 				sb = ids[b][rng.IntN(setsPer)]
 			}
 			n++
-			ps = append(ps, data.Pair{ID: fmt.Sprint("p", n), A: sa, B: sb, Label: label})
+			ps = append(ps, pairs.Pair{ID: fmt.Sprint("p", n), A: sa, B: sb, Label: label})
 		}
 		return ps
 	}
-	c.Train, c.Dev = pairs(), pairs()
-	for _, l := range data.Levels {
-		for _, e := range data.Exposures {
-			c.Tests[data.TestKey{Exposure: e, Level: l}] = pairs()
+	c.Train, c.Dev = pairList(), pairList()
+	for _, l := range pairs.Levels {
+		for _, e := range pairs.Exposures {
+			c.Tests[pairs.TestKey{Exposure: e, Level: l}] = pairList()
 		}
 	}
 	return c
@@ -101,7 +101,7 @@ func table2Run() (*sv.Table2, error) {
 	cfg.Mixed = []string{"report-test-a", "report-test-b"}
 	cfg.Rounds = 2
 	cfg.Selection = nil
-	return sv.RunTable2(context.Background(), cfg, func(_ context.Context, round int, seed int64) (*data.PairCorpus, error) {
+	return sv.RunTable2(context.Background(), cfg, func(_ context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		return wordCorpus(seed, 0.5), nil
 	})
 }

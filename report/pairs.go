@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpusstats"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/plots/paperfig"
 )
@@ -80,7 +80,7 @@ func Table4(st *corpusstats.Stats, paper bool) *Table {
 // Table5 returns the pair statistics like the seed paper's Table 5: per
 // split the speakers and pairs (balanced 1:1), with the paper's numbers
 // beside ours when paper is true.
-func Table5(st data.PairStatistics, paper bool) *Table {
+func Table5(st pairs.PairStatistics, paper bool) *Table {
 	t := &Table{Name: "table5", Title: "Table 5 (RolePrint): pairs per split (1:1 positive:negative).",
 		Columns: []string{"Split", "Speakers", "Pairs"}}
 	if paper {
@@ -111,7 +111,7 @@ func Table5(st data.PairStatistics, paper bool) *Table {
 
 // WritePairs writes the pairs job's Table 5 figure (test pairs per
 // exposure and level) and table5.tex/.md.
-func WritePairs(w *Writer, st data.PairStatistics, paper bool) error {
+func WritePairs(w *Writer, st pairs.PairStatistics, paper bool) error {
 	w.TryFigure("table5-pairs", "Table 5: test pairs per exposure and level (each split balanced 1:1).",
 		func() (plots.Figure, error) { return paperfig.PairBars(st) }, OneColumn, 0.75)
 	return w.Table(Table5(st, paper))

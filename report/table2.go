@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/plots/paperfig"
 	"github.com/roleprint/roleprint/stats"
@@ -29,22 +29,22 @@ func Table2Table(res *sv.Table2, opts Table2Options) *Table {
 			"Best of our rows in bold" + map[bool]string{true: "; the paper's numbers for the counterpart models in italics.", false: "."}[opts.Paper]}
 	t.Columns = []string{"Model"}
 	t.Spans = []Span{{N: 1}}
-	for _, e := range data.Exposures {
+	for _, e := range pairs.Exposures {
 		t.Columns = append(t.Columns, "AUC", "ACC", "F1")
 		t.Spans = append(t.Spans, Span{Name: paperfig.ExposureName(string(e)), N: 3})
 	}
 	t.Best = []Best{BestNone}
-	for range data.Exposures {
+	for range pairs.Exposures {
 		t.Best = append(t.Best, BestMax, BestMax, BestMax)
 	}
 	encoders := encoderOrder(res.Rows)
-	for _, l := range data.Levels {
+	for _, l := range pairs.Levels {
 		group := paperfig.LevelName(string(l)) + " level"
 		var paperRows []Row
 		for _, enc := range encoders {
 			row := Row{Cells: []Cell{Text(enc)}}
 			found := false
-			for _, e := range data.Exposures {
+			for _, e := range pairs.Exposures {
 				r, ok := findRow(res.Rows, enc, e, l)
 				if !ok {
 					row.Cells = append(row.Cells, NaNCell(), NaNCell(), NaNCell())
@@ -63,8 +63,8 @@ func Table2Table(res *sv.Table2, opts Table2Options) *Table {
 			if model := sv.PaperCounterpart(enc); opts.Paper && model != "" {
 				pr := Row{Paper: true, Cells: []Cell{Text("paper: " + model)}}
 				any := false
-				for _, e := range data.Exposures {
-					c, ok := sv.PaperTable2Cell(model, data.TestKey{Exposure: e, Level: l})
+				for _, e := range pairs.Exposures {
+					c, ok := sv.PaperTable2Cell(model, pairs.TestKey{Exposure: e, Level: l})
 					if !ok {
 						pr.Cells = append(pr.Cells, NaNCell(), NaNCell(), NaNCell())
 						continue
@@ -108,7 +108,7 @@ func encoderOrder(rows []sv.Table2Row) []string {
 	return out
 }
 
-func findRow(rows []sv.Table2Row, enc string, e data.Exposure, l data.Level) (sv.Table2Row, bool) {
+func findRow(rows []sv.Table2Row, enc string, e pairs.Exposure, l pairs.Level) (sv.Table2Row, bool) {
 	for _, r := range rows {
 		if r.Encoder == enc && r.Exposure == string(e) && r.Level == string(l) {
 			return r, true
@@ -119,7 +119,7 @@ func findRow(rows []sv.Table2Row, enc string, e data.Exposure, l data.Level) (sv
 
 // ROCFigure draws the ROC curves of one test set in one round: a curve per
 // encoder from the pair scores the run kept (EncoderRound.TestScores).
-func ROCFigure(res *sv.Table2, round int, k data.TestKey) (*plots.ROC, error) {
+func ROCFigure(res *sv.Table2, round int, k pairs.TestKey) (*plots.ROC, error) {
 	var curves []plots.Curve
 	for _, er := range res.PerRound {
 		if er.Round != round {
@@ -161,18 +161,18 @@ func WriteTable2(w *Writer, res *sv.Table2, paper bool) error {
 	if len(res.Rounds) > 0 {
 		round = res.Rounds[0].Round
 	}
-	for _, l := range data.Levels {
+	for _, l := range pairs.Levels {
 		l := l
 		w.TryFigure("table2-bars-"+string(l), fmt.Sprintf("Table 2, %s level: AUC per exposure and encoder (mean ± std over rounds; black mark: the paper's counterpart).", l),
 			func() (plots.Figure, error) { return paperfig.Table2Bars(res.Rows, l, paperfig.AUC, nil) }, OneColumn, 0.75)
 	}
-	for _, l := range data.Levels {
+	for _, l := range pairs.Levels {
 		l := l
 		w.TryFigure("roc-"+string(l), fmt.Sprintf("ROC curves, %s level, round %d: one panel per exposure, AUC in the legend.", l, round),
 			func() (plots.Figure, error) {
 				var panels []plots.Figure
-				for _, e := range data.Exposures {
-					r, err := ROCFigure(res, round, data.TestKey{Exposure: e, Level: l})
+				for _, e := range pairs.Exposures {
+					r, err := ROCFigure(res, round, pairs.TestKey{Exposure: e, Level: l})
 					if err != nil {
 						return nil, err
 					}
@@ -185,7 +185,7 @@ func WriteTable2(w *Writer, res *sv.Table2, paper bool) error {
 	w.TryFigure("level-drop", "Level drop: AUC from the Base to the Harder level per encoder (mean ± std), one panel per exposure.",
 		func() (plots.Figure, error) {
 			var panels []plots.Figure
-			for _, e := range data.Exposures {
+			for _, e := range pairs.Exposures {
 				lines, err := paperfig.LevelLines(res.Rows, e, paperfig.AUC, nil)
 				if err != nil {
 					return nil, err

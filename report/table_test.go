@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 func sample() *Table {
@@ -103,7 +103,7 @@ func TestSpans(t *testing.T) {
 // A split without a name or level (a hand-edited or older manifest) gives
 // a row with an empty name, not a panic.
 func TestTable5UnnamedSplit(t *testing.T) {
-	tb := Table5(data.PairStatistics{Splits: []data.SplitStats{{Name: "dev", Speakers: 3, Pairs: 10}, {Speakers: 2, Pairs: 4}}}, false)
+	tb := Table5(pairs.PairStatistics{Splits: []pairs.SplitStats{{Name: "dev", Speakers: 3, Pairs: 10}, {Speakers: 2, Pairs: 4}}}, false)
 	if len(tb.Rows) != 2 || tb.Plain(0, 0) != "Dev" || tb.Plain(1, 0) != "" || tb.Plain(1, 2) != "4" {
 		t.Fatalf("rows %+v", tb.Rows)
 	}

@@ -3,7 +3,7 @@ package sv
 import (
 	"math"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -58,9 +58,9 @@ func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetric
 }
 
 // PairLabels returns the labels of pairs as booleans (true = same speaker).
-func PairLabels(pairs []data.Pair) []bool {
-	out := make([]bool, len(pairs))
-	for i, p := range pairs {
+func PairLabels(pairList []pairs.Pair) []bool {
+	out := make([]bool, len(pairList))
+	for i, p := range pairList {
 		out[i] = p.Label == 1
 	}
 	return out

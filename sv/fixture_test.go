@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/assets"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // fixtureCorpus builds a small PairCorpus: nSpeakers speakers with
@@ -16,14 +16,14 @@ import (
 // "wK" (its marker) with shared words; noise (0..1) is the share of
 // shared words, so a bag-of-words encoder separates speakers well at low
 // noise. Pairs are balanced and every split gets pairsPer pairs.
-func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) *data.PairCorpus {
+func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) *pairs.PairCorpus {
 	rng := rand.New(rand.NewPCG(uint64(seed), 7))
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{}, Tests: map[data.TestKey][]data.Pair{}, Seed: seed}
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}, Tests: map[pairs.TestKey][]pairs.Pair{}, Seed: seed}
 	bySpeaker := make([][]string, nSpeakers)
 	for s := 0; s < nSpeakers; s++ {
 		for k := 0; k < setsPer; k++ {
 			id := fmt.Sprintf("s%d-c%d", s, k)
-			set := &data.UtteranceSet{ID: id, Source: "fixture", ConversationID: fmt.Sprint(k), Speaker: fmt.Sprintf("spk%d", s)}
+			set := &pairs.UtteranceSet{ID: id, Source: "fixture", ConversationID: fmt.Sprint(k), Speaker: fmt.Sprintf("spk%d", s)}
 			for u := 0; u < 5; u++ {
 				var words []string
 				for w := 0; w < 6; w++ {
@@ -40,8 +40,8 @@ func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) 
 		}
 	}
 	n := 0
-	pairs := func(count int) []data.Pair {
-		var ps []data.Pair
+	pairList := func(count int) []pairs.Pair {
+		var ps []pairs.Pair
 		for i := 0; i < count; i++ {
 			a := rng.IntN(nSpeakers)
 			b := a
@@ -58,15 +58,15 @@ func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) 
 				sb = bySpeaker[b][rng.IntN(setsPer)]
 			}
 			n++
-			ps = append(ps, data.Pair{ID: fmt.Sprint("p", n), A: sa, B: sb, Label: label})
+			ps = append(ps, pairs.Pair{ID: fmt.Sprint("p", n), A: sa, B: sb, Label: label})
 		}
 		return ps
 	}
-	c.Train = pairs(pairsPer)
-	c.Dev = pairs(pairsPer)
-	for _, l := range data.Levels {
-		for _, e := range data.Exposures {
-			c.Tests[data.TestKey{Exposure: e, Level: l}] = pairs(pairsPer)
+	c.Train = pairList(pairsPer)
+	c.Dev = pairList(pairsPer)
+	for _, l := range pairs.Levels {
+		for _, e := range pairs.Exposures {
+			c.Tests[pairs.TestKey{Exposure: e, Level: l}] = pairList(pairsPer)
 		}
 	}
 	return c
@@ -74,7 +74,7 @@ func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) 
 
 // fixtureSource serves fixtureCorpus per round.
 func fixtureSource(noise float64) CorpusSource {
-	return func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error) {
+	return func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		return fixtureCorpus(seed, 6, 6, 40, noise), nil
 	}
 }
@@ -118,7 +118,7 @@ func (b *bowEncoder) Encode(ctx context.Context, texts []string, p Progress) ([]
 // trainableBow is a bowEncoder that also implements Trainable.
 type trainableBow struct{ bowEncoder }
 
-func (t *trainableBow) Train(ctx context.Context, c *data.PairCorpus, p Progress) error {
+func (t *trainableBow) Train(ctx context.Context, c *pairs.PairCorpus, p Progress) error {
 	if len(c.Train) == 0 {
 		return fmt.Errorf("no training pairs")
 	}

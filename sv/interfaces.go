@@ -3,7 +3,7 @@ package sv
 import (
 	"context"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -19,7 +19,7 @@ import (
 // the backend allows it.
 type Trainable interface {
 	Encoder
-	Train(ctx context.Context, c *data.PairCorpus, progress Progress) error
+	Train(ctx context.Context, c *pairs.PairCorpus, progress Progress) error
 }
 
 // SetEncoder is an Encoder that embeds whole utterance sets itself instead

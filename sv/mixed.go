@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -89,9 +89,9 @@ func (m *Mixed) Encode(ctx context.Context, texts []string, progress Progress) (
 // EncodeSets embeds the sets with each part (EmbedSets rules), normalises
 // each part's set embedding and concatenates them.
 func (m *Mixed) EncodeSets(ctx context.Context, sets [][]string, progress Progress) ([][]float32, error) {
-	us := make([]*data.UtteranceSet, len(sets))
+	us := make([]*pairs.UtteranceSet, len(sets))
 	for i, texts := range sets {
-		us[i] = &data.UtteranceSet{ID: fmt.Sprint(i), Texts: texts}
+		us[i] = &pairs.UtteranceSet{ID: fmt.Sprint(i), Texts: texts}
 	}
 	parts := make([]map[string][]float32, len(m.parts))
 	for k, p := range m.parts {
@@ -108,7 +108,7 @@ func (m *Mixed) EncodeSets(ctx context.Context, sets [][]string, progress Progre
 // ConcatNormalized builds mixed set embeddings from per-encoder set
 // embeddings (one map per encoder, keyed by set ID): for each set, in the
 // order of sets, the L2-normalised part vectors concatenated.
-func ConcatNormalized(sets []*data.UtteranceSet, parts []map[string][]float32) [][]float32 {
+func ConcatNormalized(sets []*pairs.UtteranceSet, parts []map[string][]float32) [][]float32 {
 	out := make([][]float32, len(sets))
 	for i, s := range sets {
 		var v []float32

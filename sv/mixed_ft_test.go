@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -65,14 +65,14 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 // the row's test scores are the dev-chosen mix.
 func TestMixedFTRowIgnoresTest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	mk := func(n int, prefix string) []data.Pair {
-		ps := make([]data.Pair, n)
+	mk := func(n int, prefix string) []pairs.Pair {
+		ps := make([]pairs.Pair, n)
 		for i := range ps {
-			ps[i] = data.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: "a", B: "b", Label: int8(1 - i%2)}
+			ps[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: "a", B: "b", Label: int8(1 - i%2)}
 		}
 		return ps
 	}
-	c := &data.PairCorpus{Dev: mk(200, "d"), Tests: map[data.TestKey][]data.Pair{}}
+	c := &pairs.PairCorpus{Dev: mk(200, "d"), Tests: map[pairs.TestKey][]pairs.Pair{}}
 	for _, k := range allTestKeys() {
 		c.Tests[k] = mk(100, k.String())
 	}

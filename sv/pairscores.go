@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // PairScores embeds the utterance sets of pairs with enc (mean pooling,
@@ -14,8 +14,8 @@ import (
 // is pairs[i].Label == 1. A Fitter encoder is fitted first on at most
 // fitMax training texts of c (0: all), as in RunTable2. progress may be
 // nil. (It lived in plots/paperfig, which draws and no longer embeds.)
-func PairScores(ctx context.Context, enc Encoder, c *data.PairCorpus, pairs []data.Pair, fitMax int, progress Progress) (scores []float64, positive []bool, err error) {
-	if len(pairs) == 0 {
+func PairScores(ctx context.Context, enc Encoder, c *pairs.PairCorpus, pairList []pairs.Pair, fitMax int, progress Progress) (scores []float64, positive []bool, err error) {
+	if len(pairList) == 0 {
 		return nil, nil, fmt.Errorf("sv: no pairs to score")
 	}
 	if f, ok := enc.(Fitter); ok {
@@ -24,8 +24,8 @@ func PairScores(ctx context.Context, enc Encoder, c *data.PairCorpus, pairs []da
 		}
 	}
 	seen := map[string]bool{}
-	var sets []*data.UtteranceSet
-	for _, p := range pairs {
+	var sets []*pairs.UtteranceSet
+	for _, p := range pairList {
 		for _, id := range []string{p.A, p.B} {
 			if seen[id] {
 				continue
@@ -42,8 +42,8 @@ func PairScores(ctx context.Context, enc Encoder, c *data.PairCorpus, pairs []da
 	if err != nil {
 		return nil, nil, fmt.Errorf("sv: embedding with %s: %w", enc.Name(), err)
 	}
-	scores, positive = make([]float64, len(pairs)), make([]bool, len(pairs))
-	for i, p := range pairs {
+	scores, positive = make([]float64, len(pairList)), make([]bool, len(pairList))
+	for i, p := range pairList {
 		scores[i] = ScorePair(enc, emb[p.A], emb[p.B])
 		positive[i] = p.Label == 1
 	}

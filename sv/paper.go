@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // paperTable2TSV is Table 2 of Yang et al., "Speaker Verification in
@@ -70,9 +70,9 @@ type PaperCell struct {
 type PaperRow struct {
 	// Model is the paper's row name ("LUAR", "SBERTft", "Mixed Features"),
 	// Level the block it stands in, Cells its numbers by exposure.
-	Model string                      `json:"model"`
-	Level data.Level                  `json:"level"`
-	Cells map[data.Exposure]PaperCell `json:"cells"`
+	Model string                       `json:"model"`
+	Level pairs.Level                  `json:"level"`
+	Cells map[pairs.Exposure]PaperCell `json:"cells"`
 }
 
 var (
@@ -95,7 +95,7 @@ func PaperTable2() []PaperRow {
 
 func parsePaperTable2(tsv string) ([]PaperRow, error) {
 	var rows []PaperRow
-	level := data.Level("")
+	level := pairs.Level("")
 	for n, line := range strings.Split(tsv, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -104,11 +104,11 @@ func parsePaperTable2(tsv string) ([]PaperRow, error) {
 		if len(f) == 1 {
 			switch strings.TrimSpace(f[0]) {
 			case "Base Level":
-				level = data.Base
+				level = pairs.Base
 			case "Hard Level":
-				level = data.Hard
+				level = pairs.Hard
 			case "Harder Level":
-				level = data.Harder
+				level = pairs.Harder
 			default:
 				return nil, fmt.Errorf("line %d: unexpected %q", n+1, line)
 			}
@@ -134,8 +134,8 @@ func parsePaperTable2(tsv string) ([]PaperRow, error) {
 		if len(vals) != 9 || level == "" {
 			return nil, fmt.Errorf("line %d: %d values (want 9) or no level", n+1, len(vals))
 		}
-		row := PaperRow{Model: f[0], Level: level, Cells: map[data.Exposure]PaperCell{}}
-		for i, e := range data.Exposures {
+		row := PaperRow{Model: f[0], Level: level, Cells: map[pairs.Exposure]PaperCell{}}
+		for i, e := range pairs.Exposures {
 			row.Cells[e] = PaperCell{AUC: vals[3*i], ACC: vals[3*i+1], F1: vals[3*i+2]}
 		}
 		rows = append(rows, row)
@@ -145,7 +145,7 @@ func parsePaperTable2(tsv string) ([]PaperRow, error) {
 
 // PaperTable2Cell returns the paper's numbers for model (as printed in the
 // paper: "LIWC", "LUARft", "Mixed Features") on test set k.
-func PaperTable2Cell(model string, k data.TestKey) (PaperCell, bool) {
+func PaperTable2Cell(model string, k pairs.TestKey) (PaperCell, bool) {
 	for _, r := range PaperTable2() {
 		if r.Model == model && r.Level == k.Level {
 			c, ok := r.Cells[k.Exposure]

@@ -3,7 +3,7 @@ package sv
 import (
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // TestPaperCounterpartLIWC checks that the paper's LIWC row (LIWC
@@ -16,7 +16,7 @@ func TestPaperCounterpartLIWC(t *testing.T) {
 	if got := PaperCounterpart("liwc"); got != "" {
 		t.Errorf("PaperCounterpart(liwc) = %q, want none", got)
 	}
-	if _, ok := PaperTable2Cell(PaperCounterpart("lsm"), data.TestKey{Exposure: data.SeenSeen, Level: data.Base}); !ok {
+	if _, ok := PaperTable2Cell(PaperCounterpart("lsm"), pairs.TestKey{Exposure: pairs.SeenSeen, Level: pairs.Base}); !ok {
 		t.Error("no paper cell for lsm's counterpart")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // EmbedChunk is how many distinct texts EmbedSets hands an encoder at a
@@ -26,8 +26,8 @@ const chunkFloats = 1 << 24
 // progress reports distinct texts (or sets, for a SetEncoder) done. Errors
 // name the encoder and, for bad data, the set: a set without texts, a
 // vector of the wrong length, or a non-finite value.
-func EmbedSets(ctx context.Context, enc Encoder, sets []*data.UtteranceSet, progress Progress) (map[string][]float32, error) {
-	uniq := make([]*data.UtteranceSet, 0, len(sets))
+func EmbedSets(ctx context.Context, enc Encoder, sets []*pairs.UtteranceSet, progress Progress) (map[string][]float32, error) {
+	uniq := make([]*pairs.UtteranceSet, 0, len(sets))
 	seen := make(map[string]bool, len(sets))
 	for _, s := range sets {
 		if s == nil || seen[s.ID] {
@@ -106,7 +106,7 @@ func EmbedSets(ctx context.Context, enc Encoder, sets []*data.UtteranceSet, prog
 	return out, nil
 }
 
-func embedWholeSets(ctx context.Context, enc SetEncoder, sets []*data.UtteranceSet, progress Progress) (map[string][]float32, error) {
+func embedWholeSets(ctx context.Context, enc SetEncoder, sets []*pairs.UtteranceSet, progress Progress) (map[string][]float32, error) {
 	texts := make([][]string, len(sets))
 	for i, s := range sets {
 		texts[i] = s.Texts

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // lenEncoder embeds a text as (its length, 1) and counts the texts it saw.
@@ -33,7 +33,7 @@ func (l *lenEncoder) Encode(ctx context.Context, texts []string, p Progress) ([]
 
 func TestEmbedSetsMeanPoolingOnceEach(t *testing.T) {
 	enc := &lenEncoder{}
-	sets := []*data.UtteranceSet{
+	sets := []*pairs.UtteranceSet{
 		{ID: "a", Texts: []string{"ab", "abcd", "ab"}}, // repeated text counts twice
 		{ID: "b", Texts: []string{"abcd", "abcdef"}},
 		{ID: "a", Texts: []string{"ignored duplicate"}},
@@ -61,12 +61,12 @@ func TestEmbedSetsErrors(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
 		enc  Encoder
-		sets []*data.UtteranceSet
+		sets []*pairs.UtteranceSet
 		want string
 	}{
-		{&lenEncoder{}, []*data.UtteranceSet{{ID: "e"}}, `set "e" has no utterances`},
-		{&lenEncoder{dim: 1}, []*data.UtteranceSet{{ID: "a", Texts: []string{"x"}}}, "want Dim() = 2"},
-		{&lenEncoder{nan: true}, []*data.UtteranceSet{{ID: "n", Texts: []string{"x"}}}, `set "n": non-finite`},
+		{&lenEncoder{}, []*pairs.UtteranceSet{{ID: "e"}}, `set "e" has no utterances`},
+		{&lenEncoder{dim: 1}, []*pairs.UtteranceSet{{ID: "a", Texts: []string{"x"}}}, "want Dim() = 2"},
+		{&lenEncoder{nan: true}, []*pairs.UtteranceSet{{ID: "n", Texts: []string{"x"}}}, `set "n": non-finite`},
 	}
 	for _, c := range cases {
 		if _, err := EmbedSets(ctx, c.enc, c.sets, nil); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -75,7 +75,7 @@ func TestEmbedSetsErrors(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := EmbedSets(cctx, &lenEncoder{}, []*data.UtteranceSet{{ID: "a", Texts: []string{"x"}}}, nil); err != context.Canceled {
+	if _, err := EmbedSets(cctx, &lenEncoder{}, []*pairs.UtteranceSet{{ID: "a", Texts: []string{"x"}}}, nil); err != context.Canceled {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }

@@ -6,16 +6,16 @@ import (
 	"math"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
 // exposureTitle is how reports head an exposure column.
-var exposureTitle = map[data.Exposure]string{
-	data.SeenSeen: "Seen-Seen", data.SeenUnseen: "Seen-Unseen", data.UnseenUnseen: "Unseen-Unseen",
+var exposureTitle = map[pairs.Exposure]string{
+	pairs.SeenSeen: "Seen-Seen", pairs.SeenUnseen: "Seen-Unseen", pairs.UnseenUnseen: "Unseen-Unseen",
 }
 
-var levelTitle = map[data.Level]string{data.Base: "Base", data.Hard: "Hard", data.Harder: "Harder"}
+var levelTitle = map[pairs.Level]string{pairs.Base: "Base", pairs.Hard: "Hard", pairs.Harder: "Harder"}
 
 // pct formats a fraction as the paper prints it: "85.75 ±0.51" (×100).
 func pct(mean, std stats.Float) string {
@@ -31,22 +31,22 @@ func pct(mean, std stats.Float) string {
 
 // rowIndex indexes rows by encoder and test set and lists the encoders
 // in order of first appearance.
-func rowIndex(rows []Table2Row) (map[string]map[data.TestKey]Table2Row, []string) {
-	idx := map[string]map[data.TestKey]Table2Row{}
+func rowIndex(rows []Table2Row) (map[string]map[pairs.TestKey]Table2Row, []string) {
+	idx := map[string]map[pairs.TestKey]Table2Row{}
 	var order []string
 	for _, r := range rows {
 		if idx[r.Encoder] == nil {
-			idx[r.Encoder] = map[data.TestKey]Table2Row{}
+			idx[r.Encoder] = map[pairs.TestKey]Table2Row{}
 			order = append(order, r.Encoder)
 		}
-		idx[r.Encoder][data.TestKey{Exposure: data.Exposure(r.Exposure), Level: data.Level(r.Level)}] = r
+		idx[r.Encoder][pairs.TestKey{Exposure: pairs.Exposure(r.Exposure), Level: pairs.Level(r.Level)}] = r
 	}
 	return idx, order
 }
 
 func table2Header(w io.Writer, first string) {
 	fmt.Fprintf(w, "| %s |", first)
-	for _, e := range data.Exposures {
+	for _, e := range pairs.Exposures {
 		t := exposureTitle[e]
 		fmt.Fprintf(w, " %s AUC | %s ACC | %s F1 |", t, t, t)
 	}
@@ -57,10 +57,10 @@ func table2Header(w io.Writer, first string) {
 
 // writeRow writes one Table 2 line: the row name, then AUC, ACC and F1
 // (mean ± std, ×100) of level l for each exposure.
-func writeRow(w io.Writer, name string, cells map[data.TestKey]Table2Row, l data.Level) {
+func writeRow(w io.Writer, name string, cells map[pairs.TestKey]Table2Row, l pairs.Level) {
 	fmt.Fprintf(w, "| %s |", name)
-	for _, e := range data.Exposures {
-		r := cells[data.TestKey{Exposure: e, Level: l}]
+	for _, e := range pairs.Exposures {
+		r := cells[pairs.TestKey{Exposure: e, Level: l}]
 		fmt.Fprintf(w, " %s | %s | %s |", pct(r.AUCMean, r.AUCStd), pct(r.ACCMean, r.ACCStd), pct(r.F1Mean, r.F1Std))
 	}
 	fmt.Fprintln(w)
@@ -79,7 +79,7 @@ func (t *Table2) writeTable(ew *errWriter) {
 	idx, order := rowIndex(t.Rows)
 	fmt.Fprintf(ew, "## Table 2: speaker verification (mean ± std over %d rounds, seeds %s)\n\n", t.Config.Rounds, seedList(t))
 	fmt.Fprintf(ew, "ACC and F1 at the threshold that maximises %s on the dev pairs; values ×100.\n\n", t.Config.Criterion)
-	for _, l := range data.Levels {
+	for _, l := range pairs.Levels {
 		fmt.Fprintf(ew, "**%s level**\n\n", levelTitle[l])
 		table2Header(ew, "Encoder")
 		for _, enc := range order {
@@ -99,7 +99,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 	t.writeTable(ew)
 	fmt.Fprintf(ew, "## Beside the paper (Yang et al., Table 2)\n\n")
 	fmt.Fprintf(ew, "Rows marked *paper* are the published numbers; the others are this run. Our corpora, pairs and encoders differ from the paper's (see docs/reproduce.md).\n\n")
-	for _, l := range data.Levels {
+	for _, l := range pairs.Levels {
 		fmt.Fprintf(ew, "**%s level**\n\n", levelTitle[l])
 		table2Header(ew, "Model")
 		for _, pr := range PaperTable2() {
@@ -107,7 +107,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 				continue
 			}
 			fmt.Fprintf(ew, "| %s *paper* |", pr.Model)
-			for _, e := range data.Exposures {
+			for _, e := range pairs.Exposures {
 				c := pr.Cells[e]
 				fmt.Fprintf(ew, " %.2f ±%.2f | %.2f ±%.2f | %.2f ±%.2f |", c.AUC.Mean, c.AUC.Std, c.ACC.Mean, c.ACC.Std, c.F1.Mean, c.F1.Std)
 			}
@@ -125,16 +125,16 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(ew, "## Best-threshold ACC / F1 and EER (×100, mean over rounds)\n\n")
 	fmt.Fprintf(ew, "Best ACC and best F1 use the threshold that maximises each on the test set itself (an upper bound); EER is threshold-free.\n\n")
 	fmt.Fprint(ew, "| Encoder | Level |")
-	for _, e := range data.Exposures {
+	for _, e := range pairs.Exposures {
 		t := exposureTitle[e]
 		fmt.Fprintf(ew, " %s best ACC | %s best F1 | %s EER |", t, t, t)
 	}
 	fmt.Fprint(ew, "\n|---|---|"+strings.Repeat("---:|", 9)+"\n")
 	for _, enc := range order {
-		for _, l := range data.Levels {
+		for _, l := range pairs.Levels {
 			fmt.Fprintf(ew, "| %s | %s |", enc, levelTitle[l])
-			for _, e := range data.Exposures {
-				r := idx[enc][data.TestKey{Exposure: e, Level: l}]
+			for _, e := range pairs.Exposures {
+				r := idx[enc][pairs.TestKey{Exposure: e, Level: l}]
 				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.BestACCMean, stats.Float(math.NaN())), pct(r.BestF1Mean, stats.Float(math.NaN())), pct(r.EERMean, stats.Float(math.NaN())))
 			}
 			fmt.Fprintln(ew)

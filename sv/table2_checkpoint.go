@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/fsx"
 )
 
@@ -39,7 +39,7 @@ type checkpointFile struct {
 
 // corpusKey fingerprints a pair corpus: every pair of every split and the
 // texts of every set, so a checkpoint is reused only on the same data.
-func corpusKey(c *data.PairCorpus) string {
+func corpusKey(c *pairs.PairCorpus) string {
 	h := sha256.New()
 	str := func(s string) {
 		var n [8]byte
@@ -47,7 +47,7 @@ func corpusKey(c *data.PairCorpus) string {
 		h.Write(n[:])
 		h.Write([]byte(s))
 	}
-	pairs := func(name string, ps []data.Pair) {
+	pairList := func(name string, ps []pairs.Pair) {
 		str(name)
 		for _, p := range ps {
 			str(p.ID)
@@ -56,10 +56,10 @@ func corpusKey(c *data.PairCorpus) string {
 			h.Write([]byte{byte(p.Label)})
 		}
 	}
-	pairs("train", c.Train)
-	pairs("dev", c.Dev)
+	pairList("train", c.Train)
+	pairList("dev", c.Dev)
 	for _, k := range allTestKeys() {
-		pairs(k.String(), c.Tests[k])
+		pairList(k.String(), c.Tests[k])
 	}
 	ids := make([]string, 0, len(c.Sets))
 	for id := range c.Sets {

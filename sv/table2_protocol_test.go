@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -56,16 +57,16 @@ func init() {
 // withUnseenSets adds to the Unseen-Unseen Base test two sets of a new
 // speaker whose texts occur nowhere else, as held-out speakers' sets do.
 func withUnseenSets(src CorpusSource) CorpusSource {
-	return func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error) {
+	return func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		c, err := src(ctx, round, seed)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range []string{"unseen-1", "unseen-2"} {
-			c.Sets[id] = &data.UtteranceSet{ID: id, Speaker: "unseen", Texts: []string{"w9 only-here " + id, "w9 w9 " + id}}
+			c.Sets[id] = &pairs.UtteranceSet{ID: id, Speaker: "unseen", Texts: []string{"w9 only-here " + id, "w9 w9 " + id}}
 		}
-		k := data.TestKey{Exposure: data.UnseenUnseen, Level: data.Base}
-		c.Tests[k] = append(c.Tests[k], data.Pair{ID: "u1", A: "unseen-1", B: "unseen-2", Label: 1})
+		k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base}
+		c.Tests[k] = append(c.Tests[k], pairs.Pair{ID: "u1", A: "unseen-1", B: "unseen-2", Label: 1})
 		return c, nil
 	}
 }
@@ -190,8 +191,8 @@ func TestMixedRowIsCosineOfConcatenation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := func(split string, pairs []data.Pair, got []float64) {
-		for i, p := range pairs {
+	check := func(split string, pairList []pairs.Pair, got []float64) {
+		for i, p := range pairList {
 			if want := stats.Cosine(emb[p.A], emb[p.B]); math.Abs(got[i]-want) > 1e-6 {
 				t.Fatalf("%s pair %s: mixed score %v, cosine of the concatenation %v", split, p.ID, got[i], want)
 			}
@@ -264,7 +265,7 @@ func TestRoundsUseTheirOwnSeeds(t *testing.T) {
 	cfg.Rounds = 3
 	cfg.Seed = 7
 	var sourceSeeds []int64
-	src := func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error) {
+	src := func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		sourceSeeds = append(sourceSeeds, seed)
 		return fixtureCorpus(seed, 6, 6, 40, 0.3), nil
 	}
@@ -285,7 +286,7 @@ func TestRoundsUseTheirOwnSeeds(t *testing.T) {
 				Speaker: fmt.Sprint("Speaker", string(rune('A'+spk))), Text: "one two three four five six seven eight nine ten eleven"})
 		}
 	}
-	pc := data.DefaultPairConfig()
+	pc := pairs.DefaultPairConfig()
 	pc.UnseenPerDataset, pc.DevPerDataset, pc.AllowEmptySplits = 3, 2, true
 	unseen := map[string]bool{}
 	for round, seed := range []int64{1, 2, 3} {
@@ -296,7 +297,7 @@ func TestRoundsUseTheirOwnSeeds(t *testing.T) {
 		if c.Seed != seed {
 			t.Errorf("round %d: corpus seed %d, want %d", round+1, c.Seed, seed)
 		}
-		info := data.PairCorpusInfo(c)
+		info := pairs.PairCorpusInfo(c)
 		unseen[fmt.Sprint(info.Datasets[0].Unseen)] = true
 	}
 	if len(unseen) < 2 {

@@ -3,7 +3,7 @@ package sv
 import (
 	"math"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -72,7 +72,7 @@ func AggregateRows(perRound []EncoderRound, order []string) []Table2Row {
 	return rows
 }
 
-func aggregateCell(enc string, k data.TestKey, rs []EncoderRound) Table2Row {
+func aggregateCell(enc string, k pairs.TestKey, rs []EncoderRound) Table2Row {
 	row := Table2Row{Encoder: enc, Exposure: string(k.Exposure), Level: string(k.Level)}
 	get := func(f func(CellMetrics) stats.Float) (mean, std stats.Float, n int) {
 		var xs []float64
@@ -91,11 +91,11 @@ func aggregateCell(enc string, k data.TestKey, rs []EncoderRound) Table2Row {
 	row.BestACCMean, row.BestACCStd, _ = get(func(c CellMetrics) stats.Float { return c.BestACC })
 	row.BestF1Mean, row.BestF1Std, _ = get(func(c CellMetrics) stats.Float { return c.BestF1 })
 	row.EERMean, row.EERStd, _ = get(func(c CellMetrics) stats.Float { return c.EER })
-	var pairs int
+	var pairList int
 	for _, r := range rs {
-		pairs += r.Cells[k.String()].Pairs
+		pairList += r.Cells[k.String()].Pairs
 	}
-	row.Pairs = int(math.Round(float64(pairs) / float64(len(rs))))
+	row.Pairs = int(math.Round(float64(pairList) / float64(len(rs))))
 	row.PaperAUC, row.PaperACC, row.PaperF1 = stats.Float(math.NaN()), stats.Float(math.NaN()), stats.Float(math.NaN())
 	if pm := PaperCounterpart(enc); pm != "" {
 		if p, ok := PaperTable2Cell(pm, k); ok {

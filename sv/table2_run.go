@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/assets"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -19,7 +19,7 @@ import (
 // seed. RunTable2 calls it once per round; PairsFrom makes one from
 // utterances with the pair builder, and a caller may also read pair
 // folders prepared beforehand.
-type CorpusSource func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error)
+type CorpusSource func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error)
 
 // EncoderRound is one encoder's results in one round.
 type EncoderRound struct {
@@ -313,12 +313,12 @@ func report(p func(string, int, int), stage string, done, total int) {
 
 // checkCorpus makes sure every pair refers to a known set and that there
 // are dev pairs to choose thresholds on.
-func checkCorpus(c *data.PairCorpus) error {
+func checkCorpus(c *pairs.PairCorpus) error {
 	if c == nil {
 		return fmt.Errorf("no pair corpus")
 	}
-	check := func(split string, pairs []data.Pair) error {
-		for i, p := range pairs {
+	check := func(split string, pairList []pairs.Pair) error {
+		for i, p := range pairList {
 			for _, id := range []string{p.A, p.B} {
 				if c.Sets[id] == nil {
 					return fmt.Errorf("%s pair %d (%s): unknown set %q", split, i, p.ID, id)
@@ -355,7 +355,7 @@ func checkCorpus(c *data.PairCorpus) error {
 	return nil
 }
 
-func roundInfo(r int, seed int64, c *data.PairCorpus) RoundInfo {
+func roundInfo(r int, seed int64, c *pairs.PairCorpus) RoundInfo {
 	info := RoundInfo{Round: r, Seed: seed, Sets: len(c.Sets), Pairs: map[string]int{"train": len(c.Train), "dev": len(c.Dev)}}
 	for _, k := range allTestKeys() {
 		info.Pairs[k.String()] = len(c.Tests[k])
@@ -372,20 +372,20 @@ func roundInfo(r int, seed int64, c *data.PairCorpus) RoundInfo {
 
 // allTestKeys lists the nine test sets in the paper's order: level-major
 // (Base, Hard, Harder), exposures within.
-func allTestKeys() []data.TestKey {
-	var ks []data.TestKey
-	for _, l := range data.Levels {
-		for _, e := range data.Exposures {
-			ks = append(ks, data.TestKey{Exposure: e, Level: l})
+func allTestKeys() []pairs.TestKey {
+	var ks []pairs.TestKey
+	for _, l := range pairs.Levels {
+		for _, e := range pairs.Exposures {
+			ks = append(ks, pairs.TestKey{Exposure: e, Level: l})
 		}
 	}
 	return ks
 }
 
 // evalSets returns the sets of the dev and test pairs, sorted by ID.
-func evalSets(c *data.PairCorpus) []*data.UtteranceSet {
+func evalSets(c *pairs.PairCorpus) []*pairs.UtteranceSet {
 	ids := map[string]bool{}
-	add := func(ps []data.Pair) {
+	add := func(ps []pairs.Pair) {
 		for _, p := range ps {
 			ids[p.A], ids[p.B] = true, true
 		}
@@ -397,13 +397,13 @@ func evalSets(c *data.PairCorpus) []*data.UtteranceSet {
 	return setsByID(c, ids)
 }
 
-func setsByID(c *data.PairCorpus, ids map[string]bool) []*data.UtteranceSet {
+func setsByID(c *pairs.PairCorpus, ids map[string]bool) []*pairs.UtteranceSet {
 	keys := make([]string, 0, len(ids))
 	for id := range ids {
 		keys = append(keys, id)
 	}
 	sort.Strings(keys)
-	out := make([]*data.UtteranceSet, len(keys))
+	out := make([]*pairs.UtteranceSet, len(keys))
 	for i, id := range keys {
 		out[i] = c.Sets[id]
 	}
@@ -413,7 +413,7 @@ func setsByID(c *data.PairCorpus, ids map[string]bool) []*data.UtteranceSet {
 // TrainTexts returns the distinct utterance texts of the sets in c's
 // training pairs, in set-ID order: what Fitters are fitted on. max > 0
 // keeps at most max of them, taken evenly.
-func TrainTexts(c *data.PairCorpus, max int) []string {
+func TrainTexts(c *pairs.PairCorpus, max int) []string {
 	ids := map[string]bool{}
 	for _, p := range c.Train {
 		ids[p.A], ids[p.B] = true, true
@@ -442,7 +442,7 @@ func TrainTexts(c *data.PairCorpus, max int) []string {
 type roundRunner struct {
 	cfg        *Table2Config
 	crit       stats.Criterion
-	corpus     *data.PairCorpus
+	corpus     *pairs.PairCorpus
 	round      int
 	seed       int64
 	prefix     string
@@ -537,16 +537,16 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 // score scores the dev pairs and every test set's pairs with f on the
 // set embeddings emb.
 func (rr *roundRunner) score(emb map[string][]float32, f func(a, b []float32) float64) *pairScores {
-	pairs := func(ps []data.Pair) []float64 {
+	pairList := func(ps []pairs.Pair) []float64 {
 		out := make([]float64, len(ps))
 		for i, p := range ps {
 			out[i] = f(emb[p.A], emb[p.B])
 		}
 		return out
 	}
-	s := &pairScores{Dev: pairs(rr.corpus.Dev), Tests: map[string][]float64{}}
+	s := &pairScores{Dev: pairList(rr.corpus.Dev), Tests: map[string][]float64{}}
 	for _, k := range allTestKeys() {
-		s.Tests[k.String()] = pairs(rr.corpus.Tests[k])
+		s.Tests[k.String()] = pairList(rr.corpus.Tests[k])
 	}
 	return s
 }

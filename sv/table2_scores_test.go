@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -39,7 +39,7 @@ func TestTestScoresGiveTheCellAUC(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"encoder":"x"}`), &er); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := er.TestScores(data.TestKey{Exposure: data.SeenSeen, Level: data.Base}); ok {
+	if _, _, ok := er.TestScores(pairs.TestKey{Exposure: pairs.SeenSeen, Level: pairs.Base}); ok {
 		t.Error("decoded round claims scores")
 	}
 }

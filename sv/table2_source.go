@@ -5,19 +5,20 @@ import (
 	"fmt"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // PairsFrom is a CorpusSource that builds each round's pairs from utts
-// with data.BuildPairs, cfg.Seed replaced by the round's seed (so rounds
+// with pairs.BuildPairs, cfg.Seed replaced by the round's seed (so rounds
 // get different speaker splits and pairs, as the paper's three folds).
-func PairsFrom(utts []data.Utterance, cfg data.PairConfig) CorpusSource {
-	return func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error) {
+func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
+	return func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		c := cfg
 		c.Seed = seed
-		pc, err := data.BuildPairs(utts, c)
+		pc, err := pairs.BuildPairs(utts, c)
 		if err != nil {
 			return nil, fmt.Errorf("build pairs (seed %d): %w", seed, err)
 		}
@@ -63,7 +64,7 @@ func QuickRows(names []string) []string {
 
 // QuickPairConfig caps cfg's splits for a smoke run: 20,000 training
 // pairs, 1,000 pairs per test set and 600 dev pairs.
-func QuickPairConfig(cfg data.PairConfig) data.PairConfig {
+func QuickPairConfig(cfg pairs.PairConfig) pairs.PairConfig {
 	cfg.MaxTrainPairs = min(cfg.MaxTrainPairs, 20000)
 	cfg.MaxTestPairs = min(cfg.MaxTestPairs, 1000)
 	cfg.MaxDevPairs = min(cfg.MaxDevPairs, 600)
@@ -76,7 +77,7 @@ func QuickPairConfig(cfg data.PairConfig) data.PairConfig {
 // dataset (which suit corpora of one show each), so that the
 // Unseen-Unseen tests and the dev set are big enough for stable numbers.
 // `roleprint reproduce` without files uses it.
-func EmbeddedPairConfig(cfg data.PairConfig) data.PairConfig {
+func EmbeddedPairConfig(cfg pairs.PairConfig) pairs.PairConfig {
 	cfg.UnseenPerDataset = 12
 	cfg.DevPerDataset = 6
 	return cfg

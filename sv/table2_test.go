@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -208,7 +209,7 @@ func TestRunTable2Cancelled(t *testing.T) {
 
 func TestRunTable2BadCorpus(t *testing.T) {
 	cfg := testConfig()
-	src := func(ctx context.Context, round int, seed int64) (*data.PairCorpus, error) {
+	src := func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		c := fixtureCorpus(seed, 4, 4, 10, 0.3)
 		c.Dev[0].B = "nope"
 		return c, nil
@@ -275,11 +276,11 @@ func TestPaperTable2(t *testing.T) {
 	if len(rows) != 33 {
 		t.Fatalf("%d paper rows, want 33", len(rows))
 	}
-	c, ok := PaperTable2Cell("LUAR", data.TestKey{Exposure: data.UnseenUnseen, Level: data.Base})
+	c, ok := PaperTable2Cell("LUAR", pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base})
 	if !ok || c.AUC.Mean != 85.75 || c.AUC.Std != 0.51 || c.F1.Mean != 79.57 {
 		t.Errorf("LUAR unseen-unseen base = %+v", c)
 	}
-	c, ok = PaperTable2Cell("Mixed Features", data.TestKey{Exposure: data.SeenSeen, Level: data.Harder})
+	c, ok = PaperTable2Cell("Mixed Features", pairs.TestKey{Exposure: pairs.SeenSeen, Level: pairs.Harder})
 	if !ok || c.AUC.Mean != 78.02 || c.ACC.Std != 1.74 {
 		t.Errorf("Mixed Features seen-seen harder = %+v", c)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/llmverify"
 )
@@ -210,15 +211,15 @@ func conversationViewProblem(items []llmverify.Item) string {
 
 // llmVerifyFromPairDir reads a pair folder's test set and training pairs.
 func llmVerifyFromPairDir(dir, key string, corpus []string) (test, train []llmverify.Item, err error) {
-	c, err := data.ReadPairDir(dir)
+	c, err := pairs.ReadPairDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	var tk *data.TestKey
+	var tk *pairs.TestKey
 	var known []string
-	for _, ex := range data.Exposures {
-		for _, lv := range data.Levels {
-			k := data.TestKey{Exposure: ex, Level: lv}
+	for _, ex := range pairs.Exposures {
+		for _, lv := range pairs.Levels {
+			k := pairs.TestKey{Exposure: ex, Level: lv}
 			known = append(known, k.String())
 			if k.String() == key {
 				tk = &k

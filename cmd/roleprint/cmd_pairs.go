@@ -9,6 +9,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 func init() {
@@ -22,22 +23,22 @@ func init() {
 // pairsOutput is the --json object of `roleprint pairs`; its keys are
 // documented in docs/pairs.md.
 type pairsOutput struct {
-	Out               string              `json:"out"`
-	BaseNegatives     string              `json:"base_negatives"`
-	Inputs            []string            `json:"inputs"`
-	Utterances        int                 `json:"utterances"`
-	Seed              int64               `json:"seed"`
-	Variant           data.PairVariant    `json:"variant"`
-	DatasetBy         string              `json:"dataset_by"`
-	SpeakersSeen      int                 `json:"speakers_seen"`
-	SpeakersUnseen    int                 `json:"speakers_unseen"`
-	SpeakersDev       int                 `json:"speakers_dev"`
-	Sets              int                 `json:"sets"`
-	HeldConversations int                 `json:"held_conversations"`
-	Splits            []data.SplitStats   `json:"splits"`
-	Datasets          []data.DatasetSplit `json:"datasets"`
-	Input             *data.InputCounts   `json:"input"`
-	Notes             []string            `json:"notes"`
+	Out               string               `json:"out"`
+	BaseNegatives     string               `json:"base_negatives"`
+	Inputs            []string             `json:"inputs"`
+	Utterances        int                  `json:"utterances"`
+	Seed              int64                `json:"seed"`
+	Variant           pairs.PairVariant    `json:"variant"`
+	DatasetBy         string               `json:"dataset_by"`
+	SpeakersSeen      int                  `json:"speakers_seen"`
+	SpeakersUnseen    int                  `json:"speakers_unseen"`
+	SpeakersDev       int                  `json:"speakers_dev"`
+	Sets              int                  `json:"sets"`
+	HeldConversations int                  `json:"held_conversations"`
+	Splits            []pairs.SplitStats   `json:"splits"`
+	Datasets          []pairs.DatasetSplit `json:"datasets"`
+	Input             *pairs.InputCounts   `json:"input"`
+	Notes             []string             `json:"notes"`
 }
 
 // listFlag is a comma-separated list flag; set tells whether it was given.
@@ -69,7 +70,7 @@ type pairFlags struct {
 
 // bindPairFlags binds every knob of cfg to a flag of fs, with cfg's values
 // as defaults.
-func bindPairFlags(fs *flag.FlagSet, cfg *data.PairConfig) *pairFlags {
+func bindPairFlags(fs *flag.FlagSet, cfg *pairs.PairConfig) *pairFlags {
 	f := &pairFlags{}
 	fs.Int64Var(&cfg.Seed, "seed", cfg.Seed, "random seed; the same seed gives byte-identical files")
 	fs.StringVar(&f.variant, "variant", string(cfg.Variant), "paper (balanced training, Seen-Seen paired anew) or code (the authors' script: 1:3 training, Seen-Seen sampled from training)")
@@ -104,8 +105,8 @@ func bindPairFlags(fs *flag.FlagSet, cfg *data.PairConfig) *pairFlags {
 }
 
 // apply sets cfg's list and choice knobs from the parsed flags.
-func (f *pairFlags) apply(cfg *data.PairConfig) {
-	cfg.Variant = data.PairVariant(f.variant)
+func (f *pairFlags) apply(cfg *pairs.PairConfig) {
+	cfg.Variant = pairs.PairVariant(f.variant)
 	cfg.DatasetBy = f.datasetBy
 	cfg.BaseNegatives = f.baseNegatives
 	cfg.PreferCooccurring = !f.uniform
@@ -123,7 +124,7 @@ func (f *pairFlags) apply(cfg *data.PairConfig) {
 	if f.levels.set {
 		cfg.TrainLevels = nil
 		for _, l := range f.levels.vals {
-			cfg.TrainLevels = append(cfg.TrainLevels, data.Level(strings.ToLower(l)))
+			cfg.TrainLevels = append(cfg.TrainLevels, pairs.Level(strings.ToLower(l)))
 		}
 	}
 }
@@ -132,7 +133,7 @@ func (f *pairFlags) apply(cfg *data.PairConfig) {
 // pairs and writes the pair directory.
 func runPairs(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "pairs", "[CORPUS.parquet...]")
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	out := fs.String("out", "", "output directory (required): sets.parquet, train/dev/<exposure>-<level>.parquet, manifest.json")
 	asJSON := fs.Bool("json", false, "print one JSON object (see docs/pairs.md) instead of the Table-5-like summary")
 	outs := addOutputFlags(fs, false)
@@ -165,7 +166,7 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 		}
 		report(done, total)
 	}
-	c, err := data.BuildPairs(utts, cfg)
+	c, err := pairs.BuildPairs(utts, cfg)
 	if finish != nil {
 		finish()
 	}
@@ -176,15 +177,15 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	start := time.Now()
-	if err := data.WritePairDir(*out, c); err != nil {
+	if err := pairs.WritePairDir(*out, c); err != nil {
 		return err
 	}
 	if d := time.Since(start); d > time.Second {
 		e.Logf("pairs: wrote %s in %s", *out, d.Round(10*time.Millisecond))
 	}
 
-	st := data.PairStats(c)
-	info := data.PairCorpusInfo(c)
+	st := pairs.PairStats(c)
+	info := pairs.PairCorpusInfo(c)
 	if err := pairsWriteOutputs(e, outs, st, *out); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // writePairsCorpus writes a synthetic corpus in which four majors speak in
@@ -101,7 +102,7 @@ func TestPairsCommandJSON(t *testing.T) {
 			t.Errorf("split file: %v", err)
 		}
 	}
-	c, err := data.ReadPairDir(out)
+	c, err := pairs.ReadPairDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +128,11 @@ func TestPairsCommandJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	m, err := data.ReadPairManifest(out3)
+	m, err := pairs.ReadPairManifest(out3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Config.MaxTestPairs != 10 || m.Variant != data.VariantCode || m.Config.DatasetBy != "source" ||
+	if m.Config.MaxTestPairs != 10 || m.Variant != pairs.VariantCode || m.Config.DatasetBy != "source" ||
 		m.Config.ExcludeSpeakers[len(m.Config.ExcludeSpeakers)-1] != "Bob" ||
 		strings.Join(m.Config.Aliases, ";") != "show:Ann=Anne;show:Cy=Cyrus" {
 		t.Errorf("flags not in the recorded config: %+v", m.Config)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
@@ -75,8 +76,8 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	criterion := fs.String("criterion", string(def.Criterion), "what the dev-set threshold maximises: accuracy or macro_f1")
 	set := fs.String("set", "", `encoder settings "key=value;enc.key=value" (e.g. "tfidf.max_features=50000")`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default automatic: onnx when ONNX Runtime is installed, else go")
-	variant := fs.String("pair-variant", string(data.VariantPaper), "pair building: paper (the paper's text) or code (its public code)")
-	baseNeg := fs.String("base-negatives", data.BaseNegativesSource, "Base-level negatives: source (another source than the anchor's, as the paper) or any (the old default)")
+	variant := fs.String("pair-variant", string(pairs.VariantPaper), "pair building: paper (the paper's text) or code (its public code)")
+	baseNeg := fs.String("base-negatives", pairs.BaseNegativesSource, "Base-level negatives: source (another source than the anchor's, as the paper) or any (the old default)")
 	pairSet := fs.String("pair-set", "", `pair-building settings by their JSON names, "key=value;..." (e.g. "unseen_per_dataset=10;max_test_pairs=2000"; see docs/pairs.md)`)
 	fitMax := fs.Int("fit-max", 0, "fit Fitter encoders on at most this many training texts (0: all; 20000 with --quick)")
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
@@ -99,7 +100,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	}
 	sel := sv.SelectDefaultRows(rowEnv, *quick)
 	cfg := sv.Table2ConfigFor(sel)
-	pairCfg := data.DefaultPairConfig()
+	pairCfg := pairs.DefaultPairConfig()
 	if *quick {
 		pairCfg = sv.QuickPairConfig(pairCfg)
 	}
@@ -136,7 +137,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	// Encoders named on the command line must run (cfg.Explicit); the
 	// others may be skipped when their assets are not installed.
 	cfg.SkipMissing = true
-	pairCfg.Variant = data.PairVariant(*variant)
+	pairCfg.Variant = pairs.PairVariant(*variant)
 	pairCfg.BaseNegatives = *baseNeg
 	if fs.NArg() == 0 {
 		pairCfg = sv.EmbeddedPairConfig(pairCfg)
@@ -375,7 +376,7 @@ func reproDescribeFile(path string) (sv.InputFile, error) {
 // reproSetPairConfig overrides fields of cfg named by their JSON keys;
 // values are JSON (numbers, true/false) or plain strings, lists
 // separated by "|".
-func reproSetPairConfig(cfg data.PairConfig, kv map[string]string) (data.PairConfig, error) {
+func reproSetPairConfig(cfg pairs.PairConfig, kv map[string]string) (pairs.PairConfig, error) {
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return cfg, err
@@ -407,7 +408,7 @@ func reproSetPairConfig(cfg data.PairConfig, kv map[string]string) (data.PairCon
 		}
 	}
 	b, _ = json.Marshal(m)
-	out := data.DefaultPairConfig()
+	out := pairs.DefaultPairConfig()
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&out); err != nil {
 		return cfg, err

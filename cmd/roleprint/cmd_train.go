@@ -13,6 +13,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/backend"
@@ -223,28 +224,28 @@ func trainRemoveCheckpoints(dir string) error {
 }
 
 // trainEvalKeys parses --eval.
-func trainEvalKeys(s string) ([]data.TestKey, error) {
+func trainEvalKeys(s string) ([]pairs.TestKey, error) {
 	s = strings.TrimSpace(s)
 	switch s {
 	case "", "none":
 		return nil, nil
 	case "all":
-		var keys []data.TestKey
-		for _, x := range data.Exposures {
-			for _, l := range data.Levels {
-				keys = append(keys, data.TestKey{Exposure: x, Level: l})
+		var keys []pairs.TestKey
+		for _, x := range pairs.Exposures {
+			for _, l := range pairs.Levels {
+				keys = append(keys, pairs.TestKey{Exposure: x, Level: l})
 			}
 		}
 		return keys, nil
 	}
-	known := map[string]data.TestKey{}
-	for _, x := range data.Exposures {
-		for _, l := range data.Levels {
-			k := data.TestKey{Exposure: x, Level: l}
+	known := map[string]pairs.TestKey{}
+	for _, x := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			k := pairs.TestKey{Exposure: x, Level: l}
 			known[k.String()] = k
 		}
 	}
-	var keys []data.TestKey
+	var keys []pairs.TestKey
 	for _, item := range strings.Split(s, ",") {
 		k, ok := known[strings.TrimSpace(item)]
 		if !ok {
@@ -256,18 +257,18 @@ func trainEvalKeys(s string) ([]data.TestKey, error) {
 }
 
 // trainScoreTests returns the ROC AUC of cosine scores on each test set.
-func trainScoreTests(ctx context.Context, e *env, enc sv.Encoder, c *data.PairCorpus, keys []data.TestKey) (map[string]float64, map[string]int, error) {
+func trainScoreTests(ctx context.Context, e *env, enc sv.Encoder, c *pairs.PairCorpus, keys []pairs.TestKey) (map[string]float64, map[string]int, error) {
 	if len(keys) == 0 {
 		return nil, nil, nil
 	}
 	aucs, counts := map[string]float64{}, map[string]int{}
 	for _, k := range keys {
-		pairs := c.Tests[k]
-		if len(pairs) == 0 {
+		pairList := c.Tests[k]
+		if len(pairList) == 0 {
 			continue
 		}
-		var sets []*data.UtteranceSet
-		for _, p := range pairs {
+		var sets []*pairs.UtteranceSet
+		for _, p := range pairList {
 			sets = append(sets, c.Set(p.A), c.Set(p.B))
 		}
 		report, finish := e.progress("embed " + k.String())
@@ -276,14 +277,14 @@ func trainScoreTests(ctx context.Context, e *env, enc sv.Encoder, c *data.PairCo
 		if err != nil {
 			return nil, nil, err
 		}
-		scores := make([]float64, len(pairs))
-		labels := make([]bool, len(pairs))
-		for i, p := range pairs {
+		scores := make([]float64, len(pairList))
+		labels := make([]bool, len(pairList))
+		for i, p := range pairList {
 			scores[i] = sv.ScorePair(enc, vecs[p.A], vecs[p.B])
 			labels[i] = p.Label == 1
 		}
 		aucs[k.String()] = stats.AUC(scores, labels)
-		counts[k.String()] = len(pairs)
+		counts[k.String()] = len(pairList)
 	}
 	return aucs, counts, nil
 }
@@ -291,10 +292,10 @@ func trainScoreTests(ctx context.Context, e *env, enc sv.Encoder, c *data.PairCo
 // trainLoadPairs reads a pair directory, or builds pairs from corpus
 // Parquet files (or the embedded default corpus) with the default pair
 // configuration and seed.
-func trainLoadPairs(ctx context.Context, e *env, paths []string, seed int64) (*data.PairCorpus, []string, error) {
+func trainLoadPairs(ctx context.Context, e *env, paths []string, seed int64) (*pairs.PairCorpus, []string, error) {
 	if len(paths) == 1 {
 		if st, err := os.Stat(paths[0]); err == nil && st.IsDir() {
-			c, err := data.ReadPairDir(paths[0])
+			c, err := pairs.ReadPairDir(paths[0])
 			return c, paths, err
 		}
 	}
@@ -320,9 +321,9 @@ func trainLoadPairs(ctx context.Context, e *env, paths []string, seed int64) (*d
 			return nil, nil, err
 		}
 	}
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.Seed = seed
-	c, err := data.BuildPairs(utts, cfg)
+	c, err := pairs.BuildPairs(utts, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

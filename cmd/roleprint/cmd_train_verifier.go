@@ -4,7 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/neural"
 	"github.com/roleprint/roleprint/sv/verifier"
@@ -13,7 +13,7 @@ import (
 // trainSaveVerifier writes the trained encoder as a verifier bundle to
 // OUT/verifier: threshold and calibration from the dev pairs, res as its
 // manifest. Without dev pairs it writes nothing and says so.
-func trainSaveVerifier(ctx context.Context, e *env, enc sv.Encoder, c *data.PairCorpus, out string, res trainOutput) (string, error) {
+func trainSaveVerifier(ctx context.Context, e *env, enc sv.Encoder, c *pairs.PairCorpus, out string, res trainOutput) (string, error) {
 	if len(c.Dev) == 0 {
 		e.Logf("train: no dev pairs, so no verifier bundle (its threshold and calibration come from dev pairs)")
 		return "", nil

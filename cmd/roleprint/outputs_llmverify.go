@@ -4,7 +4,7 @@ import (
 	"flag"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/report"
 )
 
@@ -37,8 +37,8 @@ func (o *llmVerifyOutputs) write(e *env, model string, out *llmVerifyOutput, tes
 	if err != nil {
 		return err
 	}
-	level := data.Base
-	for _, l := range data.Levels {
+	level := pairs.Base
+	for _, l := range pairs.Levels {
 		if strings.HasSuffix(testKey, "-"+string(l)) {
 			level = l
 		}

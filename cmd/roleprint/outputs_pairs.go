@@ -3,14 +3,14 @@ package main
 import (
 	"flag"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpusstats"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/report"
 )
 
 // pairsWriteOutputs writes the pairs job's Table 5 figure and
 // table5.tex/.md into its --out folder beside the pair files.
-func pairsWriteOutputs(e *env, o *outputFlags, st data.PairStatistics, dir string) error {
+func pairsWriteOutputs(e *env, o *outputFlags, st pairs.PairStatistics, dir string) error {
 	w, err := o.writer(e, dir)
 	if err != nil {
 		return err

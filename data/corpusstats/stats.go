@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // DefaultTopSpeakers is how many top speakers a Summary lists by default.
@@ -151,8 +152,8 @@ func (a *Accumulator) Stats() *Stats {
 }
 
 // Dataset returns the dataset a source belongs to: its part before the
-// first "/", the grouping the pair builder uses too (data.CorpusOf).
-func Dataset(source string) string { return data.CorpusOf(source) }
+// first "/", the grouping the pair builder uses too (pairs.CorpusOf).
+func Dataset(source string) string { return pairs.CorpusOf(source) }
 
 func sortedKeys(m map[string]*group) []string {
 	keys := make([]string, 0, len(m))

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/fsx"
 )
 
@@ -134,25 +135,25 @@ func WritePairRecords(path string, recs []PairRecord) error {
 // form sv's metrics and the LLM verifier take. Set IDs are
 // "<prefix>r<n>a" and "<prefix>r<n>b" for record n (1-based); a set's
 // Source is its dataset, its Speaker the side's name.
-func RecordsToPairs(recs []PairRecord, prefix string) (map[string]*data.UtteranceSet, []data.Pair) {
-	sets := make(map[string]*data.UtteranceSet, 2*len(recs))
-	pairs := make([]data.Pair, 0, len(recs))
+func RecordsToPairs(recs []PairRecord, prefix string) (map[string]*pairs.UtteranceSet, []pairs.Pair) {
+	sets := make(map[string]*pairs.UtteranceSet, 2*len(recs))
+	pairList := make([]pairs.Pair, 0, len(recs))
 	for i := range recs {
 		r := &recs[i]
 		id := prefix + "r" + strconv.Itoa(i+1)
-		a := &data.UtteranceSet{ID: id + "a", Source: r.AnchorDataset, ConversationID: conversationKey(r.AnchorConversation, r.AnchorUtterances),
+		a := &pairs.UtteranceSet{ID: id + "a", Source: r.AnchorDataset, ConversationID: conversationKey(r.AnchorConversation, r.AnchorUtterances),
 			Speaker: r.AnchorName(), Texts: r.AnchorUtterances}
-		b := &data.UtteranceSet{ID: id + "b", Source: r.PairedDataset, ConversationID: conversationKey(r.PairedConversation, r.PairedUtterances),
+		b := &pairs.UtteranceSet{ID: id + "b", Source: r.PairedDataset, ConversationID: conversationKey(r.PairedConversation, r.PairedUtterances),
 			Speaker: r.PairedName(), Texts: r.PairedUtterances}
 		sets[a.ID], sets[b.ID] = a, b
-		pairs = append(pairs, data.Pair{ID: id, A: a.ID, B: b.ID, Label: int8(r.Label)})
+		pairList = append(pairList, pairs.Pair{ID: id, A: a.ID, B: b.ID, Label: int8(r.Label)})
 	}
-	return sets, pairs
+	return sets, pairList
 }
 
 // RecordFromSets builds the record of a pair of sets; convA and convB are
 // the sets' whole conversations (nil when unknown).
-func RecordFromSets(a, b *data.UtteranceSet, label int8, convA, convB []ConversationTurn) PairRecord {
+func RecordFromSets(a, b *pairs.UtteranceSet, label int8, convA, convB []ConversationTurn) PairRecord {
 	return PairRecord{
 		AnchorDataset: a.Source, AnchorSpeaker: a.Speaker, AnchorUtterances: a.Texts, AnchorConversation: convA,
 		PairedDataset: b.Source, PairedSpeaker: b.Speaker, PairedUtterances: b.Texts, PairedConversation: convB,

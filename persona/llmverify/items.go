@@ -5,13 +5,14 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // ItemsFromPairCorpus turns pairs of a pair corpus into items. utts, when
 // not nil, is the corpus the pairs were built from: each set's whole
 // conversation (its source and conversation ID) is looked up there for the
 // Conversation view. A pair naming a set the corpus lacks is an error.
-func ItemsFromPairCorpus(c *data.PairCorpus, pairs []data.Pair, utts []data.Utterance) ([]Item, error) {
+func ItemsFromPairCorpus(c *pairs.PairCorpus, pairList []pairs.Pair, utts []data.Utterance) ([]Item, error) {
 	convs := map[string][]data.Utterance{}
 	for _, u := range utts {
 		k := u.Source + "\x00" + u.ConversationID
@@ -28,8 +29,8 @@ func ItemsFromPairCorpus(c *data.PairCorpus, pairs []data.Pair, utts []data.Utte
 		}
 		return sd, nil
 	}
-	out := make([]Item, 0, len(pairs))
-	for _, p := range pairs {
+	out := make([]Item, 0, len(pairList))
+	for _, p := range pairList {
 		a, err := side(p.A)
 		if err != nil {
 			return nil, fmt.Errorf("pair %s: %w", p.ID, err)

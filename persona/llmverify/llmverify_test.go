@@ -8,6 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/llm/llmtest"
 )
@@ -240,7 +241,7 @@ func TestConversationView(t *testing.T) {
 }
 
 func TestItemsFromPairCorpus(t *testing.T) {
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{
 		"s1": {ID: "s1", Source: "tbbt", ConversationID: "c1", Speaker: "Sheldon", Texts: []string{"Bazinga!"}},
 		"s2": {ID: "s2", Source: "tbbt", ConversationID: "c2", Speaker: "Penny", Texts: []string{"Hi."}},
 	}}
@@ -249,14 +250,14 @@ func TestItemsFromPairCorpus(t *testing.T) {
 		{Source: "tbbt", ConversationID: "c1", Turn: 0, Speaker: "Leonard", Text: "Sheldon?"},
 		{Source: "tbbt", ConversationID: "c2", Turn: 0, Speaker: "Penny", Text: "Hi."},
 	}
-	got, err := ItemsFromPairCorpus(c, []data.Pair{{ID: "p", A: "s1", B: "s2", Label: 0}}, utts)
+	got, err := ItemsFromPairCorpus(c, []pairs.Pair{{ID: "p", A: "s1", B: "s2", Label: 0}}, utts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Same || got[0].A.Conversation[0].Speaker != "Leonard" || len(got[0].B.Conversation) != 1 {
 		t.Fatalf("items %+v", got)
 	}
-	if _, err := ItemsFromPairCorpus(c, []data.Pair{{ID: "q", A: "s1", B: "nope"}}, nil); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := ItemsFromPairCorpus(c, []pairs.Pair{{ID: "q", A: "s1", B: "nope"}}, nil); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("missing set: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/persona/distill"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/speech"
@@ -36,8 +36,8 @@ func renders(t *testing.T, name string, f plots.Figure) {
 func table2Rows() []sv.Table2Row {
 	var rows []sv.Table2Row
 	for ei, enc := range []string{"liwc", "tfidf"} {
-		for _, l := range data.Levels {
-			for xi, e := range data.Exposures {
+		for _, l := range pairs.Levels {
+			for xi, e := range pairs.Exposures {
 				paper := stats.Float(math.NaN())
 				if enc == "liwc" {
 					paper = 0.55
@@ -53,7 +53,7 @@ func table2Rows() []sv.Table2Row {
 
 func TestTable2Figures(t *testing.T) {
 	rows := table2Rows()
-	b, err := Table2Bars(rows, data.Base, AUC, nil)
+	b, err := Table2Bars(rows, pairs.Base, AUC, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,13 +61,13 @@ func TestTable2Figures(t *testing.T) {
 		t.Errorf("bars: reference %v, labels %q %q", b.Reference, b.YLabel, b.Title)
 	}
 	renders(t, "table2 bars", b)
-	if _, err := Table2Bars(rows, data.Base, AUC, []string{"nope"}); err == nil {
+	if _, err := Table2Bars(rows, pairs.Base, AUC, []string{"nope"}); err == nil {
 		t.Error("unknown encoder accepted")
 	}
-	if _, err := Table2Bars(rows, data.Base, "bleu", nil); err == nil {
+	if _, err := Table2Bars(rows, pairs.Base, "bleu", nil); err == nil {
 		t.Error("unknown metric accepted")
 	}
-	l, err := LevelLines(rows, data.UnseenUnseen, F1, []string{"tfidf"})
+	l, err := LevelLines(rows, pairs.UnseenUnseen, F1, []string{"tfidf"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +78,10 @@ func TestTable2Figures(t *testing.T) {
 }
 
 func TestPairBars(t *testing.T) {
-	var st data.PairStatistics
-	for _, e := range data.Exposures {
-		for _, l := range data.Levels {
-			st.Splits = append(st.Splits, data.SplitStats{Exposure: e, Level: l, Pairs: 100})
+	var st pairs.PairStatistics
+	for _, e := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			st.Splits = append(st.Splits, pairs.SplitStats{Exposure: e, Level: l, Pairs: 100})
 		}
 	}
 	b, err := PairBars(st)
@@ -89,7 +89,7 @@ func TestPairBars(t *testing.T) {
 		t.Fatal(err)
 	}
 	renders(t, "pair bars", b)
-	if _, err := PairBars(data.PairStatistics{}); err == nil {
+	if _, err := PairBars(pairs.PairStatistics{}); err == nil {
 		t.Error("empty statistics accepted")
 	}
 }

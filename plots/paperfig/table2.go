@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/sv"
 )
@@ -53,12 +53,12 @@ func (m Metric) value(r sv.Table2Row) (mean, std, paper float64, err error) {
 
 // ExposureName returns the paper's name of an exposure ("Seen-Unseen").
 func ExposureName(e string) string {
-	switch data.Exposure(e) {
-	case data.SeenSeen:
+	switch pairs.Exposure(e) {
+	case pairs.SeenSeen:
 		return "Seen-Seen"
-	case data.SeenUnseen:
+	case pairs.SeenUnseen:
 		return "Seen-Unseen"
-	case data.UnseenUnseen:
+	case pairs.UnseenUnseen:
 		return "Unseen-Unseen"
 	}
 	return e
@@ -90,18 +90,18 @@ func encodersOf(rows []sv.Table2Row, keep func(string) bool) []string {
 // std), with the paper's published value of each encoder's counterpart
 // marked on its bar when there is one. encoders selects and orders the
 // rows (nil: all, in table order).
-func Table2Bars(rows []sv.Table2Row, level data.Level, metric Metric, encoders []string) (*plots.Bars, error) {
+func Table2Bars(rows []sv.Table2Row, level pairs.Level, metric Metric, encoders []string) (*plots.Bars, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
 	}
 	bt := plots.BarTable{}
 	ref := plots.BarTable{}
-	for _, e := range data.Exposures {
+	for _, e := range pairs.Exposures {
 		bt.Groups = append(bt.Groups, ExposureName(string(e)))
 	}
 	anyRef := false
 	for _, enc := range encoders {
-		ys, errs, refs := make([]float64, len(data.Exposures)), make([]float64, len(data.Exposures)), make([]float64, len(data.Exposures))
+		ys, errs, refs := make([]float64, len(pairs.Exposures)), make([]float64, len(pairs.Exposures)), make([]float64, len(pairs.Exposures))
 		found := false
 		for i := range ys {
 			ys[i], errs[i], refs[i] = math.NaN(), 0, math.NaN()
@@ -110,7 +110,7 @@ func Table2Bars(rows []sv.Table2Row, level data.Level, metric Metric, encoders [
 			if r.Encoder != enc || r.Level != string(level) {
 				continue
 			}
-			for i, e := range data.Exposures {
+			for i, e := range pairs.Exposures {
 				if r.Exposure != string(e) {
 					continue
 				}
@@ -154,14 +154,14 @@ func Table2Bars(rows []sv.Table2Row, level data.Level, metric Metric, encoders [
 // LevelLines draws how a metric falls from the Base to the Harder level for
 // one exposure: x = level, one line per encoder with ± std error bars (the
 // difficulty ablation). encoders selects and orders the rows (nil: all).
-func LevelLines(rows []sv.Table2Row, exposure data.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
+func LevelLines(rows []sv.Table2Row, exposure pairs.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
 	}
 	var series []plots.LineSeries
 	for _, enc := range encoders {
 		var xy plotterXYs
-		for li, l := range data.Levels {
+		for li, l := range pairs.Levels {
 			for _, r := range rows {
 				if r.Encoder == enc && r.Exposure == string(exposure) && r.Level == string(l) {
 					mean, std, _, err := metric.value(r)
@@ -187,7 +187,7 @@ func LevelLines(rows []sv.Table2Row, exposure data.Exposure, metric Metric, enco
 	if err != nil {
 		return nil, err
 	}
-	for _, lv := range data.Levels {
+	for _, lv := range pairs.Levels {
 		l.XTicks = append(l.XTicks, LevelName(string(lv)))
 	}
 	l.Title = ExposureName(string(exposure))

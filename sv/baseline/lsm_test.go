@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -31,7 +31,7 @@ func TestLSMEncoderScoresWholeSets(t *testing.T) {
 	if _, ok := enc.(sv.SetEncoder); !ok {
 		t.Fatal("lsm is not a SetEncoder")
 	}
-	sets := []*data.UtteranceSet{
+	sets := []*pairs.UtteranceSet{
 		{ID: "a", Texts: []string{"I am not sure.", "The cat and the dog."}},
 		{ID: "b", Texts: []string{"I am not sure.", "The cat and the dog."}},
 		{ID: "c", Texts: []string{"Go away now", "Run fast, quick"}},

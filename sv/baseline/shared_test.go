@@ -8,6 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/importers"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -39,7 +40,7 @@ func TestSharedCorporaTable2(t *testing.T) {
 		}
 		utts = append(utts, res.Utterances...)
 	}
-	pc := data.DefaultPairConfig()
+	pc := pairs.DefaultPairConfig()
 	pc.MaxTrainPairs, pc.MaxTestPairs, pc.MaxDevPairs = 4000, 300, 300
 	cfg := sv.DefaultTable2Config()
 	cfg.Rounds = 1
@@ -58,7 +59,7 @@ func TestSharedCorporaTable2(t *testing.T) {
 			t.Errorf("%s %s/%s: %d pairs, AUC %v", r.Encoder, r.Exposure, r.Level, r.Pairs, r.AUCMean)
 		}
 		cells[r.Encoder]++
-		if r.Exposure == string(data.UnseenUnseen) && r.Level == string(data.Base) {
+		if r.Exposure == string(pairs.UnseenUnseen) && r.Level == string(pairs.Base) {
 			auc[r.Encoder] = float64(r.AUCMean)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // BenchConfig configures one training + embedding benchmark of a model on
@@ -80,9 +80,9 @@ quite much many more most less little big small old new young long short high lo
 
 // benchCorpus builds nPairs random pairs over nSets synthetic sets of
 // exactly utts utterances each.
-func benchCorpus(seed int64, nSets, utts, nPairs, words int) *data.PairCorpus {
+func benchCorpus(seed int64, nSets, utts, nPairs, words int) *pairs.PairCorpus {
 	rng := rand.New(rand.NewPCG(uint64(seed), 99))
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{}}
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}}
 	for s := 0; s < nSets; s++ {
 		texts := make([]string, utts)
 		for u := range texts {
@@ -93,11 +93,11 @@ func benchCorpus(seed int64, nSets, utts, nPairs, words int) *data.PairCorpus {
 			texts[u] = strings.Join(w, " ")
 		}
 		id := "b" + strconv.Itoa(s)
-		c.Sets[id] = &data.UtteranceSet{ID: id, Speaker: strconv.Itoa(s % 50), Texts: texts}
+		c.Sets[id] = &pairs.UtteranceSet{ID: id, Speaker: strconv.Itoa(s % 50), Texts: texts}
 	}
 	for i := 0; i < nPairs; i++ {
 		a, b := rng.IntN(nSets), rng.IntN(nSets)
-		c.Train = append(c.Train, data.Pair{ID: "p" + strconv.Itoa(i), A: "b" + strconv.Itoa(a), B: "b" + strconv.Itoa(b), Label: int8(i % 2)})
+		c.Train = append(c.Train, pairs.Pair{ID: "p" + strconv.Itoa(i), A: "b" + strconv.Itoa(a), B: "b" + strconv.Itoa(b), Label: int8(i % 2)})
 	}
 	return c
 }
@@ -172,7 +172,7 @@ func Bench(ctx context.Context, m UtteranceModel, cfg BenchConfig) (*BenchResult
 }
 
 // benchTrain runs the timed training steps and fills res's training fields.
-func benchTrain(ctx context.Context, net *Network, c *data.PairCorpus, tc TrainConfig, cfg BenchConfig, res *BenchResult) error {
+func benchTrain(ctx context.Context, net *Network, c *pairs.PairCorpus, tc TrainConfig, cfg BenchConfig, res *BenchResult) error {
 	var stamps []time.Time
 	start := time.Now()
 	tc.OnStep = func(step int, _ float64) { stamps = append(stamps, time.Now()) }

@@ -6,7 +6,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -220,7 +220,7 @@ func (e *Encoder) EmbedSets(ctx context.Context, sets [][]string, progress sv.Pr
 // Train implements sv.Trainable: contrastive fine-tuning on c's training
 // pairs (dev pairs for monitoring) with cfg.Train; the seed defaults to the
 // encoder's.
-func (e *Encoder) Train(ctx context.Context, c *data.PairCorpus, progress sv.Progress) error {
+func (e *Encoder) Train(ctx context.Context, c *pairs.PairCorpus, progress sv.Progress) error {
 	net, err := e.Network()
 	if err != nil {
 		return err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
@@ -19,19 +19,19 @@ func tinyOptions(backendName string) sv.EncoderOptions {
 }
 
 // pairAUC scores pairs by the cosine of sv.EmbedSets' set vectors.
-func pairAUC(t *testing.T, enc sv.Encoder, c *data.PairCorpus, pairs []data.Pair) float64 {
+func pairAUC(t *testing.T, enc sv.Encoder, c *pairs.PairCorpus, pairList []pairs.Pair) float64 {
 	t.Helper()
-	var sets []*data.UtteranceSet
-	for _, p := range pairs {
+	var sets []*pairs.UtteranceSet
+	for _, p := range pairList {
 		sets = append(sets, c.Set(p.A), c.Set(p.B))
 	}
 	vecs, err := sv.EmbedSets(context.Background(), enc, sets, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores := make([]float64, len(pairs))
-	labels := make([]bool, len(pairs))
-	for i, p := range pairs {
+	scores := make([]float64, len(pairList))
+	labels := make([]bool, len(pairList))
+	for i, p := range pairList {
 		scores[i] = sv.ScorePair(enc, vecs[p.A], vecs[p.B])
 		labels[i] = p.Label == 1
 	}

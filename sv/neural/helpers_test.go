@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv/backend"
 )
 
@@ -25,9 +25,9 @@ var testCommon = strings.Fields("the a and i you is was it that so well oh yeah 
 
 // synthCorpus builds a PairCorpus of nSets sets per speaker and nPairs
 // balanced training pairs (and nPairs/4 dev pairs), deterministic in seed.
-func synthCorpus(seed uint64, nSets, nPairs int) *data.PairCorpus {
+func synthCorpus(seed uint64, nSets, nPairs int) *pairs.PairCorpus {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{}, Tests: map[data.TestKey][]data.Pair{}}
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}, Tests: map[pairs.TestKey][]pairs.Pair{}}
 	bySpeaker := make([][]string, len(testStyles))
 	for s, style := range testStyles {
 		for k := 0; k < nSets; k++ {
@@ -45,12 +45,12 @@ func synthCorpus(seed uint64, nSets, nPairs int) *data.PairCorpus {
 				}
 				texts[u] = strings.Join(w, " ")
 			}
-			c.Sets[id] = &data.UtteranceSet{ID: id, Speaker: fmt.Sprint(s), Texts: texts}
+			c.Sets[id] = &pairs.UtteranceSet{ID: id, Speaker: fmt.Sprint(s), Texts: texts}
 			bySpeaker[s] = append(bySpeaker[s], id)
 		}
 	}
-	mk := func(n int, prefix string) []data.Pair {
-		out := make([]data.Pair, n)
+	mk := func(n int, prefix string) []pairs.Pair {
+		out := make([]pairs.Pair, n)
 		for i := range out {
 			s := rng.IntN(len(testStyles))
 			a := bySpeaker[s][rng.IntN(nSets)]
@@ -59,10 +59,10 @@ func synthCorpus(seed uint64, nSets, nPairs int) *data.PairCorpus {
 				for b == a {
 					b = bySpeaker[s][rng.IntN(nSets)]
 				}
-				out[i] = data.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: a, B: b, Label: 1}
+				out[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: a, B: b, Label: 1}
 			} else {
 				o := (s + 1 + rng.IntN(len(testStyles)-1)) % len(testStyles)
-				out[i] = data.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: a, B: bySpeaker[o][rng.IntN(nSets)], Label: 0}
+				out[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: a, B: bySpeaker[o][rng.IntN(nSets)], Label: 0}
 			}
 		}
 		return out

@@ -14,7 +14,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -73,7 +73,7 @@ type trainer struct {
 // With cfg.CheckpointDir set it saves checkpoints and resumes from the
 // newest one. ctx cancels between steps (a checkpoint is saved first when
 // a directory is set).
-func Train(ctx context.Context, net *Network, c *data.PairCorpus, cfg TrainConfig, progress func(done, total int)) (*TrainResult, error) {
+func Train(ctx context.Context, net *Network, c *pairs.PairCorpus, cfg TrainConfig, progress func(done, total int)) (*TrainResult, error) {
 	cfg, err := cfg.withDefaults(net.Model)
 	if err != nil {
 		return nil, err
@@ -98,10 +98,10 @@ func Train(ctx context.Context, net *Network, c *data.PairCorpus, cfg TrainConfi
 }
 
 // prepare tokenizes the sets of pairs once.
-func (t *trainer) prepare(c *data.PairCorpus, pairs []data.Pair) ([]pairData, error) {
+func (t *trainer) prepare(c *pairs.PairCorpus, pairList []pairs.Pair) ([]pairData, error) {
 	tok := t.net.Model.Tokenizer()
 	cache := map[string][][]int32{}
-	get := func(id string, p data.Pair) ([][]int32, error) {
+	get := func(id string, p pairs.Pair) ([][]int32, error) {
 		if ids, ok := cache[id]; ok {
 			return ids, nil
 		}
@@ -119,8 +119,8 @@ func (t *trainer) prepare(c *data.PairCorpus, pairs []data.Pair) ([]pairData, er
 		cache[id] = ids
 		return ids, nil
 	}
-	out := make([]pairData, len(pairs))
-	for i, p := range pairs {
+	out := make([]pairData, len(pairList))
+	for i, p := range pairList {
 		a, err := get(p.A, p)
 		if err != nil {
 			return nil, err

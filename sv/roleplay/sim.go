@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
@@ -32,9 +32,9 @@ func embed(ctx context.Context, enc sv.Encoder, sets []*uset, fitTexts []string,
 			return nil, fmt.Errorf("fit encoder %s: %w", enc.Name(), err)
 		}
 	}
-	in := make([]*data.UtteranceSet, len(sets))
+	in := make([]*pairs.UtteranceSet, len(sets))
 	for i, s := range sets {
-		in[i] = &data.UtteranceSet{ID: s.id, Texts: s.texts}
+		in[i] = &pairs.UtteranceSet{ID: s.id, Texts: s.texts}
 	}
 	vecs, err := sv.EmbedSets(ctx, enc, in, progress)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
@@ -51,10 +51,10 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 	type side struct {
 		names []string
 		texts map[string][]string
-		sets  map[string][]*data.UtteranceSet
+		sets  map[string][]*pairs.UtteranceSet
 	}
 	build := func(prefix string, texts map[string][]string) side {
-		s := side{texts: texts, sets: map[string][]*data.UtteranceSet{}}
+		s := side{texts: texts, sets: map[string][]*pairs.UtteranceSet{}}
 		for name := range texts {
 			s.names = append(s.names, name)
 		}
@@ -69,14 +69,14 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 			}
 			for k := 0; k < n; k++ {
 				start := int(float64(k)*step) * setSize
-				s.sets[name] = append(s.sets[name], &data.UtteranceSet{
+				s.sets[name] = append(s.sets[name], &pairs.UtteranceSet{
 					ID: fmt.Sprintf("%s/%s/%d", prefix, name, k), Speaker: name, Texts: lines[start : start+setSize]})
 			}
 		}
 		return s
 	}
 	r, c := build("row", rows), build("col", cols)
-	var all []*data.UtteranceSet
+	var all []*pairs.UtteranceSet
 	var texts []string
 	for _, s := range []side{r, c} {
 		for _, name := range s.names {
@@ -98,7 +98,7 @@ func RoleSimilarity(ctx context.Context, enc sv.Encoder, rows, cols map[string][
 	if err != nil {
 		return SimilarityMatrix{}, fmt.Errorf("roleplay: embedding with %s: %w", enc.Name(), err)
 	}
-	centroid := func(sets []*data.UtteranceSet) []float64 {
+	centroid := func(sets []*pairs.UtteranceSet) []float64 {
 		var out []float64
 		for _, set := range sets {
 			v := stats.Normalize(emb[set.ID])

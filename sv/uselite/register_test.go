@@ -10,7 +10,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/backend"
 	"github.com/roleprint/roleprint/sv/neural"
@@ -226,20 +226,20 @@ func f64(v []float32) []float64 {
 }
 
 // styleCorpus is a tiny pair corpus: two speakers with distinct styles.
-func styleCorpus() *data.PairCorpus {
+func styleCorpus() *pairs.PairCorpus {
 	lines := [][]string{
 		{"Thou art more lovely and more temperate.", "Wherefore art thou, good sir?", "I shall not, my lord."},
 		{"Dude, that game was awesome!", "Pizza and beer tonight?", "No way, man, that's epic."},
 	}
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{}, Tests: map[data.TestKey][]data.Pair{}}
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}, Tests: map[pairs.TestKey][]pairs.Pair{}}
 	for s, texts := range lines {
 		for k := 0; k < 2; k++ {
 			id := fmt.Sprintf("s%d-%d", s, k)
 			rot := append(append([]string{}, texts[k:]...), texts[:k]...)
-			c.Sets[id] = &data.UtteranceSet{ID: id, Speaker: fmt.Sprint(s), Texts: rot}
+			c.Sets[id] = &pairs.UtteranceSet{ID: id, Speaker: fmt.Sprint(s), Texts: rot}
 		}
 	}
-	c.Train = []data.Pair{
+	c.Train = []pairs.Pair{
 		{ID: "p0", A: "s0-0", B: "s0-1", Label: 1}, {ID: "p1", A: "s0-0", B: "s1-0", Label: 0},
 		{ID: "p2", A: "s1-0", B: "s1-1", Label: 1}, {ID: "p3", A: "s0-1", B: "s1-1", Label: 0},
 	}

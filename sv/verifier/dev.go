@@ -4,18 +4,18 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
 // DevCosines embeds the dev pairs' sets of c with enc (sv.EmbedSets) and
 // returns each dev pair's cosine and label, for Save.
-func DevCosines(ctx context.Context, enc sv.Encoder, c *data.PairCorpus) ([]float64, []bool, error) {
+func DevCosines(ctx context.Context, enc sv.Encoder, c *pairs.PairCorpus) ([]float64, []bool, error) {
 	if len(c.Dev) == 0 {
 		return nil, nil, fmt.Errorf("verifier: the pair corpus has no dev pairs to choose a threshold on")
 	}
-	var sets []*data.UtteranceSet
+	var sets []*pairs.UtteranceSet
 	for _, p := range c.Dev {
 		a, b := c.Set(p.A), c.Set(p.B)
 		if a == nil || b == nil {

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
@@ -169,7 +169,7 @@ func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
 	if len(a) == 0 || len(b) == 0 {
 		return Result{}, fmt.Errorf("verify: both utterance sets need at least one utterance (got %d and %d)", len(a), len(b))
 	}
-	sets := []*data.UtteranceSet{{ID: "a", Texts: a}, {ID: "b", Texts: b}}
+	sets := []*pairs.UtteranceSet{{ID: "a", Texts: a}, {ID: "b", Texts: b}}
 	emb, err := sv.EmbedSets(ctx, v.enc, sets, nil)
 	if err != nil {
 		return Result{}, err

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
@@ -62,9 +62,9 @@ func (m *mixture) Encode(ctx context.Context, texts []string, progress sv.Progre
 // EncodeSets implements sv.SetEncoder: each part pools sets by its own
 // rule (sv.EmbedSets).
 func (m *mixture) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
-	us := make([]*data.UtteranceSet, len(sets))
+	us := make([]*pairs.UtteranceSet, len(sets))
 	for i, texts := range sets {
-		us[i] = &data.UtteranceSet{ID: fmt.Sprint(i), Texts: texts}
+		us[i] = &pairs.UtteranceSet{ID: fmt.Sprint(i), Texts: texts}
 	}
 	out := make([][]float32, len(sets))
 	for k, p := range m.parts {

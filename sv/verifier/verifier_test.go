@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // tfidf
@@ -19,7 +19,7 @@ import (
 )
 
 // tinyCorpus has six speakers with their own words, train and dev pairs.
-func tinyCorpus(seed uint64) *data.PairCorpus {
+func tinyCorpus(seed uint64) *pairs.PairCorpus {
 	styles := [][]string{
 		strings.Fields("science physics math theory quantum"), strings.Fields("love heart feel cry hug"),
 		strings.Fields("money work job boss office"), strings.Fields("shall thee thou art hath"),
@@ -27,7 +27,7 @@ func tinyCorpus(seed uint64) *data.PairCorpus {
 	}
 	common := strings.Fields("the a and i you is was it so well oh")
 	rng := rand.New(rand.NewPCG(seed, 1))
-	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{}, Tests: map[data.TestKey][]data.Pair{}}
+	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}, Tests: map[pairs.TestKey][]pairs.Pair{}}
 	for s, st := range styles {
 		for k := 0; k < 4; k++ {
 			id := fmt.Sprintf("s%d-%d", s, k)
@@ -43,11 +43,11 @@ func tinyCorpus(seed uint64) *data.PairCorpus {
 				}
 				texts[u] = strings.Join(w, " ")
 			}
-			c.Sets[id] = &data.UtteranceSet{ID: id, Speaker: fmt.Sprint(s), Texts: texts}
+			c.Sets[id] = &pairs.UtteranceSet{ID: id, Speaker: fmt.Sprint(s), Texts: texts}
 		}
 	}
-	pairs := func(n int, prefix string) []data.Pair {
-		out := make([]data.Pair, n)
+	pairList := func(n int, prefix string) []pairs.Pair {
+		out := make([]pairs.Pair, n)
 		for i := range out {
 			s, o := rng.IntN(6), 0
 			a := fmt.Sprintf("s%d-%d", s, rng.IntN(2))
@@ -57,11 +57,11 @@ func tinyCorpus(seed uint64) *data.PairCorpus {
 			} else {
 				o = (s + 1 + rng.IntN(5)) % 6
 			}
-			out[i] = data.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: a, B: fmt.Sprintf("s%d-%d", o, 2+rng.IntN(2)), Label: label}
+			out[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: a, B: fmt.Sprintf("s%d-%d", o, 2+rng.IntN(2)), Label: label}
 		}
 		return out
 	}
-	c.Train, c.Dev = pairs(32, "t"), pairs(24, "d")
+	c.Train, c.Dev = pairList(32, "t"), pairList(24, "d")
 	return c
 }
 
@@ -149,7 +149,7 @@ func TestSaveLoadSameEmbeddings(t *testing.T) {
 	}
 	var sum float64
 	for k, p := range v.enc.parts {
-		e, err := sv.EmbedSets(context.Background(), p, []*data.UtteranceSet{{ID: "a", Texts: a}, {ID: "b", Texts: b}}, nil)
+		e, err := sv.EmbedSets(context.Background(), p, []*pairs.UtteranceSet{{ID: "a", Texts: a}, {ID: "b", Texts: b}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

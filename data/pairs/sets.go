@@ -1,4 +1,4 @@
-package data
+package pairs
 
 import (
 	"cmp"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 // speakerKey is a speaker's identity: the same name in two sources is two
@@ -105,7 +107,7 @@ type InputCounts struct {
 type convKey struct{ source, id string }
 
 // buildIndex applies the filters and groups the utterances into sets.
-func buildIndex(utts []Utterance, cfg *PairConfig) (*pairIndex, error) {
+func buildIndex(utts []data.Utterance, cfg *PairConfig) (*pairIndex, error) {
 	exclude := newSpeakerMatcher(cfg.ExcludeSpeakers, false)
 	aliases, err := newAliasMap(cfg.Aliases)
 	if err != nil {

@@ -1,4 +1,4 @@
-package data
+package pairs
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/internal/fsx"
 )
 
@@ -119,7 +120,7 @@ func WritePairDir(dir string, c *PairCorpus) error {
 	} else {
 		m.PairInfo = PairInfo{Format: PairFormat, Version: PairFormatVersion, Seed: c.Seed}
 	}
-	if err := WriteParquet(filepath.Join(stage, PairSetsFile), sets); err != nil {
+	if err := data.WriteParquet(filepath.Join(stage, PairSetsFile), sets); err != nil {
 		return fmt.Errorf("write pairs: %w", err)
 	}
 	m.Files = append(m.Files, PairFile{Name: "sets", Path: PairSetsFile, Rows: len(sets)})
@@ -133,7 +134,7 @@ func WritePairDir(dir string, c *PairCorpus) error {
 				f.Negatives++
 			}
 		}
-		if err := WriteParquet(filepath.Join(stage, f.Path), pairs); err != nil {
+		if err := data.WriteParquet(filepath.Join(stage, f.Path), pairs); err != nil {
 			return fmt.Errorf("write pairs: %w", err)
 		}
 		m.Files = append(m.Files, f)
@@ -246,7 +247,7 @@ func ReadPairDir(dir string) (*PairCorpus, error) {
 	c := &PairCorpus{Sets: map[string]*UtteranceSet{}, Tests: map[TestKey][]Pair{}, Seed: m.Seed}
 	path := filepath.Join(dir, setsFile.Path)
 	row := 0
-	err = ScanParquet(path, func(batch []UtteranceSet) error {
+	err = data.ScanParquet(path, func(batch []UtteranceSet) error {
 		for i := range batch {
 			s := batch[i]
 			switch {
@@ -274,7 +275,7 @@ func ReadPairDir(dir string) (*PairCorpus, error) {
 		}
 		path := filepath.Join(dir, f.Path)
 		var pairs []Pair
-		err := ScanParquet(path, func(batch []Pair) error {
+		err := data.ScanParquet(path, func(batch []Pair) error {
 			for i, p := range batch {
 				if err := checkPair(p, known); err != nil {
 					return fmt.Errorf("row %d: %w", len(pairs)+i, err)

@@ -1,15 +1,15 @@
-package data_test
+package pairs_test
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // anchorCounts counts the couples each speaker anchors in one test set
 // (a couple is one positive and one negative pair; the anchor is set A).
-func anchorCounts(c *data.PairCorpus, k data.TestKey) map[string]int {
+func anchorCounts(c *pairs.PairCorpus, k pairs.TestKey) map[string]int {
 	n := map[string]int{}
 	for _, p := range c.Tests[k] {
 		if p.Label == 1 {
@@ -25,20 +25,20 @@ func anchorCounts(c *data.PairCorpus, k data.TestKey) map[string]int {
 // about two pairs per speaker in each), and that the fixture's majors,
 // with four times the minors' sets, no longer dominate Seen-Seen.
 func TestSeenSeenAnchorsPerSpeaker(t *testing.T) {
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	if !cfg.SeenSeenPerSpeaker {
 		t.Fatal("SeenSeenPerSpeaker is off by default")
 	}
 	c := mustBuild(t, pairFixture(fixtureConvs), cfg)
 	checkCorpus(t, c)
-	for _, l := range data.Levels {
-		ss := anchorCounts(c, data.TestKey{Exposure: data.SeenSeen, Level: l})
+	for _, l := range pairs.Levels {
+		ss := anchorCounts(c, pairs.TestKey{Exposure: pairs.SeenSeen, Level: l})
 		for spk, n := range ss {
 			if n > cfg.HoldOutLarge*cfg.TestPairsPerAnchor {
 				t.Errorf("seen-seen-%s: speaker %q anchors %d couples, want at most %d", l, spk, n, cfg.HoldOutLarge)
 			}
 		}
-		if l != data.Base {
+		if l != pairs.Base {
 			continue
 		}
 		// Every seen speaker with a spare pairing of two of its training
@@ -72,8 +72,8 @@ func TestSeenSeenAnchorsPerSpeaker(t *testing.T) {
 		if spare < len(bySpk)/2 {
 			t.Errorf("only %d of %d seen speakers have a spare pairing", spare, len(bySpk))
 		}
-		if len(c.Tests[data.TestKey{Exposure: data.SeenSeen, Level: l}]) > 2*len(c.Tests[data.TestKey{Exposure: data.SeenUnseen, Level: l}]) {
-			t.Errorf("seen-seen-base has %d pairs, seen-unseen-base %d: want comparable sizes", len(c.Tests[data.TestKey{Exposure: data.SeenSeen, Level: l}]), len(c.Tests[data.TestKey{Exposure: data.SeenUnseen, Level: l}]))
+		if len(c.Tests[pairs.TestKey{Exposure: pairs.SeenSeen, Level: l}]) > 2*len(c.Tests[pairs.TestKey{Exposure: pairs.SeenUnseen, Level: l}]) {
+			t.Errorf("seen-seen-base has %d pairs, seen-unseen-base %d: want comparable sizes", len(c.Tests[pairs.TestKey{Exposure: pairs.SeenSeen, Level: l}]), len(c.Tests[pairs.TestKey{Exposure: pairs.SeenUnseen, Level: l}]))
 		}
 	}
 
@@ -81,7 +81,7 @@ func TestSeenSeenAnchorsPerSpeaker(t *testing.T) {
 	cfg.SeenSeenPerSpeaker = false
 	c = mustBuild(t, pairFixture(fixtureConvs), cfg)
 	most := 0
-	for _, n := range anchorCounts(c, data.TestKey{Exposure: data.SeenSeen, Level: data.Base}) {
+	for _, n := range anchorCounts(c, pairs.TestKey{Exposure: pairs.SeenSeen, Level: pairs.Base}) {
 		most = max(most, n)
 	}
 	if most <= cfg.HoldOutLarge {

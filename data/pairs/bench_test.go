@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/importers"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // benchCorpora are every shared transcript corpus the importers read, plus
@@ -64,12 +65,12 @@ func BenchmarkImportAndPairs(b *testing.B) {
 		t0 := time.Now()
 		utts := importShared(b, benchCorpora)
 		t1 := time.Now()
-		c, err := data.BuildPairs(utts, data.DefaultPairConfig())
+		c, err := pairs.BuildPairs(utts, pairs.DefaultPairConfig())
 		if err != nil {
 			b.Fatal(err)
 		}
 		t2 := time.Now()
-		if err := data.WritePairDir(filepath.Join(b.TempDir(), "pairs"), c); err != nil {
+		if err := pairs.WritePairDir(filepath.Join(b.TempDir(), "pairs"), c); err != nil {
 			b.Fatal(err)
 		}
 		t3 := time.Now()

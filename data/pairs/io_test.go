@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"bytes"
@@ -10,23 +10,24 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // pairDirFiles lists the files WritePairDir must produce.
 func pairDirFiles() []string {
 	files := []string{"manifest.json", "sets.parquet", "train.parquet", "dev.parquet"}
-	for _, e := range data.Exposures {
-		for _, l := range data.Levels {
-			files = append(files, data.TestKey{Exposure: e, Level: l}.String()+".parquet")
+	for _, e := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			files = append(files, pairs.TestKey{Exposure: e, Level: l}.String()+".parquet")
 		}
 	}
 	return files
 }
 
 func TestPairDirRoundTrip(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
 	dir := filepath.Join(t.TempDir(), "pairs")
-	if err := data.WritePairDir(dir, c); err != nil {
+	if err := pairs.WritePairDir(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -46,7 +47,7 @@ func TestPairDirRoundTrip(t *testing.T) {
 		t.Errorf("dir holds %v, want exactly %v (no temporary files left)", got, pairDirFiles())
 	}
 
-	r, err := data.ReadPairDir(dir)
+	r, err := pairs.ReadPairDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +62,12 @@ func TestPairDirRoundTrip(t *testing.T) {
 			t.Fatalf("set %s differs: %+v vs %+v", id, r.Sets[id], s)
 		}
 	}
-	info := data.PairCorpusInfo(r)
-	if info == nil || info.Config == nil || !reflect.DeepEqual(info.Config.ExcludeSpeakers, data.DefaultExcludedSpeakers()) ||
-		info.Variant != data.VariantPaper || len(info.Splits) != 11 {
+	info := pairs.PairCorpusInfo(r)
+	if info == nil || info.Config == nil || !reflect.DeepEqual(info.Config.ExcludeSpeakers, pairs.DefaultExcludedSpeakers()) ||
+		info.Variant != pairs.VariantPaper || len(info.Splits) != 11 {
 		t.Errorf("manifest info not read back: %+v", info)
 	}
-	m, err := data.ReadPairManifest(dir)
+	m, err := pairs.ReadPairManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestPairDirByteIdentical(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
 	dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
 	for _, d := range dirs {
-		if err := data.WritePairDir(d, mustBuild(t, utts, data.DefaultPairConfig())); err != nil {
+		if err := pairs.WritePairDir(d, mustBuild(t, utts, pairs.DefaultPairConfig())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,17 +99,17 @@ func TestPairDirByteIdentical(t *testing.T) {
 }
 
 func TestReadPairDirErrors(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
 	fresh := func(t *testing.T) string {
 		dir := filepath.Join(t.TempDir(), "pairs")
-		if err := data.WritePairDir(dir, c); err != nil {
+		if err := pairs.WritePairDir(dir, c); err != nil {
 			t.Fatal(err)
 		}
 		return dir
 	}
 	expectErr := func(t *testing.T, dir string, wants ...string) {
 		t.Helper()
-		_, err := data.ReadPairDir(dir)
+		_, err := pairs.ReadPairDir(dir)
 		if err == nil {
 			t.Fatalf("read %s: no error, want %q", dir, wants)
 		}
@@ -131,7 +132,7 @@ func TestReadPairDirErrors(t *testing.T) {
 	})
 	t.Run("unknown set", func(t *testing.T) {
 		dir := fresh(t)
-		bad := append([]data.Pair(nil), c.Train...)
+		bad := append([]pairs.Pair(nil), c.Train...)
 		bad[17].B = "s999999"
 		if err := data.WriteParquet(filepath.Join(dir, "train.parquet"), bad); err != nil {
 			t.Fatal(err)
@@ -147,7 +148,7 @@ func TestReadPairDirErrors(t *testing.T) {
 	})
 	t.Run("duplicate set", func(t *testing.T) {
 		dir := fresh(t)
-		var sets []data.UtteranceSet
+		var sets []pairs.UtteranceSet
 		for _, s := range c.Sets {
 			sets = append(sets, *s)
 		}
@@ -173,31 +174,31 @@ func TestReadPairDirErrors(t *testing.T) {
 }
 
 func TestWritePairDirRewriteAndBadCorpus(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
 	dir := filepath.Join(t.TempDir(), "pairs")
-	if err := data.WritePairDir(dir, c); err != nil {
+	if err := pairs.WritePairDir(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	// A corpus with a dangling reference is refused before anything is
 	// touched, so the earlier complete directory stays readable.
-	bad := &data.PairCorpus{Sets: c.Sets, Train: []data.Pair{{ID: "x", A: c.Train[0].A, B: "nope", Label: 0}}, Tests: c.Tests}
-	if err := data.WritePairDir(dir, bad); err == nil || !strings.Contains(err.Error(), "nope") {
+	bad := &pairs.PairCorpus{Sets: c.Sets, Train: []pairs.Pair{{ID: "x", A: c.Train[0].A, B: "nope", Label: 0}}, Tests: c.Tests}
+	if err := pairs.WritePairDir(dir, bad); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("dangling reference: got %v", err)
 	}
-	if _, err := data.ReadPairDir(dir); err != nil {
+	if _, err := pairs.ReadPairDir(dir); err != nil {
 		t.Fatalf("earlier directory damaged: %v", err)
 	}
 	// A hand-made corpus gets a minimal manifest and reads back.
-	hand := &data.PairCorpus{Sets: c.Sets, Train: c.Train[:4], Dev: c.Dev[:2], Tests: c.Tests, Seed: 9}
-	if err := data.WritePairDir(dir, hand); err != nil {
+	hand := &pairs.PairCorpus{Sets: c.Sets, Train: c.Train[:4], Dev: c.Dev[:2], Tests: c.Tests, Seed: 9}
+	if err := pairs.WritePairDir(dir, hand); err != nil {
 		t.Fatal(err)
 	}
-	r, err := data.ReadPairDir(dir)
+	r, err := pairs.ReadPairDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Train) != 4 || r.Seed != 9 || data.PairCorpusInfo(r).Config != nil {
-		t.Errorf("hand-made corpus read back as %d train pairs, seed %d, config %v", len(r.Train), r.Seed, data.PairCorpusInfo(r).Config)
+	if len(r.Train) != 4 || r.Seed != 9 || pairs.PairCorpusInfo(r).Config != nil {
+		t.Errorf("hand-made corpus read back as %d train pairs, seed %d, config %v", len(r.Train), r.Seed, pairs.PairCorpusInfo(r).Config)
 	}
 }
 
@@ -207,11 +208,11 @@ func TestWritePairDirRewriteAndBadCorpus(t *testing.T) {
 // no staging files behind.
 func TestWritePairDirFailureKeepsOldDir(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
-	cfgA, cfgB := data.DefaultPairConfig(), data.DefaultPairConfig()
+	cfgA, cfgB := pairs.DefaultPairConfig(), pairs.DefaultPairConfig()
 	cfgB.Seed, cfgB.MaxTrainPairs = 2, 100
 	a, b := mustBuild(t, utts, cfgA), mustBuild(t, utts, cfgB)
 	dir := filepath.Join(t.TempDir(), "pairs")
-	if err := data.WritePairDir(dir, a); err != nil {
+	if err := pairs.WritePairDir(dir, a); err != nil {
 		t.Fatal(err)
 	}
 	// Keep the old directory readable with its dev file under another
@@ -219,7 +220,7 @@ func TestWritePairDirFailureKeepsOldDir(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "dev.parquet"), filepath.Join(dir, "dev-a.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	mpath := filepath.Join(dir, data.PairManifestFile)
+	mpath := filepath.Join(dir, pairs.PairManifestFile)
 	js, _ := os.ReadFile(mpath)
 	var m map[string]any
 	if err := json.Unmarshal(js, &m); err != nil {
@@ -241,7 +242,7 @@ func TestWritePairDirFailureKeepsOldDir(t *testing.T) {
 		}
 	}
 
-	err := data.WritePairDir(dir, b)
+	err := pairs.WritePairDir(dir, b)
 	if err == nil || !strings.Contains(err.Error(), "dev.parquet") {
 		t.Fatalf("write over an obstacle: got %v", err)
 	}
@@ -256,7 +257,7 @@ func TestWritePairDirFailureKeepsOldDir(t *testing.T) {
 			}
 		}
 	}
-	r, err := data.ReadPairDir(dir)
+	r, err := pairs.ReadPairDir(dir)
 	if err != nil {
 		t.Fatalf("old directory unreadable after a failed write: %v", err)
 	}

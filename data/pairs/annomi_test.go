@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // annomiLike builds a corpus shaped like the annomi importer's output: per
@@ -33,7 +34,7 @@ func annomiLike(transcripts, sessions int) []data.Utterance {
 // identities by default: the client is the verified speaker, and the
 // therapists' lines only count towards the conversation length.
 func TestBuildPairsExcludesTherapists(t *testing.T) {
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.AllowEmptySplits = true // one client per session: no Harder negatives
 	c := mustBuild(t, annomiLike(30, 6), cfg)
 	clients := 0
@@ -48,7 +49,7 @@ func TestBuildPairsExcludesTherapists(t *testing.T) {
 	if clients == 0 || len(c.Train) == 0 {
 		t.Fatalf("no client sets (%d) or training pairs (%d)", clients, len(c.Train))
 	}
-	in := data.PairCorpusInfo(c).Input
+	in := pairs.PairCorpusInfo(c).Input
 	if in.ExcludedUtterances != 30*6*6 || in.ExcludedNames["therapist:7"] != 6*6 {
 		t.Errorf("excluded %d utterances, therapist:7 %d; want every therapist line", in.ExcludedUtterances, in.ExcludedNames["therapist:7"])
 	}
@@ -56,7 +57,7 @@ func TestBuildPairsExcludesTherapists(t *testing.T) {
 	// read as a corpus name and match nothing.
 	cfg.ExcludeSpeakers = []string{"therapist:*"}
 	c = mustBuild(t, annomiLike(30, 6), cfg)
-	if data.PairCorpusInfo(c).Input.ExcludedUtterances != 0 {
+	if pairs.PairCorpusInfo(c).Input.ExcludedUtterances != 0 {
 		t.Errorf("\"therapist:*\" is scoped to a corpus \"therapist\" and should match nothing here")
 	}
 }

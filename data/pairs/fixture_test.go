@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // pairFixtureSources are the synthetic sources: two corpora of one source
@@ -77,28 +78,28 @@ func pairFixture(convs int) []data.Utterance {
 }
 
 // speakerOf is a set's identity as BuildPairs defines it.
-func speakerOf(s *data.UtteranceSet) string {
+func speakerOf(s *pairs.UtteranceSet) string {
 	return s.Source + "\x00" + s.Speaker + "\x00" + s.AgentModel
 }
 
 // convOf is a set's conversation identity.
-func convOf(s *data.UtteranceSet) string { return s.Source + "\x00" + s.ConversationID }
+func convOf(s *pairs.UtteranceSet) string { return s.Source + "\x00" + s.ConversationID }
 
 // allSplits returns every split of c by name.
-func allSplits(c *data.PairCorpus) map[string][]data.Pair {
-	m := map[string][]data.Pair{"train": c.Train, "dev": c.Dev}
-	for _, e := range data.Exposures {
-		for _, l := range data.Levels {
-			k := data.TestKey{Exposure: e, Level: l}
+func allSplits(c *pairs.PairCorpus) map[string][]pairs.Pair {
+	m := map[string][]pairs.Pair{"train": c.Train, "dev": c.Dev}
+	for _, e := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			k := pairs.TestKey{Exposure: e, Level: l}
 			m[k.String()] = c.Tests[k]
 		}
 	}
 	return m
 }
 
-func mustBuild(t testing.TB, utts []data.Utterance, cfg data.PairConfig) *data.PairCorpus {
+func mustBuild(t testing.TB, utts []data.Utterance, cfg pairs.PairConfig) *pairs.PairCorpus {
 	t.Helper()
-	c, err := data.BuildPairs(utts, cfg)
+	c, err := pairs.BuildPairs(utts, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

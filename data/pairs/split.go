@@ -1,4 +1,4 @@
-package data
+package pairs
 
 import (
 	"hash/fnv"

@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/importers"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // realCorpus is one shared corpus and how to import it.
@@ -51,42 +52,42 @@ var acceptanceCorpora = []realCorpus{
 // in two sets of one speaker.
 func TestPairsRealCorpora(t *testing.T) {
 	utts := importShared(t, acceptanceCorpora)
-	c := mustBuild(t, utts, data.DefaultPairConfig())
+	c := mustBuild(t, utts, pairs.DefaultPairConfig())
 	dir := filepath.Join(t.TempDir(), "pairs")
-	if err := data.WritePairDir(dir, c); err != nil {
+	if err := pairs.WritePairDir(dir, c); err != nil {
 		t.Fatal(err)
 	}
 
 	// From here on only the files count.
-	sets, err := data.ReadParquet[data.UtteranceSet](filepath.Join(dir, "sets.parquet"))
+	sets, err := data.ReadParquet[pairs.UtteranceSet](filepath.Join(dir, "sets.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*data.UtteranceSet{}
+	byID := map[string]*pairs.UtteranceSet{}
 	for i := range sets {
 		byID[sets[i].ID] = &sets[i]
 	}
-	splits := map[string][]data.Pair{}
+	splits := map[string][]pairs.Pair{}
 	names := []string{"train", "dev"}
-	for _, e := range data.Exposures {
-		for _, l := range data.Levels {
-			names = append(names, data.TestKey{Exposure: e, Level: l}.String())
+	for _, e := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			names = append(names, pairs.TestKey{Exposure: e, Level: l}.String())
 		}
 	}
-	speakersOf := func(pairs []data.Pair) map[string]bool {
+	speakersOf := func(pairList []pairs.Pair) map[string]bool {
 		m := map[string]bool{}
-		for _, p := range pairs {
+		for _, p := range pairList {
 			m[speakerOf(byID[p.A])], m[speakerOf(byID[p.B])] = true, true
 		}
 		return m
 	}
 	for _, name := range names {
-		pairs, err := data.ReadParquet[data.Pair](filepath.Join(dir, name+".parquet"))
+		pairList, err := data.ReadParquet[pairs.Pair](filepath.Join(dir, name+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pos := 0
-		for _, p := range pairs {
+		for _, p := range pairList {
 			if byID[p.A] == nil || byID[p.B] == nil {
 				t.Fatalf("%s: pair %s refers to a set missing from sets.parquet", name, p.ID)
 			}
@@ -95,15 +96,15 @@ func TestPairsRealCorpora(t *testing.T) {
 			}
 			pos += int(p.Label)
 		}
-		if len(pairs) == 0 || 2*pos != len(pairs) {
-			t.Errorf("%s: %d pairs, %d positive: want a non-empty, exactly balanced split", name, len(pairs), pos)
+		if len(pairList) == 0 || 2*pos != len(pairList) {
+			t.Errorf("%s: %d pairs, %d positive: want a non-empty, exactly balanced split", name, len(pairList), pos)
 		}
-		splits[name] = pairs
+		splits[name] = pairList
 	}
 	train := speakersOf(splits["train"])
 	unseen := map[string]bool{}
-	for _, l := range data.Levels {
-		for k := range speakersOf(splits[data.TestKey{Exposure: data.UnseenUnseen, Level: l}.String()]) {
+	for _, l := range pairs.Levels {
+		for k := range speakersOf(splits[pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: l}.String()]) {
 			unseen[k] = true
 		}
 	}
@@ -156,13 +157,13 @@ func TestPairsRealCorpora(t *testing.T) {
 	}
 	slices.Sort(sources)
 	t.Logf("%d utterances; unseen speakers: %q", len(utts), sources)
-	r, err := data.ReadPairDir(dir)
+	r, err := pairs.ReadPairDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := data.PairStats(r)
+	st := pairs.PairStats(r)
 	t.Logf("Friends HTML + TBBT + Shakespeare, seed 1:\n%s", st.Markdown())
-	for _, d := range data.PairCorpusInfo(r).Datasets {
+	for _, d := range pairs.PairCorpusInfo(r).Datasets {
 		t.Logf("%s: %d speakers, %d candidates, unseen %q, dev %q", d.Name, d.Speakers, d.Candidates, d.Unseen, d.Dev)
 	}
 }

@@ -1,16 +1,16 @@
-package data_test
+package pairs_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // nameOf is a set's speaker name within its corpus, as BuildPairs compares
 // namesakes: corpus, folded name and agent model.
-func nameOf(s *data.UtteranceSet) string {
-	return strings.ToLower(data.CorpusOf(s.Source)) + "\x00" + strings.ToLower(s.Speaker) + "\x00" + s.AgentModel
+func nameOf(s *pairs.UtteranceSet) string {
+	return strings.ToLower(pairs.CorpusOf(s.Source)) + "\x00" + strings.ToLower(s.Speaker) + "\x00" + s.AgentModel
 }
 
 // TestBuildPairsNamesakes checks that two speakers of one name in two
@@ -20,14 +20,14 @@ func nameOf(s *data.UtteranceSet) string {
 // "beta") is two people that negatives may pair.
 func TestBuildPairsNamesakes(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
-	for _, by := range []string{data.DatasetByCorpus, data.DatasetBySource} {
-		cfg := data.DefaultPairConfig()
+	for _, by := range []string{pairs.DatasetByCorpus, pairs.DatasetBySource} {
+		cfg := pairs.DefaultPairConfig()
 		cfg.DatasetBy = by
 		c := mustBuild(t, utts, cfg)
 		checkCorpus(t, c)
 		crossCorpus := 0
-		for name, pairs := range allSplits(c) {
-			for _, p := range pairs {
+		for name, pairList := range allSplits(c) {
+			for _, p := range pairList {
 				a, b := c.Sets[p.A], c.Sets[p.B]
 				if p.Label == 1 {
 					continue
@@ -54,7 +54,7 @@ func TestBuildPairsNamesakes(t *testing.T) {
 				t.Errorf("%s: dev speaker %q has a namesake in the other play", by, k)
 			}
 		}
-		for _, d := range data.PairCorpusInfo(c).Datasets {
+		for _, d := range pairs.PairCorpusInfo(c).Datasets {
 			if strings.HasPrefix(d.Name, "play") && d.Namesakes != d.Speakers {
 				t.Errorf("%s: dataset %s: %d namesakes of %d speakers, want all", by, d.Name, d.Namesakes, d.Speakers)
 			}

@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // aliasFixture has, in each of two corpora, conversations where Sheldon
@@ -36,7 +37,7 @@ func aliasFixture() []data.Utterance {
 // Mother"), only within their corpus, and that an entry without "=" is
 // rejected.
 func TestBuildPairsAliases(t *testing.T) {
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.AllowEmptySplits = true
 	cfg.MinSpeakerSets = 2
 	c := mustBuild(t, aliasFixture(), cfg)
@@ -52,7 +53,7 @@ func TestBuildPairsAliases(t *testing.T) {
 			t.Errorf("speaker %s in the pairs: %v, want %v (all: %v)", name, speakers[name], want, speakers)
 		}
 	}
-	in := data.PairCorpusInfo(c).Input
+	in := pairs.PairCorpusInfo(c).Input
 	// tbbt: Sheldon, Leslie, Mrs Wolowitz; other: Sheldon, Leslie, LESLEY,
 	// Mrs Wolowitz (its "Howard's Mother" is a generic role there).
 	if in.AliasedUtterances != 2*6*6 || in.ExcludedNames["Howard's Mother"] != 6*6 || in.Speakers != 7 {
@@ -61,7 +62,7 @@ func TestBuildPairsAliases(t *testing.T) {
 	}
 
 	cfg.Aliases = []string{"tbbt:Lesley"}
-	if _, err := data.BuildPairs(aliasFixture(), cfg); err == nil || !strings.Contains(err.Error(), `alias "tbbt:Lesley"`) {
+	if _, err := pairs.BuildPairs(aliasFixture(), cfg); err == nil || !strings.Contains(err.Error(), `alias "tbbt:Lesley"`) {
 		t.Errorf("malformed alias: %v", err)
 	}
 }
@@ -82,10 +83,10 @@ func TestDefaultAliasesMergeFriendsFullNames(t *testing.T) {
 				Speaker: who, Text: fmt.Sprintf("%s says a line of about twelve words in turn %d here", who, turn)})
 		}
 	}
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.AllowEmptySplits = true
 	c := mustBuild(t, utts, cfg)
-	if in := data.PairCorpusInfo(c).Input; in.Speakers != 2 || in.AliasedUtterances != 6*12 {
+	if in := pairs.PairCorpusInfo(c).Input; in.Speakers != 2 || in.AliasedUtterances != 6*12 {
 		t.Errorf("%d speakers (want Joey and Ross), %d aliased utterances (want 72)", in.Speakers, in.AliasedUtterances)
 	}
 	for _, s := range c.Sets {

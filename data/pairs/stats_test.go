@@ -1,34 +1,34 @@
-package data_test
+package pairs_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 func TestPairStatsHandMade(t *testing.T) {
-	set := func(id, src, conv, spk string, texts ...string) *data.UtteranceSet {
-		return &data.UtteranceSet{ID: id, Source: src, ConversationID: conv, Speaker: spk, Texts: texts}
+	set := func(id, src, conv, spk string, texts ...string) *pairs.UtteranceSet {
+		return &pairs.UtteranceSet{ID: id, Source: src, ConversationID: conv, Speaker: spk, Texts: texts}
 	}
-	c := &data.PairCorpus{
-		Sets: map[string]*data.UtteranceSet{
+	c := &pairs.PairCorpus{
+		Sets: map[string]*pairs.UtteranceSet{
 			"a1": set("a1", "x", "1", "Ann", "one two", "three"),  // 2 utterances, 3 words
 			"a2": set("a2", "x", "2", "Ann", "four five six"),     // 1, 3
 			"b1": set("b1", "x", "1", "Bob", "seven"),             // 1, 1
 			"k1": set("k1", "y", "1", "Ann", "a b c d", "e", "f"), // another Ann: 3, 6
 			"k2": set("k2", "y", "2", "Ann", "g"),                 // 1, 1
 		},
-		Train: []data.Pair{{ID: "t1", A: "a1", B: "a2", Label: 1}, {ID: "t2", A: "a1", B: "b1", Label: 0}},
-		Dev:   []data.Pair{},
-		Tests: map[data.TestKey][]data.Pair{
-			{Exposure: data.UnseenUnseen, Level: data.Hard}: {
+		Train: []pairs.Pair{{ID: "t1", A: "a1", B: "a2", Label: 1}, {ID: "t2", A: "a1", B: "b1", Label: 0}},
+		Dev:   []pairs.Pair{},
+		Tests: map[pairs.TestKey][]pairs.Pair{
+			{Exposure: pairs.UnseenUnseen, Level: pairs.Hard}: {
 				{ID: "u1", A: "k1", B: "k2", Label: 1}, {ID: "u2", A: "k1", B: "a2", Label: 0}, {ID: "u3", A: "k2", B: "b1", Label: 0},
 			},
 		},
 	}
-	st := data.PairStats(c)
-	byName := map[string]data.SplitStats{}
+	st := pairs.PairStats(c)
+	byName := map[string]pairs.SplitStats{}
 	for _, s := range st.Splits {
 		byName[s.Name] = s
 	}
@@ -44,7 +44,7 @@ func TestPairStatsHandMade(t *testing.T) {
 	}
 	u := byName["unseen-unseen-hard"]
 	// Ann of x and Ann of y are two speakers: k-Ann, x-Ann, Bob.
-	if u.Pairs != 3 || u.Positives != 1 || u.Negatives != 2 || u.Speakers != 3 || u.Balanced() || u.Exposure != data.UnseenUnseen || u.Level != data.Hard {
+	if u.Pairs != 3 || u.Positives != 1 || u.Negatives != 2 || u.Speakers != 3 || u.Balanced() || u.Exposure != pairs.UnseenUnseen || u.Level != pairs.Hard {
 		t.Errorf("unseen-unseen-hard row %+v", u)
 	}
 	// Train's negative a1–b1 is one conversation of one source; both of
@@ -70,9 +70,9 @@ func TestPairStatsHandMade(t *testing.T) {
 }
 
 func TestPairStatsOfBuild(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
-	st := data.PairStats(c)
-	info := data.PairCorpusInfo(c)
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
+	st := pairs.PairStats(c)
+	info := pairs.PairCorpusInfo(c)
 	for i, s := range st.Splits {
 		if s.Pairs != len(allSplits(c)[s.Name]) || !s.Balanced() || s.Pairs != info.Splits[i].Pairs {
 			t.Errorf("%s: stats %+v, info %+v", s.Name, s, info.Splits[i])

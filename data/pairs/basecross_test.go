@@ -1,17 +1,17 @@
-package data_test
+package pairs_test
 
 import (
 	"testing"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // baseNegativeSources counts the Base-level test negatives of c whose two
 // sets are of one source, and all of them.
-func baseNegativeSources(c *data.PairCorpus) (sameSource, total int) {
-	for _, e := range data.Exposures {
-		for _, p := range c.Tests[data.TestKey{Exposure: e, Level: data.Base}] {
+func baseNegativeSources(c *pairs.PairCorpus) (sameSource, total int) {
+	for _, e := range pairs.Exposures {
+		for _, p := range c.Tests[pairs.TestKey{Exposure: e, Level: pairs.Base}] {
 			if p.Label == 1 {
 				continue
 			}
@@ -30,22 +30,22 @@ func baseNegativeSources(c *data.PairCorpus) (sameSource, total int) {
 // draw, which on four sources gives same-source negatives too.
 func TestBaseNegativesCrossSources(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
-	cfg := data.DefaultPairConfig()
-	if cfg.BaseNegatives != data.BaseNegativesSource {
-		t.Fatalf("default base_negatives %q, want %q", cfg.BaseNegatives, data.BaseNegativesSource)
+	cfg := pairs.DefaultPairConfig()
+	if cfg.BaseNegatives != pairs.BaseNegativesSource {
+		t.Fatalf("default base_negatives %q, want %q", cfg.BaseNegatives, pairs.BaseNegativesSource)
 	}
 	c := mustBuild(t, utts, cfg)
 	same, total := baseNegativeSources(c)
 	if total == 0 || same != 0 {
 		t.Errorf("default build: %d of %d Base test negatives within one source, want 0 of > 0", same, total)
 	}
-	for _, s := range data.PairStats(c).Splits {
-		if s.Level == data.Base && s.Negatives > 0 && s.CrossSourceNegatives != 1 {
+	for _, s := range pairs.PairStats(c).Splits {
+		if s.Level == pairs.Base && s.Negatives > 0 && s.CrossSourceNegatives != 1 {
 			t.Errorf("%s: %.2f of negatives cross sources, want 1", s.Name, s.CrossSourceNegatives)
 		}
 	}
 
-	cfg.BaseNegatives = data.BaseNegativesAny
+	cfg.BaseNegatives = pairs.BaseNegativesAny
 	c = mustBuild(t, utts, cfg)
 	if same, total = baseNegativeSources(c); same == 0 {
 		t.Errorf("base_negatives any: none of %d Base negatives within one source; the option draws from every source", total)
@@ -69,16 +69,16 @@ func TestEmbeddedCorpusNineCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := mustBuild(t, utts, data.DefaultPairConfig())
+	c := mustBuild(t, utts, pairs.DefaultPairConfig())
 	unseenPlays := map[string]bool{}
-	for _, p := range c.Tests[data.TestKey{Exposure: data.UnseenUnseen, Level: data.Base}] {
+	for _, p := range c.Tests[pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base}] {
 		unseenPlays[c.Sets[p.A].Source] = true
 		unseenPlays[c.Sets[p.B].Source] = true
 	}
 	if len(unseenPlays) < 2 {
 		t.Errorf("unseen speakers come from %d play(s), want ≥ 2: Unseen-Unseen Base would be Hard", len(unseenPlays))
 	}
-	for _, s := range data.PairStats(c).Splits {
+	for _, s := range pairs.PairStats(c).Splits {
 		if s.Exposure == "" {
 			continue
 		}
@@ -87,15 +87,15 @@ func TestEmbeddedCorpusNineCells(t *testing.T) {
 			continue
 		}
 		switch s.Level {
-		case data.Base:
+		case pairs.Base:
 			if s.CrossSourceNegatives != 1 {
 				t.Errorf("%s: %.3f of negatives cross sources, want 1", s.Name, s.CrossSourceNegatives)
 			}
-		case data.Hard:
+		case pairs.Hard:
 			if s.CrossSourceNegatives != 0 {
 				t.Errorf("%s: %.3f of negatives cross sources, want 0", s.Name, s.CrossSourceNegatives)
 			}
-		case data.Harder:
+		case pairs.Harder:
 			if s.SameConversationNegatives != 1 {
 				t.Errorf("%s: %.3f of negatives share a conversation, want 1", s.Name, s.SameConversationNegatives)
 			}

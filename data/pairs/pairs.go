@@ -1,10 +1,12 @@
-package data
+package pairs
 
 import (
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 // BuildPairs turns utterances into a PairCorpus as in Yang et al.: filters,
@@ -54,7 +56,7 @@ import (
 //
 // An error names every split left empty and why ("unseen-unseen-harder: no
 // conversation has sets of two unseen speakers"), unless AllowEmptySplits.
-func BuildPairs(utts []Utterance, cfg PairConfig) (*PairCorpus, error) {
+func BuildPairs(utts []data.Utterance, cfg PairConfig) (*PairCorpus, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

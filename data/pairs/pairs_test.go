@@ -1,4 +1,4 @@
-package data_test
+package pairs_test
 
 import (
 	"reflect"
@@ -7,21 +7,22 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 )
 
 // checkCorpus asserts the invariants every PairCorpus from BuildPairs keeps:
 // each split non-empty and exactly 1:1, labels true to the speakers, no
 // pair of a set with itself, no repeated pair within a split, and every
 // referenced set present.
-func checkCorpus(t *testing.T, c *data.PairCorpus) {
+func checkCorpus(t *testing.T, c *pairs.PairCorpus) {
 	t.Helper()
-	for name, pairs := range allSplits(c) {
-		if len(pairs) == 0 {
+	for name, pairList := range allSplits(c) {
+		if len(pairList) == 0 {
 			t.Errorf("%s: empty", name)
 			continue
 		}
 		pos, seen := 0, map[[2]string]bool{}
-		for _, p := range pairs {
+		for _, p := range pairList {
 			a, b := c.Sets[p.A], c.Sets[p.B]
 			if a == nil || b == nil {
 				t.Fatalf("%s: pair %s refers to a missing set", name, p.ID)
@@ -40,17 +41,17 @@ func checkCorpus(t *testing.T, c *data.PairCorpus) {
 			seen[key] = true
 			pos += int(p.Label)
 		}
-		if 2*pos != len(pairs) {
-			t.Errorf("%s: %d positives of %d pairs, want exactly half", name, pos, len(pairs))
+		if 2*pos != len(pairList) {
+			t.Errorf("%s: %d positives of %d pairs, want exactly half", name, pos, len(pairList))
 		}
 	}
 }
 
 func TestBuildPairsInvariants(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
 	checkCorpus(t, c)
-	info := data.PairCorpusInfo(c)
-	if info == nil || info.Variant != data.VariantPaper || info.Config == nil || info.Config.Seed != 1 {
+	info := pairs.PairCorpusInfo(c)
+	if info == nil || info.Variant != pairs.VariantPaper || info.Config == nil || info.Config.Seed != 1 {
 		t.Fatalf("PairCorpusInfo = %+v, want the paper variant with its config", info)
 	}
 	if info.SpeakersUnseen == 0 || info.SpeakersDev == 0 || info.HeldOutSets == 0 {
@@ -60,7 +61,7 @@ func TestBuildPairsInvariants(t *testing.T) {
 
 func TestBuildPairsFilters(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
-	c := mustBuild(t, utts, data.DefaultPairConfig())
+	c := mustBuild(t, utts, pairs.DefaultPairConfig())
 	for _, s := range c.Sets {
 		switch s.Speaker {
 		case "Man", "First Lord":
@@ -96,14 +97,14 @@ func TestBuildPairsFilters(t *testing.T) {
 			}
 		}
 	}
-	info := data.PairCorpusInfo(c)
+	info := pairs.PairCorpusInfo(c)
 	if info.Input.ExcludedNames["Man"] == 0 || info.Input.ExcludedNames["First Lord"] == 0 ||
 		info.Input.GeneratedDropped == 0 || info.Input.ConversationsShort != len(pairFixtureSources) {
 		t.Errorf("input counts do not show the filters: %+v", info.Input)
 	}
 
 	// Unscoped and scoped exclusions; an exact name does not match others.
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.ExcludeSpeakers = []string{"beta:Ann", "Bob"}
 	c = mustBuild(t, utts, cfg)
 	var annSources []string
@@ -121,13 +122,13 @@ func TestBuildPairsFilters(t *testing.T) {
 	}
 
 	// IncludeGenerated keeps agent rows as speakers of their own.
-	cfg = data.DefaultPairConfig()
+	cfg = pairs.DefaultPairConfig()
 	cfg.IncludeGenerated = true
 	cfg.MinSpeakerSets = 2
 	cfg.MinSetUtterances, cfg.MinSetWords = 1, 1
 	c = mustBuild(t, utts, cfg)
 	found := false
-	for _, p := range slices.Concat(c.Train, c.Dev, c.Tests[data.TestKey{Exposure: data.UnseenUnseen, Level: data.Base}]) {
+	for _, p := range slices.Concat(c.Train, c.Dev, c.Tests[pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base}]) {
 		a, b := c.Sets[p.A], c.Sets[p.B]
 		if a.AgentModel != "" || b.AgentModel != "" {
 			found = true
@@ -143,12 +144,12 @@ func TestBuildPairsFilters(t *testing.T) {
 
 func TestBuildPairsDeterministic(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
-	a := mustBuild(t, utts, data.DefaultPairConfig())
-	b := mustBuild(t, slices.Clone(utts), data.DefaultPairConfig())
+	a := mustBuild(t, utts, pairs.DefaultPairConfig())
+	b := mustBuild(t, slices.Clone(utts), pairs.DefaultPairConfig())
 	if !reflect.DeepEqual(a.Train, b.Train) || !reflect.DeepEqual(a.Tests, b.Tests) || !reflect.DeepEqual(a.Dev, b.Dev) {
 		t.Fatal("same seed gave different pairs")
 	}
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.Seed = 2
 	c := mustBuild(t, utts, cfg)
 	if reflect.DeepEqual(a.Train, c.Train) {
@@ -163,13 +164,13 @@ func TestBuildPairsDeterministic(t *testing.T) {
 }
 
 // roles recomputes who is seen, unseen and dev from the pairs alone.
-func roles(c *data.PairCorpus) (train, unseen, dev map[string]bool) {
+func roles(c *pairs.PairCorpus) (train, unseen, dev map[string]bool) {
 	train, unseen, dev = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range c.Train {
 		train[speakerOf(c.Sets[p.A])], train[speakerOf(c.Sets[p.B])] = true, true
 	}
-	for _, l := range data.Levels {
-		for _, p := range c.Tests[data.TestKey{Exposure: data.UnseenUnseen, Level: l}] {
+	for _, l := range pairs.Levels {
+		for _, p := range c.Tests[pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: l}] {
 			unseen[speakerOf(c.Sets[p.A])], unseen[speakerOf(c.Sets[p.B])] = true, true
 		}
 	}
@@ -181,8 +182,8 @@ func roles(c *data.PairCorpus) (train, unseen, dev map[string]bool) {
 
 func TestBuildPairsUnseenIsolation(t *testing.T) {
 	utts := pairFixture(fixtureConvs)
-	for _, by := range []string{data.DatasetByCorpus, data.DatasetBySource} {
-		cfg := data.DefaultPairConfig()
+	for _, by := range []string{pairs.DatasetByCorpus, pairs.DatasetBySource} {
+		cfg := pairs.DefaultPairConfig()
 		cfg.DatasetBy = by
 		c := mustBuild(t, utts, cfg)
 		checkCorpus(t, c)
@@ -217,9 +218,9 @@ func TestBuildPairsUnseenIsolation(t *testing.T) {
 			}
 		}
 		// Seen-Seen and Seen-Unseen involve seen speakers only; dev only dev.
-		for _, e := range []data.Exposure{data.SeenSeen, data.SeenUnseen} {
-			for _, l := range data.Levels {
-				for _, p := range c.Tests[data.TestKey{Exposure: e, Level: l}] {
+		for _, e := range []pairs.Exposure{pairs.SeenSeen, pairs.SeenUnseen} {
+			for _, l := range pairs.Levels {
+				for _, p := range c.Tests[pairs.TestKey{Exposure: e, Level: l}] {
 					for _, id := range []string{p.A, p.B} {
 						if k := speakerOf(c.Sets[id]); unseen[k] || dev[k] {
 							t.Fatalf("%s: %s-%s pair %s has held-out speaker %q", by, e, l, p.ID, c.Sets[id].Speaker)
@@ -237,10 +238,10 @@ func TestBuildPairsUnseenIsolation(t *testing.T) {
 }
 
 func TestBuildPairsLevelSemantics(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
-	for _, e := range data.Exposures {
-		for _, l := range data.Levels {
-			k := data.TestKey{Exposure: e, Level: l}
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
+	for _, e := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			k := pairs.TestKey{Exposure: e, Level: l}
 			crossSource := 0
 			for _, p := range c.Tests[k] {
 				a, b := c.Sets[p.A], c.Sets[p.B]
@@ -252,21 +253,21 @@ func TestBuildPairsLevelSemantics(t *testing.T) {
 					continue
 				}
 				switch l {
-				case data.Hard:
+				case pairs.Hard:
 					if a.Source != b.Source {
 						t.Errorf("%s negative %s crosses sources %s, %s", k, p.ID, a.Source, b.Source)
 					}
-				case data.Harder:
+				case pairs.Harder:
 					if convOf(a) != convOf(b) {
 						t.Errorf("%s negative %s: conversations %s/%s and %s/%s differ", k, p.ID, a.Source, a.ConversationID, b.Source, b.ConversationID)
 					}
-				case data.Base:
+				case pairs.Base:
 					if a.Source != b.Source {
 						crossSource++
 					}
 				}
 			}
-			if l == data.Base && crossSource == 0 {
+			if l == pairs.Base && crossSource == 0 {
 				t.Errorf("%s: no negative crosses sources; Base should draw from any source", k)
 			}
 		}
@@ -274,14 +275,14 @@ func TestBuildPairsLevelSemantics(t *testing.T) {
 }
 
 func TestBuildPairsExposureSemantics(t *testing.T) {
-	c := mustBuild(t, pairFixture(fixtureConvs), data.DefaultPairConfig())
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
 	trainSets, trainPairs := map[string]bool{}, map[[2]string]bool{}
 	for _, p := range c.Train {
 		trainSets[p.A], trainSets[p.B] = true, true
 		trainPairs[[2]string{min(p.A, p.B), max(p.A, p.B)}] = true
 	}
-	for _, l := range data.Levels {
-		for _, p := range c.Tests[data.TestKey{Exposure: data.SeenSeen, Level: l}] {
+	for _, l := range pairs.Levels {
+		for _, p := range c.Tests[pairs.TestKey{Exposure: pairs.SeenSeen, Level: l}] {
 			if !trainSets[p.A] || !trainSets[p.B] {
 				t.Errorf("seen-seen-%s pair %s uses a set not seen in training", l, p.ID)
 			}
@@ -289,12 +290,12 @@ func TestBuildPairsExposureSemantics(t *testing.T) {
 				t.Errorf("seen-seen-%s pair %s is a training pair", l, p.ID)
 			}
 		}
-		for _, p := range c.Tests[data.TestKey{Exposure: data.SeenUnseen, Level: l}] {
+		for _, p := range c.Tests[pairs.TestKey{Exposure: pairs.SeenUnseen, Level: l}] {
 			if trainSets[p.A] == trainSets[p.B] {
 				t.Errorf("seen-unseen-%s pair %s: want one training set and one held-out set (got %v, %v)", l, p.ID, trainSets[p.A], trainSets[p.B])
 			}
 		}
-		for _, p := range c.Tests[data.TestKey{Exposure: data.UnseenUnseen, Level: l}] {
+		for _, p := range c.Tests[pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: l}] {
 			if trainSets[p.A] || trainSets[p.B] {
 				t.Errorf("unseen-unseen-%s pair %s uses a training set", l, p.ID)
 			}
@@ -302,11 +303,11 @@ func TestBuildPairsExposureSemantics(t *testing.T) {
 	}
 	// Dev sets appear in no other split.
 	other := map[string]bool{}
-	for name, pairs := range allSplits(c) {
+	for name, pairList := range allSplits(c) {
 		if name == "dev" {
 			continue
 		}
-		for _, p := range pairs {
+		for _, p := range pairList {
 			other[p.A], other[p.B] = true, true
 		}
 	}
@@ -318,7 +319,7 @@ func TestBuildPairsExposureSemantics(t *testing.T) {
 }
 
 func TestBuildPairsCaps(t *testing.T) {
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.MaxTrainPairs, cfg.MaxTestPairs, cfg.MaxDevPairs = 51, 10, 7
 	c := mustBuild(t, pairFixture(fixtureConvs), cfg)
 	checkCorpus(t, c)
@@ -333,7 +334,7 @@ func TestBuildPairsCaps(t *testing.T) {
 	if len(c.Dev) > 7 {
 		t.Errorf("dev has %d pairs, cap 7", len(c.Dev))
 	}
-	for _, s := range data.PairCorpusInfo(c).Splits {
+	for _, s := range pairs.PairCorpusInfo(c).Splits {
 		if s.Name == "train" && !s.Capped {
 			t.Errorf("train split not marked capped: %+v", s)
 		}
@@ -354,7 +355,7 @@ func TestBuildPairsTooSmall(t *testing.T) {
 			}
 		}
 	}
-	_, err := data.BuildPairs(utts, data.DefaultPairConfig())
+	_, err := pairs.BuildPairs(utts, pairs.DefaultPairConfig())
 	if err == nil {
 		t.Fatal("want an error: no conversation has two unseen speakers")
 	}
@@ -366,43 +367,43 @@ func TestBuildPairsTooSmall(t *testing.T) {
 	if strings.Contains(err.Error(), "unseen-unseen-base:") {
 		t.Errorf("error blames unseen-unseen-base, which has pairs: %v", err)
 	}
-	cfg := data.DefaultPairConfig()
+	cfg := pairs.DefaultPairConfig()
 	cfg.AllowEmptySplits = true
-	c, err := data.BuildPairs(utts, cfg)
+	c, err := pairs.BuildPairs(utts, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Tests[data.TestKey{Exposure: data.UnseenUnseen, Level: data.Harder}]) != 0 || len(c.Train) == 0 {
+	if len(c.Tests[pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Harder}]) != 0 || len(c.Train) == 0 {
 		t.Errorf("AllowEmptySplits: want empty unseen-unseen-harder and non-empty train")
 	}
-	if notes := strings.Join(data.PairCorpusInfo(c).Notes, "\n"); !strings.Contains(notes, "unseen-unseen-harder") {
+	if notes := strings.Join(pairs.PairCorpusInfo(c).Notes, "\n"); !strings.Contains(notes, "unseen-unseen-harder") {
 		t.Errorf("notes do not explain the empty split: %q", notes)
 	}
 
 	// Nothing passes the filters.
-	_, err = data.BuildPairs(utts[:10], data.DefaultPairConfig())
+	_, err = pairs.BuildPairs(utts[:10], pairs.DefaultPairConfig())
 	if err == nil || !strings.Contains(err.Error(), "no utterance set passed the filters") {
 		t.Errorf("tiny corpus: got %v", err)
 	}
 	// Bad config names the field.
-	cfg = data.DefaultPairConfig()
-	cfg.TrainLevels = []data.Level{"hardest"}
-	if _, err := data.BuildPairs(utts, cfg); err == nil || !strings.Contains(err.Error(), "train_levels") {
+	cfg = pairs.DefaultPairConfig()
+	cfg.TrainLevels = []pairs.Level{"hardest"}
+	if _, err := pairs.BuildPairs(utts, cfg); err == nil || !strings.Contains(err.Error(), "train_levels") {
 		t.Errorf("bad level: got %v", err)
 	}
 	// Invalid rows are named.
 	bad := slices.Clone(utts)
 	bad[5].Speaker = ""
-	if _, err := data.BuildPairs(bad, data.DefaultPairConfig()); err == nil || !strings.Contains(err.Error(), "utterance 5") {
+	if _, err := pairs.BuildPairs(bad, pairs.DefaultPairConfig()); err == nil || !strings.Contains(err.Error(), "utterance 5") {
 		t.Errorf("invalid row: got %v", err)
 	}
 }
 
 func TestBuildPairsCodeVariant(t *testing.T) {
-	cfg := data.DefaultPairConfig()
-	cfg.Variant = data.VariantCode
+	cfg := pairs.DefaultPairConfig()
+	cfg.Variant = pairs.VariantCode
 	c := mustBuild(t, pairFixture(fixtureConvs), cfg)
-	if data.PairCorpusInfo(c).Variant != data.VariantCode {
+	if pairs.PairCorpusInfo(c).Variant != pairs.VariantCode {
 		t.Fatal("variant not recorded")
 	}
 	pos := 0
@@ -414,8 +415,8 @@ func TestBuildPairsCodeVariant(t *testing.T) {
 	if neg := len(c.Train) - pos; 2*neg < 3*pos {
 		t.Errorf("code variant train: %d positives, %d negatives; want the code's surplus of negatives", pos, neg)
 	}
-	for _, l := range []data.Level{data.Hard, data.Harder} {
-		test := c.Tests[data.TestKey{Exposure: data.SeenSeen, Level: l}]
+	for _, l := range []pairs.Level{pairs.Hard, pairs.Harder} {
+		test := c.Tests[pairs.TestKey{Exposure: pairs.SeenSeen, Level: l}]
 		if len(test) == 0 {
 			t.Fatalf("seen-seen-%s empty", l)
 		}
@@ -433,20 +434,20 @@ func TestBuildPairsCodeVariant(t *testing.T) {
 }
 
 func TestPairConfigValidate(t *testing.T) {
-	d := data.DefaultPairConfig()
+	d := pairs.DefaultPairConfig()
 	if err := d.Validate(); err != nil {
 		t.Fatalf("default config invalid: %v", err)
 	}
-	cases := map[string]func(*data.PairConfig){
-		"variant":          func(c *data.PairConfig) { c.Variant = "both" },
-		"dataset_by":       func(c *data.PairConfig) { c.DatasetBy = "play" },
-		"min_speaker_sets": func(c *data.PairConfig) { c.MinSpeakerSets = 1 },
-		"max_test_pairs":   func(c *data.PairConfig) { c.MaxTestPairs = 1 },
-		"speaker pattern":  func(c *data.PairConfig) { c.ExcludeSpeakers = []string{"[Man"} },
-		"listed twice":     func(c *data.PairConfig) { c.TrainLevels = []data.Level{data.Hard, data.Hard} },
+	cases := map[string]func(*pairs.PairConfig){
+		"variant":          func(c *pairs.PairConfig) { c.Variant = "both" },
+		"dataset_by":       func(c *pairs.PairConfig) { c.DatasetBy = "play" },
+		"min_speaker_sets": func(c *pairs.PairConfig) { c.MinSpeakerSets = 1 },
+		"max_test_pairs":   func(c *pairs.PairConfig) { c.MaxTestPairs = 1 },
+		"speaker pattern":  func(c *pairs.PairConfig) { c.ExcludeSpeakers = []string{"[Man"} },
+		"listed twice":     func(c *pairs.PairConfig) { c.TrainLevels = []pairs.Level{pairs.Hard, pairs.Hard} },
 	}
 	for want, edit := range cases {
-		c := data.DefaultPairConfig()
+		c := pairs.DefaultPairConfig()
 		edit(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v", want, err)

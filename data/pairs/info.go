@@ -1,4 +1,4 @@
-package data
+package pairs
 
 // PairFormat and PairFormatVersion identify a pair directory's manifest.
 const (
