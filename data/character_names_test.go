@@ -26,3 +26,14 @@ func TestFullCharacterName(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayCharacterName(t *testing.T) {
+	for in, want := range map[string]string{
+		"SHELDON": "Sheldon", "MRS. WOLOWITZ": "Mrs. Wolowitz", " Leonard  ": "Leonard",
+		"McGonagall": "McGonagall", "JEAN-LUC": "Jean-Luc", "O'NEILL": "O'Neill",
+	} {
+		if got := DisplayCharacterName(in); got != want {
+			t.Errorf("DisplayCharacterName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

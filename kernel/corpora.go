@@ -8,41 +8,19 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
-	"github.com/roleprint/roleprint/data/importers"
 )
-
-// SharedCorpus says how to import one corpus of ../shared/corpora.
-type SharedCorpus struct {
-	// Name is the corpus folder (data.SharedCorpus name), e.g. "tbbt".
-	Name string
-	// Format is the importer (see importers.Formats).
-	Format string
-	// Paths are the files or folders inside the corpus folder to import
-	// (default: the whole folder).
-	Paths []string
-}
-
-// PaperCorpora are the shared corpora of the seed paper that are available
-// here, in the form the Table 2 acceptance run uses: Friends (fangj HTML),
-// The Big Bang Theory and AnnoMI. The public-domain Shakespeare is embedded
-// in the project (see corpus.Default) and added by [Notebook.PaperUtterances].
-var PaperCorpora = []SharedCorpus{
-	{Name: "friends-fangj-html", Format: "friends-html", Paths: []string{"season"}},
-	{Name: "tbbt", Format: "tbbt", Paths: []string{"preprocessing/raw_corpus"}},
-	{Name: "annomi", Format: "annomi", Paths: []string{"AnnoMI-simple.csv"}},
-}
 
 // corporaDir is where imported corpora are cached, shared by all notebooks
 // of one output root.
 func (nb *Notebook) corporaDir() string { return filepath.Join(filepath.Dir(nb.Dir), "corpora") }
 
-// Import returns the utterances of a shared corpus, importing it once and
-// caching it as Parquet under the output root's corpora/ folder (so every
-// notebook reuses it). When the corpus is absent it prints a note and
-// returns ok false.
-func (nb *Notebook) Import(ctx context.Context, c SharedCorpus) (utts []data.Utterance, ok bool, err error) {
-	dir, ok := nb.Shared(c.Name)
-	if !ok {
+// Import returns the utterances of a corpus of the catalog (data/corpus:
+// corpus.MustLookup("tbbt")), importing it once from the shared corpora
+// folder and caching it as Parquet under the output root's corpora/ folder
+// (so every notebook reuses it). When the corpus is absent it prints a
+// note and returns ok false.
+func (nb *Notebook) Import(ctx context.Context, c corpus.Entry) (utts []data.Utterance, ok bool, err error) {
+	if _, ok := nb.Shared(c.Dir); !ok {
 		return nil, false, nil
 	}
 	cache := filepath.Join(nb.corporaDir(), c.Name+".parquet")
@@ -53,16 +31,9 @@ func (nb *Notebook) Import(ctx context.Context, c SharedCorpus) (utts []data.Utt
 		}
 		fmt.Fprintf(nb.stdout(), "note: cached corpus %s is unreadable (%v); importing again\n", cache, err)
 	}
-	paths := []string{dir}
-	if len(c.Paths) > 0 {
-		paths = nil
-		for _, p := range c.Paths {
-			paths = append(paths, filepath.Join(dir, p))
-		}
-	}
-	res, err := importers.Import(ctx, c.Format, paths, importers.Options{})
+	res, err := c.Import(ctx, nil)
 	if err != nil {
-		return nil, true, nb.Report(fmt.Errorf("importing %s: %w", c.Name, err))
+		return nil, true, nb.Report(err)
 	}
 	if err := os.MkdirAll(nb.corporaDir(), 0o755); err != nil {
 		return nil, true, nb.Report(err)
@@ -76,13 +47,13 @@ func (nb *Notebook) Import(ctx context.Context, c SharedCorpus) (utts []data.Utt
 }
 
 // PaperUtterances returns the utterances of every available corpus of
-// PaperCorpora plus the embedded Shakespeare, and the names of the corpora
-// used. Absent shared corpora are skipped with a note, so on a machine
+// corpus.Paper() (Friends, TBBT, AnnoMI) plus the embedded Shakespeare,
+// and the catalog names of the corpora used. Absent shared corpora are skipped with a note, so on a machine
 // without ../shared the result is Shakespeare alone.
 func (nb *Notebook) PaperUtterances(ctx context.Context) ([]data.Utterance, []string, error) {
 	var all []data.Utterance
 	var names []string
-	for _, c := range PaperCorpora {
+	for _, c := range corpus.Paper() {
 		utts, ok, err := nb.Import(ctx, c)
 		if err != nil {
 			return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/corpus"
 )
 
 // TestImportCachesAndSkips imports a tiny TBBT-format corpus from a fake
@@ -30,7 +31,7 @@ func TestImportCachesAndSkips(t *testing.T) {
 	t.Setenv(data.SharedEnv, shared)
 	nb, _, stdout, _ := testNotebook(t, false)
 	nb.Dir = filepath.Join(t.TempDir(), "out", "nb")
-	c := SharedCorpus{Name: "tbbt", Format: "tbbt", Paths: []string{"preprocessing/raw_corpus"}}
+	c := corpus.MustLookup("tbbt")
 	first, ok, err := nb.Import(t.Context(), c)
 	if err != nil || !ok || len(first) == 0 {
 		t.Fatalf("import: %d utterances, ok %v, %v", len(first), ok, err)
@@ -48,7 +49,7 @@ func TestImportCachesAndSkips(t *testing.T) {
 		t.Fatalf("cached import: %d vs %d utterances, %v %v", len(again), len(first), ok, err)
 	}
 	stdout.Reset()
-	none, ok, err := nb.Import(t.Context(), SharedCorpus{Name: "friends-fangj-html", Format: "friends-html"})
+	none, ok, err := nb.Import(t.Context(), corpus.MustLookup("friends"))
 	if err != nil || ok || none != nil {
 		t.Fatalf("absent corpus: %v %v %v", none, ok, err)
 	}

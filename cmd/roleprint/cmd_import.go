@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/corpusstats"
+
 	// genimport registers the role-play formats (rolebench, chatharuhi, ...).
 	_ "github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/data/importers"
@@ -21,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "import",
-		Summary: "convert transcripts (files or folders; --format F, or detected from the content) into a Parquet corpus file",
+		Summary: "convert transcripts (files or folders; --format F, or detected from the content; or --corpus NAME of the catalog) into a Parquet corpus file",
 		Run:     runImport,
 	})
 }
@@ -29,6 +31,7 @@ func init() {
 // importOutput is the --json object of `roleprint import`; its keys are
 // documented in docs/corpora.md.
 type importOutput struct {
+	Corpus        string                     `json:"corpus,omitempty"`
 	Format        string                     `json:"format"`
 	Detected      *importers.Detection       `json:"detected,omitempty"`
 	Out           string                     `json:"out"`
@@ -75,7 +78,7 @@ func (kv keyValues) Set(s string) error {
 // runImport reads the inputs with one importer and writes the corpus file
 // atomically: on any error the output path is left as it was.
 func runImport(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "import", "PATH...")
+	fs := newFlags(e, "import", "PATH... | --corpus NAME")
 	format := fs.String("format", "", "input format (--formats lists them); detected from the files' content when omitted")
 	out := fs.String("out", "", "output corpus file (.parquet, required); replaced only when the import succeeds, never an input")
 	force := fs.Bool("force", false, "allow an --out that does not end in .parquet")
@@ -83,6 +86,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	source := fs.String("source", "", "replace the format's source name (the part before '/' for collections)")
 	encoding := fs.String("encoding", "", "text encoding: utf-8, latin-1 or auto (default: the format's)")
 	listFormats := fs.Bool("formats", false, "list the formats, their files and settings, then stop")
+	corpusName := fs.String("corpus", "", "import a corpus of the catalog by name (format and paths under ../shared/corpora from data/corpus; --corpora lists them) instead of PATHs")
+	listCorpora := fs.Bool("corpora", false, "list the corpus catalog (name, format, folder, what it is), then stop")
 	columns := keyValues{}
 	params := keyValues{}
 	fs.Var(columns, "map", "lines format: field=column pairs, e.g. speaker=who,text=line,conversation=scene")
@@ -92,6 +97,28 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	if *listFormats {
 		return printFormats(e)
+	}
+	if *listCorpora {
+		return printCorpora(e, *asJSON)
+	}
+	inputs := fs.Args()
+	if *corpusName != "" {
+		if len(inputs) > 0 {
+			return usagef("--corpus %s takes no PATH arguments (the catalog gives them)", *corpusName)
+		}
+		c, err := corpus.Lookup(*corpusName)
+		if err != nil {
+			return usagef("--corpus: %v", err)
+		}
+		if *format != "" && *format != c.Format {
+			return usagef("--corpus %s is read with --format %s, not %s", c.Name, c.Format, *format)
+		}
+		in, ok := c.Inputs()
+		if !ok {
+			d, _ := data.SharedCorporaDir()
+			return fmt.Errorf("corpus %s: folder %s not found under %q (set $%s)", c.Name, c.Dir, d, data.SharedEnv)
+		}
+		*format, inputs = c.Format, in
 	}
 	if *format != "" {
 		if _, ok := importers.Lookup(*format); !ok {
@@ -104,10 +131,10 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if !*force && !strings.EqualFold(filepath.Ext(*out), ".parquet") {
 		return usagef("--out %s does not end in .parquet; pass --force to write a corpus file there anyway", *out)
 	}
-	if fs.NArg() == 0 {
-		return usagef("no input files or folders given")
+	if len(inputs) == 0 {
+		return usagef("no input files or folders given (or --corpus NAME)")
 	}
-	if err := checkOutNotInput(*out, fs.Args()); err != nil {
+	if err := checkOutNotInput(*out, inputs); err != nil {
 		return err
 	}
 	var detected *importers.Detection
@@ -115,7 +142,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		*format = "lines" // --map is the lines format's
 	}
 	if *format == "" {
-		d, err := importers.Detect(fs.Args())
+		d, err := importers.Detect(inputs)
 		if err != nil {
 			return err
 		}
@@ -140,7 +167,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		},
 		Logf: e.Logf,
 	}
-	res, err := importers.Import(ctx, *format, fs.Args(), opts)
+	res, err := importers.Import(ctx, *format, inputs, opts)
 	finish()
 	if err != nil {
 		return err
@@ -153,7 +180,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	c := res.Counts
 	o := importOutput{
-		Format: *format, Detected: detected, Out: *out, Inputs: fs.Args(), Files: c.Files, SkippedFiles: c.SkippedFiles,
+		Corpus: *corpusName, Format: *format, Detected: detected, Out: *out, Inputs: inputs, Files: c.Files, SkippedFiles: c.SkippedFiles,
 		Skipped:    res.Skipped,
 		NumSources: c.Sources, Speakers: c.Speakers, Utterances: c.Utterances, Conversations: c.Conversations,
 		Dropped: c.Dropped, DroppedTotal: c.DroppedTotal(),
@@ -211,6 +238,30 @@ func printFormats(e *env) error {
 			}
 			fmt.Fprintf(w, "    --set %s=... (default %s): %s\n", p.Name, def, p.Doc)
 		}
+	}
+	return nil
+}
+
+// printCorpora lists the corpus catalog of data/corpus: one line per
+// corpus (name, format, folder under ../shared/corpora, what it is), or
+// with --json one object {"corpora": [...]}.
+func printCorpora(e *env, asJSON bool) error {
+	if asJSON {
+		return e.JSON(struct {
+			Corpora []corpus.Entry `json:"corpora"`
+		}{corpus.Catalog()})
+	}
+	w := e.Stdout()
+	for _, c := range corpus.Catalog() {
+		where := c.Dir
+		if len(c.Paths) > 0 {
+			where += "/{" + strings.Join(c.Paths, ",") + "}"
+		}
+		paper := ""
+		if c.Paper {
+			paper = " [paper]"
+		}
+		fmt.Fprintf(w, "%-14s %-17s %-45s %s%s\n", c.Name, c.Format, where, c.About, paper)
 	}
 	return nil
 }

@@ -158,10 +158,10 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		gen = kept
 		roles := map[string]bool{}
 		for _, r := range agentRoles(gen) {
-			roles[genimport.NormalizeName(r)] = true
+			roles[data.NormalizeCharacterName(r)] = true
 		}
 		for k := range cfg.RoleMap {
-			if !roles[genimport.NormalizeName(k)] {
+			if !roles[data.NormalizeCharacterName(k)] {
 				delete(cfg.RoleMap, k)
 			}
 		}

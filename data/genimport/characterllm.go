@@ -152,7 +152,7 @@ func splitCharacterLLMFolder(folder, role string) (string, string) {
 	f = strings.TrimPrefix(f, "multiturn_")
 	if role != "" {
 		for i := 0; i < len(f); i++ {
-			if f[i] == '_' && NormalizeName(f[:i]) == NormalizeName(role) {
+			if f[i] == '_' && data.NormalizeCharacterName(f[:i]) == data.NormalizeCharacterName(role) {
 				return f[:i], f[i+1:]
 			}
 		}

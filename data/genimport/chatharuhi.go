@@ -239,7 +239,7 @@ func readHaruhiText(path string, opts Options, roles *haruhiRoles, st *Stats, se
 		if opts.AllSpeakers {
 			scope = ""
 		}
-		key := scope + "\x00" + NormalizeName(speaker) + "\x00" + CopyKey(text)
+		key := scope + "\x00" + data.NormalizeCharacterName(speaker) + "\x00" + CopyKey(text)
 		if seen[key] {
 			st.drop("duplicate")
 			return nil

@@ -244,7 +244,7 @@ func (e *LineError) Unwrap() error { return e.Err }
 // opposed to real data or a context turn): it has an AgentModel and its
 // Speaker is its Role (compared with NormalizeName).
 func IsAgentLine(u *data.Utterance) bool {
-	return u.AgentModel != "" && NormalizeName(u.Speaker) == NormalizeName(u.Role)
+	return u.AgentModel != "" && data.NormalizeCharacterName(u.Speaker) == data.NormalizeCharacterName(u.Role)
 }
 
 // sourceFor names a file's source: prefix plus the path below the folder

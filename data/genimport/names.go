@@ -7,14 +7,6 @@ import (
 	"github.com/roleprint/roleprint/data"
 )
 
-// NormalizeName returns the comparison form of a role or speaker name:
-// lower case, letters and digits only, words separated by one space.
-// "D_Artagnan" and "d'Artagnan" both become "d artagnan", "Dr.
-// Frank-N-Furter" becomes "dr frank n furter", "SHELDON" becomes
-// "sheldon". An empty or punctuation-only name gives "". It is
-// data.NormalizeCharacterName, the form the shared name table uses.
-func NormalizeName(s string) string { return data.NormalizeCharacterName(s) }
-
 // titleWords are honorifics ignored by token-subset matching, so that
 // "Professor McGonagall" relates to "McGonagall" and "Lord Voldemort" to
 // "Voldemort". A name made only of titles keeps them ("The Doctor").
@@ -25,15 +17,6 @@ var titleWords = map[string]bool{
 	"king": true, "queen": true, "prince": true, "princess": true, "uncle": true, "aunt": true,
 	"the": true, "st": true, "saint": true,
 }
-
-// DefaultAliasGroups returns the built-in alias table,
-// data.CharacterAliasGroups: each group lists names of one character, its
-// first entry being the canonical full name. It covers the main roles of
-// the corpora RolePrint ships importers for (Harry Potter, The Big Bang
-// Theory, Friends, ChatHaruhi, RoleBench, Character-LLM). Callers may
-// append their own groups before building a NameMatcher; the returned
-// slice is a fresh copy.
-func DefaultAliasGroups() [][]string { return data.CharacterAliasGroups() }
 
 // DefaultDistinct returns pairs of names that token-subset matching would
 // relate but that name different characters (RoleBench's Elizabeth I is
@@ -79,16 +62,16 @@ func NewNameMatcher(groups [][]string, distinct [][2]string) *NameMatcher {
 		if len(g) == 0 {
 			continue
 		}
-		c := NormalizeName(g[0])
+		c := data.NormalizeCharacterName(g[0])
 		for _, n := range g {
-			k := NormalizeName(n)
+			k := data.NormalizeCharacterName(n)
 			if _, dup := m.canon[k]; !dup && k != "" {
 				m.canon[k] = c
 			}
 		}
 	}
 	for _, d := range distinct {
-		a, b := NormalizeName(d[0]), NormalizeName(d[1])
+		a, b := data.NormalizeCharacterName(d[0]), data.NormalizeCharacterName(d[1])
 		m.distinct[[2]string{a, b}] = true
 		m.distinct[[2]string{b, a}] = true
 	}
@@ -97,13 +80,13 @@ func NewNameMatcher(groups [][]string, distinct [][2]string) *NameMatcher {
 
 // DefaultNameMatcher returns a matcher with the built-in tables.
 func DefaultNameMatcher() *NameMatcher {
-	return NewNameMatcher(DefaultAliasGroups(), DefaultDistinct())
+	return NewNameMatcher(data.CharacterAliasGroups(), DefaultDistinct())
 }
 
 // Canonical returns the normalised canonical form of name: its alias
-// group's first name when it has one, else NormalizeName(name).
+// group's first name when it has one, else data.NormalizeCharacterName(name).
 func (m *NameMatcher) Canonical(name string) string {
-	n := NormalizeName(name)
+	n := data.NormalizeCharacterName(name)
 	if c, ok := m.canon[n]; ok {
 		return c
 	}
@@ -122,7 +105,7 @@ func (m *NameMatcher) Canonical(name string) string {
 // not Ron Weasley). A pair listed as distinct never matches beyond
 // MatchExact.
 func (m *NameMatcher) Compare(a, b string) MatchKind {
-	na, nb := NormalizeName(a), NormalizeName(b)
+	na, nb := data.NormalizeCharacterName(a), data.NormalizeCharacterName(b)
 	if na == "" || nb == "" {
 		return MatchNone
 	}

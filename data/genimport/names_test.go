@@ -1,6 +1,10 @@
 package genimport
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+)
 
 func TestNormalizeName(t *testing.T) {
 	for in, want := range map[string]string{
@@ -10,8 +14,8 @@ func TestNormalizeName(t *testing.T) {
 		"  SHELDON ":         "sheldon",
 		"...":                "",
 	} {
-		if got := NormalizeName(in); got != want {
-			t.Errorf("NormalizeName(%q) = %q, want %q", in, got, want)
+		if got := data.NormalizeCharacterName(in); got != want {
+			t.Errorf("data.NormalizeCharacterName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -54,7 +58,7 @@ func TestNameMatcherCompare(t *testing.T) {
 		}
 	}
 	// A custom table: the user's groups come first.
-	u := NewNameMatcher(append([][]string{{"Doctor Who", "The Doctor", "Eleventh Doctor"}}, DefaultAliasGroups()...), nil)
+	u := NewNameMatcher(append([][]string{{"Doctor Who", "The Doctor", "Eleventh Doctor"}}, data.CharacterAliasGroups()...), nil)
 	if got := u.Compare("The Doctor", "Eleventh Doctor"); got != MatchAlias {
 		t.Errorf("custom alias: %q", got)
 	}

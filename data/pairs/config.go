@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 // PairVariant chooses between the paper's text and its public code where
@@ -84,7 +86,7 @@ type PairConfig struct {
 	// filter: each entry is "From=To" ("Lesley=Leslie"), scoped to a
 	// corpus as in ExcludeSpeakers ("tbbt:Dr Hofstadter=Beverly"). From is
 	// matched case-insensitively against the whole name (no glob); the
-	// sets carry To. Default DefaultAliases().
+	// sets carry To. Default data.SpeakerAliases().
 	Aliases []string `json:"aliases"`
 	// IncludeGenerated keeps agent-generated utterances (AgentModel set).
 	// Their speaker identity includes the agent model, so an agent playing
@@ -194,7 +196,7 @@ func DefaultPairConfig() PairConfig {
 		MinSetWords:          50,
 		MinSpeakerSets:       5,
 		ExcludeSpeakers:      DefaultExcludedSpeakers(),
-		Aliases:              DefaultAliases(),
+		Aliases:              data.SpeakerAliases(),
 		BaseNegatives:        BaseNegativesSource,
 		DatasetBy:            DatasetByCorpus,
 		MainRoles:            DefaultMainRoles(),
@@ -387,7 +389,7 @@ func (m *speakerMatcher) match(source, speaker string) bool {
 	if v, ok := m.cache[key]; ok {
 		return v
 	}
-	name := foldName(speaker)
+	name := data.FoldSpeakerName(speaker)
 	v := false
 	for _, e := range m.entries {
 		if e.scope != "" && e.scope != corpus {

@@ -229,7 +229,7 @@ func buildIndex(utts []data.Utterance, cfg *PairConfig) (*pairIndex, error) {
 			dsID[ds] = d
 			idx.datasets = append(idx.datasets, ds)
 		}
-		nk := [3]string{strings.ToLower(CorpusOf(s.Source)), foldName(s.Speaker), s.AgentModel}
+		nk := [3]string{strings.ToLower(CorpusOf(s.Source)), data.FoldSpeakerName(s.Speaker), s.AgentModel}
 		n, ok := nameID[nk]
 		if !ok {
 			n = int32(len(nameID))

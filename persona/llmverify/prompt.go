@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 )
 
@@ -173,7 +174,7 @@ func renderConversation(s Side, k int) (string, int) {
 	marked := 0
 	for _, t := range s.Conversation {
 		var label string
-		isSpeaker := s.Speaker != "" && genimport.NormalizeName(t.Speaker) == genimport.NormalizeName(s.Speaker)
+		isSpeaker := s.Speaker != "" && data.NormalizeCharacterName(t.Speaker) == data.NormalizeCharacterName(s.Speaker)
 		if s.Speaker == "" {
 			isSpeaker = mine[strings.TrimSpace(t.Utterance)]
 		}
@@ -181,7 +182,7 @@ func renderConversation(s Side, k int) (string, int) {
 			label = fmt.Sprintf("[Speaker %d]", k)
 			marked++
 		} else {
-			key := genimport.NormalizeName(t.Speaker)
+			key := data.NormalizeCharacterName(t.Speaker)
 			l, ok := others[key]
 			if !ok {
 				l = "[Other " + otherLabel(len(others)) + "]"

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 // ParseOptions tune Parse. The zero value is usable.
@@ -237,38 +239,7 @@ func (p *parser) speakerName(s string) (string, bool) {
 	if len(strings.Fields(s)) > p.opts.MaxNameWords {
 		return "", false
 	}
-	return NormalizeName(s), true
-}
-
-// NormalizeName turns a speaker label into a display name: surrounding
-// space and punctuation trimmed, runs of space collapsed, an all-capitals
-// name title-cased ("SHELDON" → "Sheldon", "MRS. WOLOWITZ" → "Mrs.
-// Wolowitz"), other capitalisation kept ("McGonagall").
-func NormalizeName(s string) string {
-	s = strings.TrimSpace(reSpaces.ReplaceAllString(s, " "))
-	s = strings.Trim(s, ".:-&/ ")
-	hasLower := false
-	for _, r := range s {
-		if unicode.IsLower(r) {
-			hasLower = true
-			break
-		}
-	}
-	if hasLower {
-		return s
-	}
-	words := strings.Fields(strings.ToLower(s))
-	for i, w := range words {
-		rs := []rune(w)
-		rs[0] = unicode.ToUpper(rs[0])
-		for j := 1; j < len(rs); j++ {
-			if rs[j-1] == '-' || rs[j-1] == '\'' && j >= 2 && rs[j-2] != 'n' {
-				rs[j] = unicode.ToUpper(rs[j])
-			}
-		}
-		words[i] = string(rs)
-	}
-	return strings.Join(words, " ")
+	return data.DisplayCharacterName(s), true
 }
 
 func heading(t string) (string, bool) {

@@ -85,17 +85,6 @@ func TestParseRejectsTextWithoutSpeakers(t *testing.T) {
 	}
 }
 
-func TestNormalizeName(t *testing.T) {
-	for in, want := range map[string]string{
-		"SHELDON": "Sheldon", "MRS. WOLOWITZ": "Mrs. Wolowitz", " Leonard  ": "Leonard",
-		"McGonagall": "McGonagall", "JEAN-LUC": "Jean-Luc", "O'NEILL": "O'Neill",
-	} {
-		if got := NormalizeName(in); got != want {
-			t.Errorf("NormalizeName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestChunkScene(t *testing.T) {
 	sc := Scene{ID: "s/000", Heading: "h"}
 	for i := 0; i < 10; i++ {

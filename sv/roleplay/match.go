@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 )
 
@@ -90,22 +91,22 @@ func MatchRoles(gen []GenRole, speakers map[string]int, cfg Config) (matches []R
 	sort.Strings(realNames)
 	byNorm := map[string][]string{}
 	for _, s := range realNames {
-		n := genimport.NormalizeName(s)
+		n := data.NormalizeCharacterName(s)
 		byNorm[n] = append(byNorm[n], s)
 	}
 	roleMap := map[string][]string{}
 	for k, v := range cfg.RoleMap {
-		roleMap[genimport.NormalizeName(k)] = v
+		roleMap[data.NormalizeCharacterName(k)] = v
 	}
 
 	matched := map[string][]string{}
 	method := map[string]genimport.MatchKind{}
 	// Steps 1 and 2.
 	for _, r := range roles {
-		if v, ok := roleMap[genimport.NormalizeName(r)]; ok {
+		if v, ok := roleMap[data.NormalizeCharacterName(r)]; ok {
 			method[r] = genimport.MatchRoleMap
 			for _, want := range v {
-				got := byNorm[genimport.NormalizeName(want)]
+				got := byNorm[data.NormalizeCharacterName(want)]
 				if len(got) == 0 {
 					notes = append(notes, fmt.Sprintf("role map: %q → %q: no real speaker of that name", r, want))
 				}
@@ -306,7 +307,7 @@ func CheckRoleMap(roleMap map[string][]string, genRoles, realSpeakers []string) 
 	norm := func(names []string) map[string]bool {
 		m := map[string]bool{}
 		for _, n := range names {
-			m[genimport.NormalizeName(n)] = true
+			m[data.NormalizeCharacterName(n)] = true
 		}
 		return m
 	}
@@ -317,11 +318,11 @@ func CheckRoleMap(roleMap map[string][]string, genRoles, realSpeakers []string) 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !gen[genimport.NormalizeName(k)] {
+		if !gen[data.NormalizeCharacterName(k)] {
 			return fmt.Errorf("role map entry %q: no generated role of that name; expected one of %s", k, someNames(genRoles))
 		}
 		for _, s := range roleMap[k] {
-			if !real[genimport.NormalizeName(s)] {
+			if !real[data.NormalizeCharacterName(s)] {
 				return fmt.Errorf("role map entry %q = %q: no real speaker of that name in the real rows; expected one of %s", k, s, someNames(realSpeakers))
 			}
 		}
