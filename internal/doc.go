@@ -1,0 +1,5 @@
+// Package internal holds what every layer of RolePrint may use and no user
+// of the module should: internal/fsx (the one atomic file write). Its test,
+// layers_test.go, checks the direction of every import in the repository
+// against the table of layers there.
+package internal

@@ -1,0 +1,200 @@
+package internal_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/roleprint/roleprint"
+
+// groups puts every package of the module into a layer group, by the
+// longest matching path prefix (relative to the module root). A package
+// that matches none fails the test, so a new top-level folder must be
+// placed here.
+var groups = []struct{ prefix, group string }{
+	{"internal", "internal"},
+	{"stats", "stats"},
+	{"data", "data"},
+	{"persona/llm", "llm"},
+	{"speech", "speech"},
+	{"sv/encoder", "encoder"},
+	{"sv", "sv"},
+	{"persona/llmverify", "llmverify"},
+	{"persona", "persona"},
+	{"plots/paperfig", "paperfig"},
+	{"plots", "plots"},
+	{"report", "report"},
+	{"kernel", "kernel"},
+	{"cmd", "cmd"},
+	{"scripts", "cmd"},
+}
+
+// below lists, per group, the groups its packages may import (besides
+// their own). The layers, bottom up:
+//
+//	internal, stats, sv/encoder  leaves: nothing of ours (internal: only itself)
+//	data                         the schema, importers, pairs, catalog, assets
+//	persona/llm                  the LLM client, shared by speech's front end and persona
+//	speech | sv                  side by side: neither imports the other; sv imports no persona
+//	persona                      may use speech and the small sv/encoder, not sv itself
+//	persona/llmverify            the one persona package over sv (sv/roleplay's pair items)
+//	plots                        a leaf of figures (internal only)
+//	plots/paperfig               adapts result types to figures: above sv/speech/persona
+//	report                       tables and report pages; imported by kernel, so below it
+//	kernel                       notebooks and display, over report and plots
+//	cmd, scripts                 the CLI and tools, over everything
+//
+// report sits between plots and kernel because kernel (papertable.go,
+// show.go) imports it and report imports plots/paperfig; nothing else
+// imports report except cmd.
+var below = map[string][]string{
+	"internal":  {},
+	"stats":     {},
+	"encoder":   {},
+	"data":      {"internal", "stats"},
+	"llm":       {"internal", "stats", "data"},
+	"speech":    {"internal", "stats", "data", "llm"},
+	"sv":        {"internal", "stats", "data", "encoder"},
+	"persona":   {"internal", "stats", "data", "llm", "speech", "encoder"},
+	"llmverify": {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "persona"},
+	"plots":     {"internal"},
+	"paperfig":  {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "persona", "llmverify", "plots"},
+	"report":    {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "persona", "llmverify", "plots", "paperfig"},
+	"kernel":    {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "persona", "llmverify", "plots", "paperfig", "report"},
+	"cmd":       {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "persona", "llmverify", "plots", "paperfig", "report", "kernel"},
+}
+
+// forbidden are single imports the groups allow but the layering does
+// not: a data-side API (data/corpus) serves kernel, so kernel does not
+// reach for the importers itself.
+var forbidden = map[string][]string{
+	"kernel": {"data/importers"},
+}
+
+func groupOf(rel string) (string, bool) {
+	best, group := -1, ""
+	for _, g := range groups {
+		if (rel == g.prefix || strings.HasPrefix(rel, g.prefix+"/")) && len(g.prefix) > best {
+			best, group = len(g.prefix), g.group
+		}
+	}
+	return group, best >= 0
+}
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+// listPackages runs go list over the module: every package with its
+// non-test imports.
+func listPackages(t *testing.T) []listedPackage {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH")
+	}
+	cmd := exec.Command(goTool, "list", "-e", "-json=ImportPath,Imports,Error", module+"/...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bufio.NewReader(bytes.NewReader(out)))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		if p.Error != nil {
+			t.Errorf("go list: %s: %s", p.ImportPath, p.Error.Err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found %d packages; expected the whole module", len(pkgs))
+	}
+	return pkgs
+}
+
+// violations returns one line per import that goes against the table.
+func violations(pkgs []listedPackage) []string {
+	var bad []string
+	for _, p := range pkgs {
+		rel, ok := strings.CutPrefix(p.ImportPath, module+"/")
+		if !ok {
+			continue
+		}
+		from, ok := groupOf(rel)
+		if !ok {
+			bad = append(bad, rel+": in no layer group (add its folder to groups in internal/layers_test.go)")
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel, ok := strings.CutPrefix(imp, module+"/")
+			if !ok {
+				continue
+			}
+			to, ok := groupOf(irel)
+			switch {
+			case !ok:
+				bad = append(bad, rel+" imports "+irel+", which is in no layer group")
+			case to != from && !slices.Contains(below[from], to):
+				bad = append(bad, rel+" ("+from+") imports "+irel+" ("+to+"): not a layer below")
+			case slices.Contains(forbidden[from], irel):
+				bad = append(bad, rel+" ("+from+") imports "+irel+": forbidden (see forbidden)")
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// TestImportDirections fails when a package imports a package of a higher
+// (or sideways) layer: data → stats/sv/speech/persona → plots → report →
+// kernel → cmd, with the finer rules of below and forbidden.
+func TestImportDirections(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, v := range violations(pkgs) {
+		t.Error(v)
+	}
+	t.Logf("%d packages checked", len(pkgs))
+}
+
+// TestViolationsCatchesUpwardImports checks the checker on made-up
+// packages: an import from sv into persona, from stats into data, and from
+// kernel into data/importers are reported; allowed ones are not.
+func TestViolationsCatchesUpwardImports(t *testing.T) {
+	m := func(s string) string { return module + "/" + s }
+	pkgs := []listedPackage{
+		{ImportPath: m("sv"), Imports: []string{m("persona/llm"), m("stats"), "fmt"}},
+		{ImportPath: m("stats"), Imports: []string{m("data")}},
+		{ImportPath: m("kernel"), Imports: []string{m("data/importers"), m("report")}},
+		{ImportPath: m("persona/textmetrics"), Imports: []string{m("sv"), m("sv/encoder")}},
+		{ImportPath: m("newtop"), Imports: nil},
+	}
+	got := violations(pkgs)
+	want := []string{
+		"kernel (kernel) imports data/importers: forbidden (see forbidden)",
+		"newtop: in no layer group (add its folder to groups in internal/layers_test.go)",
+		"persona/textmetrics (persona) imports sv (sv): not a layer below",
+		"stats (stats) imports data (data): not a layer below",
+		"sv (sv) imports persona/llm (llm): not a layer below",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
