@@ -28,6 +28,11 @@
 // folder so that later cells (and re-runs) load them instead of
 // recomputing.
 //
+// Corpora are loaded by their catalog name (data/corpus):
+// nb.Import(ctx, corpus.MustLookup("chatharuhi")) imports once and caches
+// Parquet; nb.PaperUtterances loads the seed paper's corpora. kernel sits
+// above report and plots and imports no importer itself.
+//
 // Sub-package nbcheck checks executed notebooks (errors, panics, failed
 // tests, missing figures) for CI.
 package kernel

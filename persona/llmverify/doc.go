@@ -13,4 +13,8 @@
 // paying twice). Pairs come from the seed paper's pair records
 // (genimport.ReadPairRecords → ItemsFromRecords) or from a pair corpus
 // (ItemsFromPairCorpus).
+//
+// It lives under persona, beside the LLM client it needs, rather than under
+// sv/roleplay (its old home): sv imports no persona package, and this is
+// the one persona package that imports sv (for sv/roleplay's pair items).
 package llmverify
