@@ -14,6 +14,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -161,7 +162,7 @@ func TestONNXEncoderFineTunes(t *testing.T) {
 		after := pairAUC(t, enc, test, test.Train)
 		res := enc.(*Encoder).LastTrainResult()
 		t.Logf("onnx fixture on %s: AUC %.3f → %.3f, loss %.4f → %.4f", b, before, after, res.Losses[0], res.Losses[len(res.Losses)-1])
-		if !(mean(res.Losses[len(res.Losses)-4:]) < mean(res.Losses[:4])) || !(after > before) {
+		if !(stats.Mean(res.Losses[len(res.Losses)-4:]) < stats.Mean(res.Losses[:4])) || !(after > before) {
 			t.Fatalf("ONNX-loaded encoder did not learn on %s", b)
 		}
 		if b == "go" {

@@ -3,6 +3,8 @@ package neural
 import (
 	"context"
 	"testing"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 func trainTiny(t *testing.T, backendName string, cfg TrainConfig) (*Network, *TrainResult) {
@@ -19,14 +21,6 @@ func trainTiny(t *testing.T, backendName string, cfg TrainConfig) (*Network, *Tr
 	return net, res
 }
 
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
 func TestTrainLossFalls(t *testing.T) {
 	cfg := tinyTrainConfig(3)
 	cfg.Epochs = 3
@@ -34,7 +28,7 @@ func TestTrainLossFalls(t *testing.T) {
 	if res.Steps != 36 || len(res.Losses) != 36 {
 		t.Fatalf("steps %d, losses %d; want 36 (96 pairs / 8 × 3 epochs)", res.Steps, len(res.Losses))
 	}
-	first, last := mean(res.Losses[:6]), mean(res.Losses[len(res.Losses)-6:])
+	first, last := stats.Mean(res.Losses[:6]), stats.Mean(res.Losses[len(res.Losses)-6:])
 	t.Logf("loss: first steps %.4f, last steps %.4f", first, last)
 	if !(last < 0.8*first) {
 		t.Fatalf("loss did not fall: first %.4f, last %.4f", first, last)
@@ -120,7 +114,7 @@ func TestONNXBackendMatchesGo(t *testing.T) {
 	if d := maxDiff(t, weightsOf(t, gnet), weightsOf(t, onet)); d > 1e-2 {
 		t.Fatalf("weights after training differ by %g", d)
 	}
-	if !(mean(ores.Losses[len(ores.Losses)-4:]) < mean(ores.Losses[:4])) {
+	if !(stats.Mean(ores.Losses[len(ores.Losses)-4:]) < stats.Mean(ores.Losses[:4])) {
 		t.Fatalf("onnx loss did not fall: %v", ores.Losses)
 	}
 }
