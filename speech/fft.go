@@ -68,19 +68,17 @@ func newRealFFT(n int) *realFFT {
 // twiddle3 holds the three twiddle factors of one radix-4 butterfly.
 type twiddle3 struct{ w1, w2, w3 complex128 }
 
-// fft transforms z (length n/2) in place: Z_k = Σ_j z_j e^{-2πijk/(n/2)}.
-// Decimation in time from bit-reversed order: a first pass does the
-// stages of length 2 and 4 (twiddles 1 and −i, no multiplications), then
-// radix-4 passes each do two radix-2 stages with three complex
-// multiplications per four points instead of four, and a last radix-2
-// stage runs when the number of stages is odd.
-func (f *realFFT) fft(z []complex128) {
+// fft transforms z (length n/2) in place: Z_k = Σ_j z_j e^{-2πijk/(n/2)},
+// where z holds the input in bit-reversed order (z[rev[j]] = z_j: the
+// callers write it so while packing, which saves a permutation pass) and
+// only Z_k for k < need is required (need ≤ n/2).
+// Decimation in time: a first pass does the stages of length 2 and 4
+// (twiddles 1 and −i, no multiplications), then radix-4 passes each do two
+// radix-2 stages with three complex multiplications per four points
+// instead of four, and a last radix-2 stage runs when the number of stages
+// is odd, computing only the outputs below need.
+func (f *realFFT) fft(z []complex128, need int) {
 	h := f.half
-	for i, j := range f.rev {
-		if int32(i) < j {
-			z[i], z[j] = z[j], z[i]
-		}
-	}
 	if h == 2 {
 		z[0], z[1] = z[0]+z[1], z[0]-z[1]
 		return
@@ -118,10 +116,14 @@ func (f *realFFT) fft(z []complex128) {
 	}
 	if f.last != nil {
 		lo, hi := z[:m], z[m:2*m]
-		for k, w := range f.last {
+		both := max(0, need-m) // below it both outputs are needed
+		for k, w := range f.last[:both] {
 			b := hi[k] * w
 			a := lo[k]
 			lo[k], hi[k] = a+b, a-b
+		}
+		for k := both; k < min(m, need); k++ {
+			lo[k] += hi[k] * f.last[k]
 		}
 	}
 }
@@ -131,10 +133,10 @@ func (f *realFFT) fft(z []complex128) {
 func (f *realFFT) power(x, p []float64) {
 	h := f.half
 	z := f.z
-	for j := range z {
-		z[j] = complex(x[2*j], x[2*j+1])
+	for j, r := range f.rev {
+		z[r] = complex(x[2*j], x[2*j+1])
 	}
-	f.fft(z)
+	f.fft(z, h)
 	// Split: E_k = (Z_k + conj Z_{h-k})/2, O_k = (Z_k − conj Z_{h-k})/(2i),
 	// X_k = E_k + e^{-2πik/n} O_k.
 	for k := 0; k <= h; k++ {
@@ -158,12 +160,12 @@ func (f *realFFT) inverseEven(p, out []float64) {
 	// x_{2j} + i·x_{2j+1} = Σ_{k<h} (A_k + i·B_k) e^{2πikj/h}, with
 	// A_k = P_k + P_{h-k} and B_k = (P_k − P_{h-k}) e^{2πik/n}; computed as
 	// conj(FFT(conj(A + iB))).
-	for k := 0; k < h; k++ {
+	for k, r := range f.rev {
 		a := p[k] + p[h-k]
 		b := complex(p[k]-p[h-k], 0) * conj(f.split[k])
-		z[k] = conj(complex(a, 0) + complex(0, 1)*b)
+		z[r] = conj(complex(a, 0) + complex(0, 1)*b)
 	}
-	f.fft(z)
+	f.fft(z, min(h, (len(out)+1)/2))
 	for j := 0; j < h && 2*j < len(out); j++ {
 		v := conj(z[j])
 		out[2*j] = real(v)

@@ -44,5 +44,16 @@ func TestRealFFTMatchesGonum(t *testing.T) {
 				t.Fatalf("n=%d ac[%d] = %g, gonum %g", n, m, ac[m], wantAC[m])
 			}
 		}
+		// Only the first lags (as the pitch tracker asks): the pruned last
+		// stage must give the same values, odd and even counts alike.
+		for _, m := range []int{1, 2, n/4 + 1, 5*n/16 + 1, n / 2, n/2 + 3} {
+			part := make([]float64, min(m, n))
+			f.inverseEven(p, part)
+			for i := range part {
+				if part[i] != ac[i] {
+					t.Fatalf("n=%d, %d lags: ac[%d] = %g, full transform %g", n, m, i, part[i], ac[i])
+				}
+			}
+		}
 	}
 }

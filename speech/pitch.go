@@ -251,10 +251,14 @@ func (a *pitchAnalysis) autocorrelate(x, dst []float64) []float64 {
 // candidates analyses every frame of x.
 func (a *pitchAnalysis) candidates(x []float64) []pitchFrame {
 	frames := make([]pitchFrame, a.nFrames)
+	// All frames' candidates live in one array, MaxCandidates per frame, so
+	// that no frame allocates.
+	mc := a.cfg.MaxCandidates
+	arena := make([]pitchCandidate, a.nFrames*mc)
+	for i := range frames {
+		frames[i].candidates = arena[i*mc : i*mc+1 : (i+1)*mc]
+	}
 	if a.globalPeak == 0 {
-		for i := range frames {
-			frames[i].candidates = []pitchCandidate{{}}
-		}
 		return frames
 	}
 	// A frame whose voiceless strength beats the best possible voiced score
@@ -264,28 +268,24 @@ func (a *pitchAnalysis) candidates(x []float64) []pitchFrame {
 	vuCost := a.cfg.VoicedUnvoicedCost * 0.01 / a.dt
 	for i := range frames {
 		t := a.t1 + float64(i)*a.dt
-		frames[i] = a.frameAt(x, t, vuCost)
+		a.frameAt(&frames[i], x, t, vuCost)
 	}
 	return frames
 }
 
-// frameAt computes the candidates of the frame centred at t.
-func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFrame {
+// frameAt computes the candidates of the frame centred at t into pf, whose
+// candidates hold the voiceless one and have room for MaxCandidates.
+func (a *pitchAnalysis) frameAt(pf *pitchFrame, x []float64, t float64, vuCost float64) {
 	cfg := a.cfg
-	pf := pitchFrame{candidates: make([]pitchCandidate, 1, 4)}
 	left := lowSample(t, a.rate) // last sample at or before t
 	right := left + 1
 	m0, m1 := right-a.nsampPeriod, left+a.nsampPeriod
 	w0 := right - a.halfnsampWindow
 	if m0 < 0 || w0 < 0 || m1 >= len(x) || w0+a.nsampWindow > len(x) {
-		return pf // cannot happen for frames placed by shortTermFrames
+		return // cannot happen for frames placed by shortTermFrames
 	}
 	// Local mean over one longest period on each side.
-	var mean float64
-	for _, v := range x[m0 : m1+1] {
-		mean += v
-	}
-	mean /= float64(2 * a.nsampPeriod)
+	mean := sum4(x[m0:m1+1]) / float64(2*a.nsampPeriod)
 	// Windowed frame with the local mean removed, zero-padded.
 	frame := a.frame
 	seg := x[w0 : w0+a.nsampWindow]
@@ -304,12 +304,12 @@ func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFra
 	}
 	pf.intensity = math.Min(1, localPeak/a.globalPeak)
 	if localPeak == 0 {
-		return pf
+		return
 	}
 	if unvoicedStrength(pf.intensity, cfg) > 1+2*vuCost+1e-9 {
-		return pf
+		return
 	}
-	ac := a.autocorrelate(frame, a.ac)
+	ac := a.autocorrelate(frame, a.ac[:a.brentIxmax+1]) // lags 0..brentIxmax only
 	// r[k] = ac[k] / (ac[0] · windowR[k]), stored symmetrically.
 	ix := a.brentIxmax
 	r := a.r
@@ -374,7 +374,6 @@ func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFra
 		}
 		pf.candidates[c] = pitchCandidate{freq: a.rate / xmid, strength: ymid}
 	}
-	return pf
 }
 
 // unvoicedStrength is the score of the voiceless candidate of a frame with
@@ -404,8 +403,17 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 	vu := cfg.VoicedUnvoicedCost * corr
 	ceiling := p.Ceiling
 	voiceless := func(f float64) bool { return f <= 0 || f >= ceiling }
-	local := func(fr *pitchFrame) []float64 {
-		d := make([]float64, len(fr.candidates))
+	// Scores and back pointers of all frames in two arrays (no allocation
+	// per frame): frame i's start at off[i].
+	off := make([]int, n+1)
+	for i := range frames {
+		off[i+1] = off[i] + len(frames[i].candidates)
+	}
+	scores := make([]float64, off[n])
+	psi := make([]int32, off[n])
+	local := func(i int) []float64 {
+		fr := &frames[i]
+		d := scores[off[i]:off[i+1]]
 		us := unvoicedStrength(fr.intensity, cfg)
 		for c, cand := range fr.candidates {
 			if voiceless(cand.freq) {
@@ -416,11 +424,10 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 		}
 		return d
 	}
-	psi := make([][]int32, n)
-	prev := local(&frames[0])
+	prev := local(0)
 	for i := 1; i < n; i++ {
-		cur := local(&frames[i])
-		back := make([]int32, len(cur))
+		cur := local(i)
+		back := psi[off[i]:off[i+1]]
 		pc := frames[i-1].candidates
 		for c2, cand2 := range frames[i].candidates {
 			uv2 := voiceless(cand2.freq)
@@ -442,7 +449,6 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 			cur[c2] += best
 			back[c2] = int32(place)
 		}
-		psi[i] = back
 		prev = cur
 	}
 	place := 0
@@ -458,7 +464,7 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 			p.Strength[i] = cand.strength
 		}
 		if i > 0 {
-			place = int(psi[i][place])
+			place = int(psi[off[i]+place])
 		}
 	}
 }
