@@ -23,7 +23,7 @@ type realFFT struct {
 	radix4  [][]twiddle3 // per radix-4 pass of quarter length m: W^{2k}, W^k, W^{3k} with W = e^{-2πi/4m}, k < m
 	last    []complex128 // a final radix-2 stage of length 2m: e^{-2πik/2m}, k < m; nil when none
 	split   []complex128 // e^{-2πik/n}, k <= half
-	z       []complex128
+	z, z2   []complex128 // the forward and the inverse transform's buffers
 }
 
 // newRealFFT prepares transforms of length n, a power of two ≥ 4.
@@ -62,6 +62,7 @@ func newRealFFT(n int) *realFFT {
 		f.split[k] = complex(c, s)
 	}
 	f.z = make([]complex128, h)
+	f.z2 = make([]complex128, h)
 	return f
 }
 
@@ -128,49 +129,55 @@ func (f *realFFT) fft(z []complex128, need int) {
 	}
 }
 
-// power writes |X_k|² of the real sequence x (length n) for k = 0..n/2
-// into p (length n/2+1).
-func (f *realFFT) power(x, p []float64) {
+// autocorrelate writes the circular autocorrelation of the real sequence x
+// (length n) at lags m = 0..len(out)-1 (at most n) into out:
+// a_m = Σ_{k<n} |X_k|² e^{2πikm/n}, the inverse transform of its power
+// spectrum, unnormalised like gonum's Sequence.
+//
+// Both transforms go through complex FFTs of length h = n/2. Forward: even
+// and odd samples packed into real and imaginary parts, Z = FFT(z), then
+// X_k = E_k + W^k·O_k with E_k = (Z_k + conj Z_{h−k})/2,
+// O_k = (Z_k − conj Z_{h−k})/(2i), W = e^{−2πi/n}; X_{h−k} = conj(E_k −
+// W^k·O_k) comes from the same pair, so each iteration makes two powers.
+// Inverse: a_{2j} + i·a_{2j+1} = Σ_{k<h} (A_k + i·B_k) e^{2πikj/h} with
+// A_k = P_k + P_{h−k}, B_k = (P_k − P_{h−k})·conj(W^k), computed as
+// conj(FFT(conj(A + iB))); its input is written, bit-reversed, in the same
+// loop as the powers, and its last stage makes only the lags asked for.
+func (f *realFFT) autocorrelate(x, out []float64) {
 	h := f.half
-	z := f.z
+	z, y := f.z, f.z2
 	for j, r := range f.rev {
 		z[r] = complex(x[2*j], x[2*j+1])
 	}
 	f.fft(z, h)
-	// Split: E_k = (Z_k + conj Z_{h-k})/2, O_k = (Z_k − conj Z_{h-k})/(2i),
-	// X_k = E_k + e^{-2πik/n} O_k.
-	for k := 0; k <= h; k++ {
-		zk, zc := z[0], conj(z[0])
-		if k > 0 && k < h {
-			zk, zc = z[k], conj(z[h-k])
+	rev := f.rev
+	// k = 0: X_0 = Re Z_0 + Im Z_0, X_h = Re Z_0 − Im Z_0.
+	p0 := (real(z[0]) + imag(z[0])) * (real(z[0]) + imag(z[0]))
+	ph := (real(z[0]) - imag(z[0])) * (real(z[0]) - imag(z[0]))
+	y[rev[0]] = complex(p0+ph, -(p0 - ph))
+	for k := 1; 2*k <= h; k++ {
+		a, b := real(z[k]), imag(z[k])
+		c, d := real(z[h-k]), imag(z[h-k])
+		er, ei := 0.5*(a+c), 0.5*(b-d)
+		or, oi := 0.5*(b+d), -0.5*(a-c)
+		wr, wi := real(f.split[k]), imag(f.split[k])
+		tr, ti := wr*or-wi*oi, wr*oi+wi*or // W^k·O_k
+		pk := (er+tr)*(er+tr) + (ei+ti)*(ei+ti)
+		pc := (er-tr)*(er-tr) + (ei-ti)*(ei-ti) // P_{h−k}
+		sum, diff := pk+pc, pk-pc
+		// A + iB with B = diff·conj(W^k); conj of it: (A + diff·wi, −diff·wr)
+		// at k, and (A − diff·wi, −diff·wr) at h−k (B_{h−k} = −conj… of the
+		// mirrored twiddle −conj(W^k)).
+		y[rev[k]] = complex(sum+diff*wi, -diff*wr)
+		if 2*k < h {
+			y[rev[h-k]] = complex(sum-diff*wi, -diff*wr)
 		}
-		e := (zk + zc) * 0.5
-		o := (zk - zc) * complex(0, -0.5)
-		xk := e + f.split[k]*o
-		p[k] = real(xk)*real(xk) + imag(xk)*imag(xk)
 	}
-}
-
-// inverseEven writes x_m = Σ_{k<n} P_k e^{2πikm/n} for m = 0..len(out)-1
-// (at most n) into out, where P (length n/2+1) is a real spectrum extended
-// evenly (P_{n-k} = P_k). Like gonum's Sequence it is unnormalised.
-func (f *realFFT) inverseEven(p, out []float64) {
-	h := f.half
-	z := f.z
-	// x_{2j} + i·x_{2j+1} = Σ_{k<h} (A_k + i·B_k) e^{2πikj/h}, with
-	// A_k = P_k + P_{h-k} and B_k = (P_k − P_{h-k}) e^{2πik/n}; computed as
-	// conj(FFT(conj(A + iB))).
-	for k, r := range f.rev {
-		a := p[k] + p[h-k]
-		b := complex(p[k]-p[h-k], 0) * conj(f.split[k])
-		z[r] = conj(complex(a, 0) + complex(0, 1)*b)
-	}
-	f.fft(z, min(h, (len(out)+1)/2))
+	f.fft(y, min(h, (len(out)+1)/2))
 	for j := 0; j < h && 2*j < len(out); j++ {
-		v := conj(z[j])
-		out[2*j] = real(v)
+		out[2*j] = real(y[j])
 		if 2*j+1 < len(out) {
-			out[2*j+1] = imag(v)
+			out[2*j+1] = -imag(y[j])
 		}
 	}
 }

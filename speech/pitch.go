@@ -158,7 +158,7 @@ type pitchAnalysis struct {
 	nsampFFT                     int
 	window, windowR              []float64
 	fft                          *realFFT
-	frame, ac, power             []float64
+	frame, ac                    []float64
 	r                            []float64 // r[k+brentIxmax] = correlation at lag k
 	imax                         []int
 	globalPeak                   float64
@@ -225,7 +225,6 @@ func newPitchAnalysis(s *Sound, cfg PitchConfig) (*pitchAnalysis, error) {
 	a.fft = newRealFFT(a.nsampFFT)
 	a.frame = make([]float64, a.nsampFFT)
 	a.ac = make([]float64, a.nsampFFT/2+1)
-	a.power = make([]float64, a.nsampFFT/2+1)
 	// The window's own normalised autocorrelation, to divide out.
 	copy(a.frame, a.window)
 	a.windowR = a.autocorrelate(a.frame, make([]float64, a.nsampFFT/2+1))
@@ -240,11 +239,10 @@ func newPitchAnalysis(s *Sound, cfg PitchConfig) (*pitchAnalysis, error) {
 }
 
 // autocorrelate returns the (unnormalised) circular autocorrelation of x
-// (zero-padded to nsampFFT) at lags 0..nsampFFT/2 in dst: the inverse
-// transform of its power spectrum (see realFFT).
+// (zero-padded to nsampFFT) at lags 0..len(dst)-1 in dst (see
+// realFFT.autocorrelate).
 func (a *pitchAnalysis) autocorrelate(x, dst []float64) []float64 {
-	a.fft.power(x, a.power)
-	a.fft.inverseEven(a.power, dst)
+	a.fft.autocorrelate(x, dst)
 	return dst
 }
 
