@@ -160,7 +160,8 @@ type pitchAnalysis struct {
 	fft                          *realFFT
 	frame, ac                    []float64
 	r                            []float64 // r[k+brentIxmax] = correlation at lag k
-	imax                         []int
+	imax                         []int     // per candidate of the current frame: lag of the maximum,
+	lag, ls                      []float64 // parabolic lag, strength − octave cost (once computed)
 	globalPeak                   float64
 }
 
@@ -234,6 +235,8 @@ func newPitchAnalysis(s *Sound, cfg PitchConfig) (*pitchAnalysis, error) {
 	}
 	a.r = make([]float64, 2*a.brentIxmax+1)
 	a.imax = make([]int, cfg.MaxCandidates)
+	a.lag = make([]float64, cfg.MaxCandidates)
+	a.ls = make([]float64, cfg.MaxCandidates)
 	a.globalPeak = peakAbsAroundMean(s.Samples)
 	return a, nil
 }
@@ -325,33 +328,30 @@ func (a *pitchAnalysis) frameAt(pf *pitchFrame, x []float64, t float64, vuCost f
 		dr, d2r := 0.5*(rn-rp), 2*rk-rp-rn
 		lag := float64(k) + dr/d2r
 		freq := a.rate / lag
-		strength := interpolateSinc(r, lag+float64(ix), sincDepth30)
-		if strength > 1 {
-			strength = 1 / strength
-		}
-		place := -1
 		if len(pf.candidates) < cfg.MaxCandidates {
-			pf.candidates = append(pf.candidates, pitchCandidate{})
-			place = len(pf.candidates) - 1
-		} else {
-			// Replace the weakest candidate (octave cost favouring high
-			// frequencies) if this one is stronger.
-			weakest := 2.0
-			for c := 1; c < len(pf.candidates); c++ {
-				cc := pf.candidates[c]
-				ls := cc.strength - cfg.OctaveCost*math.Log2(cfg.Floor/cc.freq)
-				if ls < weakest {
-					weakest, place = ls, c
-				}
-			}
-			if strength-cfg.OctaveCost*math.Log2(cfg.Floor/freq) <= weakest {
-				place = -1
+			// The strength at the parabolic lag (sinc30) is only needed
+			// if the list overflows: refinement replaces it otherwise, so
+			// it is computed when first asked for (a.strength).
+			pf.candidates = append(pf.candidates, pitchCandidate{freq: freq, strength: math.NaN()})
+			c := len(pf.candidates) - 1
+			a.imax[c], a.lag[c] = k, lag
+			continue
+		}
+		// Replace the weakest candidate (octave cost favouring high
+		// frequencies) if this one is stronger.
+		weakest, place := 2.0, -1
+		for c := 1; c < len(pf.candidates); c++ {
+			if ls := a.strength(pf, c); ls < weakest {
+				weakest, place = ls, c
 			}
 		}
-		if place >= 0 {
-			pf.candidates[place] = pitchCandidate{freq: freq, strength: strength}
-			a.imax[place] = k
+		strength := a.sinc30(lag)
+		ls := strength - cfg.OctaveCost*math.Log2(cfg.Floor/freq)
+		if ls <= weakest || place < 0 {
+			continue
 		}
+		pf.candidates[place] = pitchCandidate{freq: freq, strength: strength}
+		a.imax[place], a.lag[place], a.ls[place] = k, lag, ls
 	}
 	// Refine each candidate by maximising the sinc interpolation. A
 	// candidate above the ceiling even at the longest lag the refinement
@@ -359,6 +359,7 @@ func (a *pitchAnalysis) frameAt(pf *pitchFrame, x []float64, t float64, vuCost f
 	// value, so it is left as it is.
 	for c := 1; c < len(pf.candidates); c++ {
 		if a.rate/float64(a.imax[c]+1) > a.ceiling {
+			a.strength(pf, c) // as Praat keeps it
 			continue
 		}
 		depth := a.brentDepth
@@ -372,6 +373,28 @@ func (a *pitchAnalysis) frameAt(pf *pitchFrame, x []float64, t float64, vuCost f
 		}
 		pf.candidates[c] = pitchCandidate{freq: a.rate / xmid, strength: ymid}
 	}
+}
+
+// sinc30 is the normalised autocorrelation of the current frame at the
+// fractional lag (sinc interpolation of depth 30), reflected above 1.
+func (a *pitchAnalysis) sinc30(lag float64) float64 {
+	v := interpolateSinc(a.r, lag+float64(a.brentIxmax), sincDepth30)
+	if v > 1 {
+		v = 1 / v
+	}
+	return v
+}
+
+// strength returns candidate c's strength minus the octave cost relative
+// to the floor (what the candidate list compares), computing and storing
+// the candidate's strength first if it was deferred (NaN).
+func (a *pitchAnalysis) strength(pf *pitchFrame, c int) float64 {
+	cc := &pf.candidates[c]
+	if math.IsNaN(cc.strength) {
+		cc.strength = a.sinc30(a.lag[c])
+		a.ls[c] = cc.strength - a.cfg.OctaveCost*math.Log2(a.cfg.Floor/cc.freq)
+	}
+	return a.ls[c]
 }
 
 // unvoicedStrength is the score of the voiceless candidate of a frame with
@@ -409,15 +432,21 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 	}
 	scores := make([]float64, off[n])
 	psi := make([]int32, off[n])
+	// log2 of each voiced candidate's frequency, taken once: the
+	// transitions need it for every pair of candidates of adjacent frames.
+	logs := make([]float64, off[n])
+	log2Ceiling := math.Log2(ceiling)
 	local := func(i int) []float64 {
 		fr := &frames[i]
 		d := scores[off[i]:off[i+1]]
+		lf := logs[off[i]:off[i+1]]
 		us := unvoicedStrength(fr.intensity, cfg)
 		for c, cand := range fr.candidates {
 			if voiceless(cand.freq) {
 				d[c] = us
 			} else {
-				d[c] = cand.strength - cfg.OctaveCost*math.Log2(ceiling/cand.freq)
+				lf[c] = math.Log2(cand.freq)
+				d[c] = cand.strength - cfg.OctaveCost*(log2Ceiling-lf[c])
 			}
 		}
 		return d
@@ -427,6 +456,7 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 		cur := local(i)
 		back := psi[off[i]:off[i+1]]
 		pc := frames[i-1].candidates
+		lp, lc := logs[off[i-1]:off[i]], logs[off[i]:off[i+1]]
 		for c2, cand2 := range frames[i].candidates {
 			uv2 := voiceless(cand2.freq)
 			best, place := math.Inf(-1), 0
@@ -438,7 +468,7 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 				case uv1 != uv2:
 					cost = vu
 				default:
-					cost = octJump * math.Abs(math.Log2(cand1.freq/cand2.freq))
+					cost = octJump * math.Abs(lp[c1]-lc[c2])
 				}
 				if v := prev[c1] - cost; v > best {
 					best, place = v, c1
