@@ -63,9 +63,10 @@ func interpolateSinc(y []float64, x float64, depth int) float64 {
 // denominator (half the divisions), and the window cosines of even and odd
 // terms follow two independent Chebyshev recurrences
 // cos(θ+2Δ) = 2·cos(2Δ)·cos(θ) − cos(θ−2Δ), so neither waits on the other.
-// (Four chains with a quarter of the divisions, and weights made in blocks
-// then dotted with ys, were both slower here: the first spills registers,
-// the second adds a pass.)
+// (Four chains with a quarter of the divisions, both sides in one loop
+// with a shared division, and weights made in blocks then dotted with ys
+// were all slower here: the first two spill registers, the third adds a
+// pass.)
 func sincSide(ys []float64, d0, width float64, reverse bool) float64 {
 	n := len(ys)
 	delta := math.Pi / width

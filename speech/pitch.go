@@ -156,7 +156,7 @@ type pitchAnalysis struct {
 	maximumLag, brentIxmax       int
 	brentDepth                   int
 	nsampFFT                     int
-	window, windowR              []float64
+	window, windowR, invWindowR  []float64
 	fft                          *realFFT
 	frame, ac                    []float64
 	r                            []float64 // r[k+brentIxmax] = correlation at lag k
@@ -230,8 +230,10 @@ func newPitchAnalysis(s *Sound, cfg PitchConfig) (*pitchAnalysis, error) {
 	copy(a.frame, a.window)
 	a.windowR = a.autocorrelate(a.frame, make([]float64, a.nsampFFT/2+1))
 	w0 := a.windowR[0]
+	a.invWindowR = make([]float64, len(a.windowR))
 	for i := range a.windowR {
 		a.windowR[i] /= w0
+		a.invWindowR[i] = 1 / a.windowR[i]
 	}
 	a.r = make([]float64, 2*a.brentIxmax+1)
 	a.imax = make([]int, cfg.MaxCandidates)
@@ -311,12 +313,14 @@ func (a *pitchAnalysis) frameAt(pf *pitchFrame, x []float64, t float64, vuCost f
 		return
 	}
 	ac := a.autocorrelate(frame, a.ac[:a.brentIxmax+1]) // lags 0..brentIxmax only
-	// r[k] = ac[k] / (ac[0] · windowR[k]), stored symmetrically.
+	// r[k] = ac[k] / (ac[0] · windowR[k]), stored symmetrically; the
+	// divisions are taken once (invWindowR, 1/ac[0]) rather than per lag.
 	ix := a.brentIxmax
 	r := a.r
 	r[ix] = 1
+	inv0 := 1 / ac[0]
 	for k := 1; k <= ix; k++ {
-		v := ac[k] / (ac[0] * a.windowR[k])
+		v := ac[k] * inv0 * a.invWindowR[k]
 		r[ix+k], r[ix-k] = v, v
 	}
 	// Maxima above half the voicing threshold become candidates.
