@@ -5,17 +5,18 @@ import (
 	"math/bits"
 )
 
-// realFFT computes the two transforms the pitch tracker needs for each
-// frame — the power spectrum of a real sequence and the inverse transform
-// of a real, even spectrum (the autocorrelation) — for one power-of-two
-// length n, through a complex FFT of length n/2 (the usual packing of even
-// and odd samples into real and imaginary parts).
+// realFFT computes what the pitch tracker needs for each frame — the
+// autocorrelation of a real sequence of power-of-two length n as the
+// inverse transform of its power spectrum — through a complex FFT of length
+// n/2 forward (the usual packing of even and odd samples into real and
+// imaginary parts) and one of length n/4 back (the power spectrum is real
+// and even, so its inverse is a cosine transform; see autocorrelate).
 //
 // Hand-written for speed: gonum's fourier (a general mixed-radix FFTPACK
 // port, used everywhere else in this package and as this code's reference
 // in fft_test.go) takes about 13 µs per 1024-point real transform here, and
 // the tracker needs two per 10 ms frame — 720,000 per hour of audio, most of
-// the 10 s an hour may take. This radix-2 transform does one in about a
+// the 10 s an hour may take. This radix-4 transform does one in about a
 // third of the time.
 type realFFT struct {
 	n, half int
@@ -24,10 +25,33 @@ type realFFT struct {
 	last    []complex128 // a final radix-2 stage of length 2m: e^{-2πik/2m}, k < m; nil when none
 	split   []complex128 // e^{-2πik/n}, k <= half
 	z       []complex128
+	// For the inverse (see autocorrelate): the transforms of length n/2,
+	// sin(πk/h) and cos(πk/h) for k ≤ h/2, and the cosine transform's
+	// folded input.
+	inner      *realFFT
+	sinH, cosH []float64
+	u          []float64
 }
 
-// newRealFFT prepares transforms of length n, a power of two ≥ 4.
+// newRealFFT prepares transforms of length n, a power of two ≥ 8.
 func newRealFFT(n int) *realFFT {
+	f := newComplexHalf(n)
+	h := f.half
+	// The inverse (a cosine transform of h+1 points) uses a real transform
+	// of length h.
+	f.inner = newComplexHalf(h)
+	f.sinH = make([]float64, h/2+1)
+	f.cosH = make([]float64, h/2+1)
+	for k := range f.sinH {
+		f.sinH[k], f.cosH[k] = math.Sincos(math.Pi * float64(k) / float64(h))
+	}
+	f.u = make([]float64, h)
+	return f
+}
+
+// newComplexHalf prepares the complex FFT of length n/2 and the split
+// twiddles of a real transform of length n, a power of two ≥ 4.
+func newComplexHalf(n int) *realFFT {
 	if n < 4 || n&(n-1) != 0 {
 		panic("speech: realFFT length must be a power of two ≥ 4")
 	}
@@ -68,19 +92,16 @@ func newRealFFT(n int) *realFFT {
 // twiddle3 holds the three twiddle factors of one radix-4 butterfly.
 type twiddle3 struct{ w1, w2, w3 complex128 }
 
-// fft transforms z (length n/2) in place: Z_k = Σ_j z_j e^{-2πijk/(n/2)}.
-// Decimation in time from bit-reversed order: a first pass does the
-// stages of length 2 and 4 (twiddles 1 and −i, no multiplications), then
-// radix-4 passes each do two radix-2 stages with three complex
-// multiplications per four points instead of four, and a last radix-2
-// stage runs when the number of stages is odd.
+// fft transforms z (length n/2) in place: Z_k = Σ_j z_j e^{-2πijk/(n/2)},
+// where z holds the input in bit-reversed order (z[rev[j]] = z_j: the
+// callers write it so while packing, which saves a permutation pass).
+// Decimation in time: a first pass does the stages of length 2 and 4
+// (twiddles 1 and −i, no multiplications), then radix-4 passes each do two
+// radix-2 stages with three complex multiplications per four points
+// instead of four, and a last radix-2 stage runs when the number of stages
+// is odd.
 func (f *realFFT) fft(z []complex128) {
 	h := f.half
-	for i, j := range f.rev {
-		if int32(i) < j {
-			z[i], z[j] = z[j], z[i]
-		}
-	}
 	if h == 2 {
 		z[0], z[1] = z[0]+z[1], z[0]-z[1]
 		return
@@ -126,49 +147,82 @@ func (f *realFFT) fft(z []complex128) {
 	}
 }
 
-// power writes |X_k|² of the real sequence x (length n) for k = 0..n/2
-// into p (length n/2+1).
-func (f *realFFT) power(x, p []float64) {
+// autocorrelate writes the circular autocorrelation of the real sequence x
+// (length n) at lags m = 0..len(out)-1 (at most h+1, h = n/2) into out:
+// a_m = Σ_{k<n} P_k e^{2πikm/n} with P_k = |X_k|², the inverse transform of
+// its power spectrum, unnormalised like gonum's Sequence.
+//
+// Forward: even and odd samples packed into real and imaginary parts,
+// Z = FFT_h(z), then X_k = E_k + W^k·O_k with E_k = (Z_k + conj Z_{h−k})/2,
+// O_k = (Z_k − conj Z_{h−k})/(2i), W = e^{−2πi/n}; X_{h−k} =
+// conj(E_k − W^k·O_k) comes from the same pair, so each iteration makes two
+// powers.
+//
+// Inverse: P is real and even, so a_m = 2·Y_m with the cosine transform
+// Y_m = (P_0 + (−1)^m P_h)/2 + Σ_{0<j<h} P_j cos(πjm/h), done by a real
+// transform of length h (a complex FFT of h/2, a quarter of n; the usual
+// folding, as in Numerical Recipes' cosft1): with
+// u_j = (P_j + P_{h−j})/2 − sin(πj/h)(P_j − P_{h−j}) and U = DFT_h(u),
+// Y_{2k} = Re U_k and Y_{2k+1} = Y_{2k−1} − Im U_k, starting from
+// Y_1 = (P_0 − P_h)/2 + Σ_{0<j<h/2} (P_j − P_{h−j}) cos(πj/h). u is made
+// in the same loop as the powers.
+func (f *realFFT) autocorrelate(x, out []float64) {
 	h := f.half
 	z := f.z
-	for j := range z {
-		z[j] = complex(x[2*j], x[2*j+1])
+	for j, r := range f.rev {
+		z[r] = complex(x[2*j], x[2*j+1])
 	}
 	f.fft(z)
-	// Split: E_k = (Z_k + conj Z_{h-k})/2, O_k = (Z_k − conj Z_{h-k})/(2i),
-	// X_k = E_k + e^{-2πik/n} O_k.
-	for k := 0; k <= h; k++ {
-		zk, zc := z[0], conj(z[0])
-		if k > 0 && k < h {
-			zk, zc = z[k], conj(z[h-k])
+	u := f.u
+	// k = 0: X_0 = Re Z_0 + Im Z_0, X_h = Re Z_0 − Im Z_0.
+	p0 := (real(z[0]) + imag(z[0])) * (real(z[0]) + imag(z[0]))
+	ph := (real(z[0]) - imag(z[0])) * (real(z[0]) - imag(z[0]))
+	u[0] = 0.5 * (p0 + ph)
+	y1 := 0.5 * (p0 - ph)
+	for k := 1; 2*k <= h; k++ {
+		a, b := real(z[k]), imag(z[k])
+		c, d := real(z[h-k]), imag(z[h-k])
+		er, ei := 0.5*(a+c), 0.5*(b-d)
+		or, oi := 0.5*(b+d), -0.5*(a-c)
+		wr, wi := real(f.split[k]), imag(f.split[k])
+		tr, ti := wr*or-wi*oi, wr*oi+wi*or // W^k·O_k
+		pk := (er+tr)*(er+tr) + (ei+ti)*(ei+ti)
+		pc := (er-tr)*(er-tr) + (ei-ti)*(ei-ti) // P_{h−k}
+		mean, diff := 0.5*(pk+pc), pk-pc
+		u[k] = mean - f.sinH[k]*diff
+		u[h-k] = mean + f.sinH[k]*diff // (k = h/2 writes the same value)
+		y1 += diff * f.cosH[k]
+	}
+	// U = DFT_h(u) through the complex FFT of length q = h/2.
+	g := f.inner
+	q := g.half
+	zu := g.z
+	for j, r := range g.rev {
+		zu[r] = complex(u[2*j], u[2*j+1])
+	}
+	g.fft(zu)
+	odd := y1 // Y_{2k−1}
+	for k := 0; 2*k < len(out); k++ {
+		var ur, ui float64 // U_k
+		switch {
+		case k == 0:
+			ur = real(zu[0]) + imag(zu[0])
+		case k == q:
+			ur = real(zu[0]) - imag(zu[0])
+		default:
+			a, b := real(zu[k]), imag(zu[k])
+			c, d := real(zu[q-k]), imag(zu[q-k])
+			er, ei := 0.5*(a+c), 0.5*(b-d)
+			or, oi := 0.5*(b+d), -0.5*(a-c)
+			wr, wi := real(g.split[k]), imag(g.split[k])
+			ur, ui = er+wr*or-wi*oi, ei+wr*oi+wi*or
 		}
-		e := (zk + zc) * 0.5
-		o := (zk - zc) * complex(0, -0.5)
-		xk := e + f.split[k]*o
-		p[k] = real(xk)*real(xk) + imag(xk)*imag(xk)
-	}
-}
-
-// inverseEven writes x_m = Σ_{k<n} P_k e^{2πikm/n} for m = 0..len(out)-1
-// (at most n) into out, where P (length n/2+1) is a real spectrum extended
-// evenly (P_{n-k} = P_k). Like gonum's Sequence it is unnormalised.
-func (f *realFFT) inverseEven(p, out []float64) {
-	h := f.half
-	z := f.z
-	// x_{2j} + i·x_{2j+1} = Σ_{k<h} (A_k + i·B_k) e^{2πikj/h}, with
-	// A_k = P_k + P_{h-k} and B_k = (P_k − P_{h-k}) e^{2πik/n}; computed as
-	// conj(FFT(conj(A + iB))).
-	for k := 0; k < h; k++ {
-		a := p[k] + p[h-k]
-		b := complex(p[k]-p[h-k], 0) * conj(f.split[k])
-		z[k] = conj(complex(a, 0) + complex(0, 1)*b)
-	}
-	f.fft(z)
-	for j := 0; j < h && 2*j < len(out); j++ {
-		v := conj(z[j])
-		out[2*j] = real(v)
-		if 2*j+1 < len(out) {
-			out[2*j+1] = imag(v)
+		out[2*k] = 2 * ur
+		if k > 0 {
+			odd -= ui
+		}
+		if 2*k+1 < len(out) {
+			out[2*k+1] = 2 * odd
 		}
 	}
 }

@@ -75,11 +75,6 @@ func ToIntensity(s *Sound, cfg IntensityConfig) (*Intensity, error) {
 		return nil, fmt.Errorf("intensity %s: %.3f s is shorter than the %.3f s window (6.4 / %g Hz minimum pitch)", s.Name, s.Duration(), winDur, cfg.MinPitch)
 	}
 	x := s.Samples
-	// Prefix sums give each window's mean in O(1).
-	prefix := make([]float64, len(x)+1)
-	for i, v := range x {
-		prefix[i+1] = prefix[i] + v
-	}
 	out := &Intensity{T1: t1, Step: step, DB: make([]float64, nFrames)}
 	for f := range out.DB {
 		t := t1 + float64(f)*step
@@ -90,18 +85,14 @@ func ToIntensity(s *Sound, cfg IntensityConfig) (*Intensity, error) {
 			wlo, lo = -lo, 0
 		}
 		hi = min(hi, len(x)-1)
+		seg := x[lo : hi+1]
 		var mean float64
 		if cfg.SubtractMean {
-			mean = (prefix[hi+1] - prefix[lo]) / float64(hi-lo+1)
+			mean = sum4(seg) / float64(len(seg))
 		}
-		var sw float64
-		seg := x[lo : hi+1]
 		w := window[wlo : wlo+len(seg)]
-		var sumxw float64
-		for i, v := range seg {
-			d := v - mean
-			sumxw += d * d * w[i]
-		}
+		sumxw := weightedSquares4(seg, w, mean)
+		var sw float64
 		if lo == 0 || hi == len(x)-1 {
 			for _, v := range w {
 				sw += v

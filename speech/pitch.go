@@ -156,11 +156,12 @@ type pitchAnalysis struct {
 	maximumLag, brentIxmax       int
 	brentDepth                   int
 	nsampFFT                     int
-	window, windowR              []float64
+	window, windowR, invWindowR  []float64
 	fft                          *realFFT
-	frame, ac, power             []float64
+	frame, ac                    []float64
 	r                            []float64 // r[k+brentIxmax] = correlation at lag k
-	imax                         []int
+	imax                         []int     // per candidate of the current frame: lag of the maximum,
+	lag, ls                      []float64 // parabolic lag, strength − octave cost (once computed)
 	globalPeak                   float64
 }
 
@@ -225,36 +226,42 @@ func newPitchAnalysis(s *Sound, cfg PitchConfig) (*pitchAnalysis, error) {
 	a.fft = newRealFFT(a.nsampFFT)
 	a.frame = make([]float64, a.nsampFFT)
 	a.ac = make([]float64, a.nsampFFT/2+1)
-	a.power = make([]float64, a.nsampFFT/2+1)
 	// The window's own normalised autocorrelation, to divide out.
 	copy(a.frame, a.window)
 	a.windowR = a.autocorrelate(a.frame, make([]float64, a.nsampFFT/2+1))
 	w0 := a.windowR[0]
+	a.invWindowR = make([]float64, len(a.windowR))
 	for i := range a.windowR {
 		a.windowR[i] /= w0
+		a.invWindowR[i] = 1 / a.windowR[i]
 	}
 	a.r = make([]float64, 2*a.brentIxmax+1)
 	a.imax = make([]int, cfg.MaxCandidates)
+	a.lag = make([]float64, cfg.MaxCandidates)
+	a.ls = make([]float64, cfg.MaxCandidates)
 	a.globalPeak = peakAbsAroundMean(s.Samples)
 	return a, nil
 }
 
 // autocorrelate returns the (unnormalised) circular autocorrelation of x
-// (zero-padded to nsampFFT) at lags 0..nsampFFT/2 in dst: the inverse
-// transform of its power spectrum (see realFFT).
+// (zero-padded to nsampFFT) at lags 0..len(dst)-1 in dst (see
+// realFFT.autocorrelate).
 func (a *pitchAnalysis) autocorrelate(x, dst []float64) []float64 {
-	a.fft.power(x, a.power)
-	a.fft.inverseEven(a.power, dst)
+	a.fft.autocorrelate(x, dst)
 	return dst
 }
 
 // candidates analyses every frame of x.
 func (a *pitchAnalysis) candidates(x []float64) []pitchFrame {
 	frames := make([]pitchFrame, a.nFrames)
+	// All frames' candidates live in one array, MaxCandidates per frame, so
+	// that no frame allocates.
+	mc := a.cfg.MaxCandidates
+	arena := make([]pitchCandidate, a.nFrames*mc)
+	for i := range frames {
+		frames[i].candidates = arena[i*mc : i*mc+1 : (i+1)*mc]
+	}
 	if a.globalPeak == 0 {
-		for i := range frames {
-			frames[i].candidates = []pitchCandidate{{}}
-		}
 		return frames
 	}
 	// A frame whose voiceless strength beats the best possible voiced score
@@ -264,28 +271,24 @@ func (a *pitchAnalysis) candidates(x []float64) []pitchFrame {
 	vuCost := a.cfg.VoicedUnvoicedCost * 0.01 / a.dt
 	for i := range frames {
 		t := a.t1 + float64(i)*a.dt
-		frames[i] = a.frameAt(x, t, vuCost)
+		a.frameAt(&frames[i], x, t, vuCost)
 	}
 	return frames
 }
 
-// frameAt computes the candidates of the frame centred at t.
-func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFrame {
+// frameAt computes the candidates of the frame centred at t into pf, whose
+// candidates hold the voiceless one and have room for MaxCandidates.
+func (a *pitchAnalysis) frameAt(pf *pitchFrame, x []float64, t float64, vuCost float64) {
 	cfg := a.cfg
-	pf := pitchFrame{candidates: make([]pitchCandidate, 1, 4)}
 	left := lowSample(t, a.rate) // last sample at or before t
 	right := left + 1
 	m0, m1 := right-a.nsampPeriod, left+a.nsampPeriod
 	w0 := right - a.halfnsampWindow
 	if m0 < 0 || w0 < 0 || m1 >= len(x) || w0+a.nsampWindow > len(x) {
-		return pf // cannot happen for frames placed by shortTermFrames
+		return // cannot happen for frames placed by shortTermFrames
 	}
 	// Local mean over one longest period on each side.
-	var mean float64
-	for _, v := range x[m0 : m1+1] {
-		mean += v
-	}
-	mean /= float64(2 * a.nsampPeriod)
+	mean := sum4(x[m0:m1+1]) / float64(2*a.nsampPeriod)
 	// Windowed frame with the local mean removed, zero-padded.
 	frame := a.frame
 	seg := x[w0 : w0+a.nsampWindow]
@@ -304,18 +307,20 @@ func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFra
 	}
 	pf.intensity = math.Min(1, localPeak/a.globalPeak)
 	if localPeak == 0 {
-		return pf
+		return
 	}
 	if unvoicedStrength(pf.intensity, cfg) > 1+2*vuCost+1e-9 {
-		return pf
+		return
 	}
-	ac := a.autocorrelate(frame, a.ac)
-	// r[k] = ac[k] / (ac[0] · windowR[k]), stored symmetrically.
+	ac := a.autocorrelate(frame, a.ac[:a.brentIxmax+1]) // lags 0..brentIxmax only
+	// r[k] = ac[k] / (ac[0] · windowR[k]), stored symmetrically; the
+	// divisions are taken once (invWindowR, 1/ac[0]) rather than per lag.
 	ix := a.brentIxmax
 	r := a.r
 	r[ix] = 1
+	inv0 := 1 / ac[0]
 	for k := 1; k <= ix; k++ {
-		v := ac[k] / (ac[0] * a.windowR[k])
+		v := ac[k] * inv0 * a.invWindowR[k]
 		r[ix+k], r[ix-k] = v, v
 	}
 	// Maxima above half the voicing threshold become candidates.
@@ -327,33 +332,30 @@ func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFra
 		dr, d2r := 0.5*(rn-rp), 2*rk-rp-rn
 		lag := float64(k) + dr/d2r
 		freq := a.rate / lag
-		strength := interpolateSinc(r, lag+float64(ix), sincDepth30)
-		if strength > 1 {
-			strength = 1 / strength
-		}
-		place := -1
 		if len(pf.candidates) < cfg.MaxCandidates {
-			pf.candidates = append(pf.candidates, pitchCandidate{})
-			place = len(pf.candidates) - 1
-		} else {
-			// Replace the weakest candidate (octave cost favouring high
-			// frequencies) if this one is stronger.
-			weakest := 2.0
-			for c := 1; c < len(pf.candidates); c++ {
-				cc := pf.candidates[c]
-				ls := cc.strength - cfg.OctaveCost*math.Log2(cfg.Floor/cc.freq)
-				if ls < weakest {
-					weakest, place = ls, c
-				}
-			}
-			if strength-cfg.OctaveCost*math.Log2(cfg.Floor/freq) <= weakest {
-				place = -1
+			// The strength at the parabolic lag (sinc30) is only needed
+			// if the list overflows: refinement replaces it otherwise, so
+			// it is computed when first asked for (a.strength).
+			pf.candidates = append(pf.candidates, pitchCandidate{freq: freq, strength: math.NaN()})
+			c := len(pf.candidates) - 1
+			a.imax[c], a.lag[c] = k, lag
+			continue
+		}
+		// Replace the weakest candidate (octave cost favouring high
+		// frequencies) if this one is stronger.
+		weakest, place := 2.0, -1
+		for c := 1; c < len(pf.candidates); c++ {
+			if ls := a.strength(pf, c); ls < weakest {
+				weakest, place = ls, c
 			}
 		}
-		if place >= 0 {
-			pf.candidates[place] = pitchCandidate{freq: freq, strength: strength}
-			a.imax[place] = k
+		strength := a.sinc30(lag)
+		ls := strength - cfg.OctaveCost*math.Log2(cfg.Floor/freq)
+		if ls <= weakest || place < 0 {
+			continue
 		}
+		pf.candidates[place] = pitchCandidate{freq: freq, strength: strength}
+		a.imax[place], a.lag[place], a.ls[place] = k, lag, ls
 	}
 	// Refine each candidate by maximising the sinc interpolation. A
 	// candidate above the ceiling even at the longest lag the refinement
@@ -361,6 +363,7 @@ func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFra
 	// value, so it is left as it is.
 	for c := 1; c < len(pf.candidates); c++ {
 		if a.rate/float64(a.imax[c]+1) > a.ceiling {
+			a.strength(pf, c) // as Praat keeps it
 			continue
 		}
 		depth := a.brentDepth
@@ -374,7 +377,28 @@ func (a *pitchAnalysis) frameAt(x []float64, t float64, vuCost float64) pitchFra
 		}
 		pf.candidates[c] = pitchCandidate{freq: a.rate / xmid, strength: ymid}
 	}
-	return pf
+}
+
+// sinc30 is the normalised autocorrelation of the current frame at the
+// fractional lag (sinc interpolation of depth 30), reflected above 1.
+func (a *pitchAnalysis) sinc30(lag float64) float64 {
+	v := interpolateSinc(a.r, lag+float64(a.brentIxmax), sincDepth30)
+	if v > 1 {
+		v = 1 / v
+	}
+	return v
+}
+
+// strength returns candidate c's strength minus the octave cost relative
+// to the floor (what the candidate list compares), computing and storing
+// the candidate's strength first if it was deferred (NaN).
+func (a *pitchAnalysis) strength(pf *pitchFrame, c int) float64 {
+	cc := &pf.candidates[c]
+	if math.IsNaN(cc.strength) {
+		cc.strength = a.sinc30(a.lag[c])
+		a.ls[c] = cc.strength - a.cfg.OctaveCost*math.Log2(a.cfg.Floor/cc.freq)
+	}
+	return a.ls[c]
 }
 
 // unvoicedStrength is the score of the voiceless candidate of a frame with
@@ -404,24 +428,39 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 	vu := cfg.VoicedUnvoicedCost * corr
 	ceiling := p.Ceiling
 	voiceless := func(f float64) bool { return f <= 0 || f >= ceiling }
-	local := func(fr *pitchFrame) []float64 {
-		d := make([]float64, len(fr.candidates))
+	// Scores and back pointers of all frames in two arrays (no allocation
+	// per frame): frame i's start at off[i].
+	off := make([]int, n+1)
+	for i := range frames {
+		off[i+1] = off[i] + len(frames[i].candidates)
+	}
+	scores := make([]float64, off[n])
+	psi := make([]int32, off[n])
+	// log2 of each voiced candidate's frequency, taken once: the
+	// transitions need it for every pair of candidates of adjacent frames.
+	logs := make([]float64, off[n])
+	log2Ceiling := math.Log2(ceiling)
+	local := func(i int) []float64 {
+		fr := &frames[i]
+		d := scores[off[i]:off[i+1]]
+		lf := logs[off[i]:off[i+1]]
 		us := unvoicedStrength(fr.intensity, cfg)
 		for c, cand := range fr.candidates {
 			if voiceless(cand.freq) {
 				d[c] = us
 			} else {
-				d[c] = cand.strength - cfg.OctaveCost*math.Log2(ceiling/cand.freq)
+				lf[c] = math.Log2(cand.freq)
+				d[c] = cand.strength - cfg.OctaveCost*(log2Ceiling-lf[c])
 			}
 		}
 		return d
 	}
-	psi := make([][]int32, n)
-	prev := local(&frames[0])
+	prev := local(0)
 	for i := 1; i < n; i++ {
-		cur := local(&frames[i])
-		back := make([]int32, len(cur))
+		cur := local(i)
+		back := psi[off[i]:off[i+1]]
 		pc := frames[i-1].candidates
+		lp, lc := logs[off[i-1]:off[i]], logs[off[i]:off[i+1]]
 		for c2, cand2 := range frames[i].candidates {
 			uv2 := voiceless(cand2.freq)
 			best, place := math.Inf(-1), 0
@@ -433,7 +472,7 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 				case uv1 != uv2:
 					cost = vu
 				default:
-					cost = octJump * math.Abs(math.Log2(cand1.freq/cand2.freq))
+					cost = octJump * math.Abs(lp[c1]-lc[c2])
 				}
 				if v := prev[c1] - cost; v > best {
 					best, place = v, c1
@@ -442,7 +481,6 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 			cur[c2] += best
 			back[c2] = int32(place)
 		}
-		psi[i] = back
 		prev = cur
 	}
 	place := 0
@@ -458,7 +496,7 @@ func pitchPath(p *Pitch, frames []pitchFrame, cfg PitchConfig) {
 			p.Strength[i] = cand.strength
 		}
 		if i > 0 {
-			place = int(psi[i][place])
+			place = int(psi[off[i]+place])
 		}
 	}
 }

@@ -101,10 +101,7 @@ func Resample(s *Sound, rate float64, cfg ResampleConfig) (*Sound, error) {
 			taps := phases[p]
 			var sum float64
 			if first >= 0 && first+len(taps) <= len(x) {
-				seg := x[first : first+len(taps)]
-				for t, h := range taps {
-					sum += h * seg[t]
-				}
+				sum = dot4(taps, x[first:first+len(taps)])
 			} else {
 				for t, h := range taps {
 					if i := first + t; i >= 0 && i < len(x) {

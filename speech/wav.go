@@ -66,17 +66,20 @@ func DecodeWAV(b []byte, name string, opts ReadOptions) (s *Sound, err error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var samples []float64
-	if l.format.Float {
+	switch {
+	case l.format.Float:
 		samples = decodeFloat(b[l.dataOff:l.dataOff+l.dataLen], l.format)
-	} else {
+		for i, v := range samples {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: corrupt: sample %d is %v; expected finite float samples", name, i, v)
+			}
+		}
+	case l.format.Bits == 16 && l.blockAlign == 2*l.format.Channels:
+		samples = decodePCM16(b[l.dataOff:l.dataOff+l.dataLen], l.format.Channels)
+	default:
 		samples, err = decodePCM(b, l)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	for i, v := range samples {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s: corrupt: sample %d is %v; expected finite float samples", name, i, v)
 		}
 	}
 	return &Sound{Samples: samples, Rate: float64(l.format.Rate), Name: name, Source: l.format}, nil
@@ -132,6 +135,35 @@ func decodePCM(b []byte, l wavLayout) ([]float64, error) {
 		out[f] = sum * inv * scale
 	}
 	return out, nil
+}
+
+// decodePCM16 decodes 16-bit little-endian PCM frames of ch channels (the
+// bytes scanWAV validated) and downmixes them exactly as decodePCM does.
+// Hand-written for speed, since 16-bit is what nearly every file is:
+// go-audio/wav reads through an io.Reader, a per-sample decoding function
+// and an []int buffer: ReadWAV took 24 ms of CPU per minute of 16 kHz audio
+// that way, a tenth of "speech features", and takes 7 ms with this loop
+// (BenchmarkReadWAVMinute, docs/speech.md).
+func decodePCM16(data []byte, ch int) []float64 {
+	nFrames := len(data) / (2 * ch)
+	out := make([]float64, nFrames)
+	scale, _ := pcmScale(16)
+	if ch == 1 {
+		for i := range out {
+			out[i] = float64(int16(binary.LittleEndian.Uint16(data[2*i:]))) * scale
+		}
+		return out
+	}
+	inv := 1 / float64(ch)
+	for f := range out {
+		frame := data[2*ch*f : 2*ch*(f+1)]
+		var sum float64
+		for c := 0; c < ch; c++ {
+			sum += float64(int16(binary.LittleEndian.Uint16(frame[2*c:])))
+		}
+		out[f] = sum * inv * scale
+	}
+	return out
 }
 
 // canonicalHeader returns the 44-byte header of a plain PCM WAV file with
