@@ -9,3 +9,5 @@
 // Data flows one way: data → sv / speech / persona → plots / kernel. Nothing
 // in this package imports the others.
 package data
+
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type PairConfig

@@ -7,3 +7,5 @@
 // Every model implements Encoder; the runner, the role-play scores, the
 // CLI and the notebooks only ever see that interface.
 package sv
+
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type Table2Config

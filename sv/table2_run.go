@@ -138,6 +138,13 @@ type Table2 struct {
 	Notes []string `json:"notes,omitempty"`
 	// Config is the resolved configuration.
 	Config Table2Config `json:"config"`
+	// Components are the fully resolved options of every encoder of the
+	// run that has registered options (sv.ResolveOptions with round 1's
+	// EncoderOptions): each one's Default…() with the preset's and the
+	// user's settings applied, so the manifest shows every value used, not
+	// only the overrides. Encoders without options (liwc, lsm, pos) and
+	// rows whose asset is missing are absent.
+	Components map[string]any `json:"components,omitempty"`
 	// Started and Seconds time the whole run.
 	Started time.Time `json:"started"`
 	Seconds float64   `json:"seconds"`
@@ -180,7 +187,11 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	res := &Table2{Config: cfg, Started: start.UTC()}
+	comps, err := cfg.ResolvedComponents(runList)
+	if err != nil {
+		return nil, err
+	}
+	res := &Table2{Config: cfg, Components: comps, Started: start.UTC()}
 	if sel := cfg.Selection; sel != nil {
 		res.Skipped = append(res.Skipped, sel.Skipped...)
 		note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))

@@ -96,11 +96,17 @@ func Generate(dir string, types []string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: no struct type %s", dir, t)
 		}
 		docs := map[string]string{}
+		prev := ""
 		for _, f := range st.Fields.List {
 			text := ""
 			if f.Doc != nil {
 				text = strings.Join(strings.Fields(f.Doc.Text()), " ")
+			} else if len(f.Names) == 1 && strings.Contains(prev, f.Names[0].Name) {
+				// A field documented together with the one above it
+				// ("MaxTrainPairs, MaxTestPairs and MaxDevPairs ...").
+				text = prev
 			}
+			prev = text
 			for _, n := range f.Names {
 				if ast.IsExported(n.Name) && text != "" {
 					docs[n.Name] = text
