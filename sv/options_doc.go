@@ -14,6 +14,7 @@ func init() {
 		"Encoders":      "Encoders are the rows, by registered name (see EncoderNames). A name \"x_ft\" builds x, fine-tunes it on the round's training pairs (it must be Trainable) and reports it as \"x_ft\". Default DefaultEncoders.",
 		"Explicit":      "Explicit lists rows (and mixed parts) the user named: they must run, so a missing asset fails the run even with SkipMissing. Default none.",
 		"FitMaxTexts":   "FitMaxTexts caps the distinct training texts given to a Fitter's Fit, taken evenly across them; 0 gives all. Default 0.",
+		"KeepScores":    "KeepScores keeps every test set's pair scores in the result (EncoderRound.Scores), so that ROC curves can be drawn from a cached result; the report files then hold them too. Default false.",
 		"Logf":          "Logf receives notes (skipped encoders, resumed checkpoints). Nil discards them.",
 		"Mixed":         "Mixed lists the encoders whose L2-normalised set embeddings are concatenated into the \"mixed\" row (the paper's Mixed Features); parts not among Encoders are computed too and get rows of their own. Empty means no mixed row. Default DefaultMixedParts.",
 		"Preset":        "Preset names the preset the config was built from (Preset.Apply sets it; \"\" when none), for the manifest. Default \"\".",

@@ -79,6 +79,10 @@ type Table2Config struct {
 	// recomputing, so an interrupted run resumes. Encoders also get
 	// round-R/NAME.work as EncoderOptions.WorkDir. Default "" (none).
 	CheckpointDir string `json:"-"`
+	// KeepScores keeps every test set's pair scores in the result
+	// (EncoderRound.Scores), so that ROC curves can be drawn from a cached
+	// result; the report files then hold them too. Default false.
+	KeepScores bool `json:"keep_scores,omitempty"`
 	// Logf receives notes (skipped encoders, resumed checkpoints). Nil
 	// discards them.
 	Logf func(format string, args ...any) `json:"-"`

@@ -47,8 +47,21 @@ type EncoderRound struct {
 	// only); nil for other rows.
 	Mixed *MixedChoice `json:"mixed,omitempty"`
 
+	// Scores are the pair scores of every test set (by TestKey.String())
+	// when Table2Config.KeepScores is set, so that a result decoded from
+	// JSON (a notebook's cache) still draws ROC curves (TestScores);
+	// absent otherwise.
+	Scores map[string]TestScoreSet `json:"scores,omitempty"`
+
 	scores *pairScores
 	labels map[string][]bool // test-set pair labels, by TestKey.String() (see TestScores)
+}
+
+// TestScoreSet is one test set's pair scores in pair order and whether
+// each pair is positive (same speaker).
+type TestScoreSet struct {
+	Scores   []float64 `json:"scores"`
+	Positive []bool    `json:"positive"`
 }
 
 // StepTimes are the seconds one encoder spent in one round.
@@ -309,6 +322,11 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	}
 	if hasMixedFT {
 		order = append(order, MixedFTName)
+	}
+	if cfg.KeepScores {
+		for i := range res.PerRound {
+			res.PerRound[i].keepScores()
+		}
 	}
 	res.Rows = AggregateRows(res.PerRound, order)
 	res.Seconds = time.Since(start).Seconds()
