@@ -29,8 +29,9 @@ type Table2Run struct {
 	Encoders, Mixed []string
 	// Set holds settings as --set writes them ("enc.key=value;...").
 	Set string
-	// QuickEncoders, QuickMixed and QuickSet replace Encoders, Mixed and
-	// Set in quick mode when not empty.
+	// QuickEncoders and QuickMixed replace Encoders and Mixed in quick mode
+	// when not nil (an empty list: no mixed row); QuickSet replaces Set
+	// when not empty.
 	QuickEncoders, QuickMixed []string
 	QuickSet                  string
 	// QuickEmbedded runs quick mode on the embedded Shakespeare only (with
@@ -77,10 +78,10 @@ func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan,
 	encoders, mixed, set := run.Encoders, run.Mixed, run.Set
 	if nb.Quick {
 		name = "quick"
-		if len(run.QuickEncoders) > 0 {
+		if run.QuickEncoders != nil {
 			encoders = run.QuickEncoders
 		}
-		if len(run.QuickMixed) > 0 {
+		if run.QuickMixed != nil {
 			mixed = run.QuickMixed
 		}
 		if run.QuickSet != "" {
