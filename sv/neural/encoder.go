@@ -34,8 +34,8 @@ type EncoderConfig struct {
 	// Center subtracts the mean vector of (a sample of) the training texts
 	// from every utterance and set vector (see Fit). Default false.
 	Center bool `json:"center,omitempty"`
-	// CenterTexts caps the training texts the mean is computed from.
-	// Default DefaultCenterTexts (8192).
+	// CenterTexts caps the training texts the mean is computed from; 0
+	// takes every one. Default DefaultCenterTexts (8192).
 	CenterTexts int `json:"center_texts,omitempty"`
 	// Train configures Train (its keys are settings of this encoder).
 	Train TrainConfig `json:"train" opt:",squash"`

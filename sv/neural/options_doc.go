@@ -45,7 +45,7 @@ func init() {
 		"Backend":     "Backend is the GoMLX backend (\"\" = sv/backend's Default()).",
 		"BatchSize":   "BatchSize is the number of utterances embedded per graph call. Default 64.",
 		"Center":      "Center subtracts the mean vector of (a sample of) the training texts from every utterance and set vector (see Fit). Default false.",
-		"CenterTexts": "CenterTexts caps the training texts the mean is computed from. Default DefaultCenterTexts (8192).",
+		"CenterTexts": "CenterTexts caps the training texts the mean is computed from; 0 takes every one. Default DefaultCenterTexts (8192).",
 		"Head":        "Head is the set head: \"mean\" (the paper's pooling) or \"attention\" (LUAR-style). Default \"mean\".",
 		"Logf":        "Logf receives training notes (per epoch, checkpoints).",
 		"Name":        "Name is the encoder's row name; empty means the model's Name().",
