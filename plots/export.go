@@ -66,6 +66,12 @@ func ColumnHeight(inches float64) Size {
 	return Size{Width: ColumnWidth, Height: vg.Length(inches) * vg.Inch, DPI: 300}
 }
 
+// TextHeight returns a full-text-width figure size of the given height
+// in inches at 300 DPI.
+func TextHeight(inches float64) Size {
+	return Size{Width: TextWidth, Height: vg.Length(inches) * vg.Inch, DPI: 300}
+}
+
 // SquareSize returns a one-column square figure size (3.5 × 3.5 in at 300
 // DPI), for ROC curves.
 func SquareSize() Size { return Size{Width: ColumnWidth, Height: ColumnWidth, DPI: 300} }

@@ -11,6 +11,9 @@ func TestColumnHeightAndSquareSize(t *testing.T) {
 	if got := ColumnHeight(2.8); got.Width != ColumnWidth || got.Height != 2.8*vg.Inch || got.DPI != 300 {
 		t.Errorf("ColumnHeight(2.8) = %+v", got)
 	}
+	if got := TextHeight(2.2); got.Width != TextWidth || got.Height != 2.2*vg.Inch {
+		t.Errorf("TextHeight(2.2) = %+v", got)
+	}
 	if got := SquareSize(); got.Width != got.Height || got.Width != ColumnWidth {
 		t.Errorf("SquareSize() = %+v", got)
 	}
