@@ -186,6 +186,22 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	}
 	crit, _ := ParseCriterion(string(cfg.Criterion))
 	cfg.Criterion = crit
+	if cfg.RowSettings != nil {
+		// Keep the rows that run (and the bases of "x_ft" rows): a preset
+		// names rows this run may not have.
+		keep := map[string]bool{}
+		for _, n := range runList {
+			base, _ := SplitFineTuned(n)
+			keep[n], keep[base] = true, true
+		}
+		rs := map[string]map[string]string{}
+		for n, s := range cfg.RowSettings {
+			if keep[n] {
+				rs[n] = s
+			}
+		}
+		cfg.RowSettings = rs
+	}
 	if cfg.RowSettings == nil {
 		for _, n := range runList {
 			if s := DefaultRowSettings(n); len(s) > 0 {
