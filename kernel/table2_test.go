@@ -78,3 +78,18 @@ func TestMatrixTable(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareFirstPicksTheLabel(t *testing.T) {
+	c := &data.PairCorpus{Sets: map[string]*data.UtteranceSet{
+		"a": {ID: "a", Speaker: "Sheldon", Texts: []string{"Bazinga!"}},
+		"b": {ID: "b", Speaker: "Penny", Texts: []string{"Hi!"}},
+	}}
+	pairs := []data.Pair{{ID: "pos", A: "a", B: "a", Label: 1}, {ID: "neg", A: "a", B: "b", Label: 0}}
+	s, err := CompareFirst(c, pairs, 0)
+	if err != nil || !strings.Contains(s.Text(80), "neg") {
+		t.Errorf("negative: %v\n%s", err, s.Text(80))
+	}
+	if _, err := CompareFirst(c, pairs[:1], 0); err == nil {
+		t.Error("no negative: no error")
+	}
+}
