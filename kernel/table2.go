@@ -168,9 +168,7 @@ func (nb *Notebook) Table2Summary(t *sv.Table2) {
 	for _, s := range t.Skipped {
 		nb.Printf("skipped %s: %s\n", s.Encoder, s.Reason)
 	}
-	for _, n := range t.Notes {
-		nb.Printf("note: %s\n", n)
-	}
+	nb.Notes(t.Notes)
 }
 
 // Table2Timing is one (round, encoder) of a run with where its time went.

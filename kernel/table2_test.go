@@ -93,3 +93,16 @@ func TestCompareFirstPicksTheLabel(t *testing.T) {
 		t.Error("no negative: no error")
 	}
 }
+
+func TestNotesAndImportAllSkipAbsent(t *testing.T) {
+	nb, _, stdout, _ := testNotebook(t, false)
+	nb.Notes([]string{"one", "two"})
+	if got := stdout.String(); got != "note: one\nnote: two\n" {
+		t.Errorf("notes %q", got)
+	}
+	t.Setenv(data.SharedEnv, t.TempDir()) // no corpora there
+	utts, err := nb.ImportAll(context.Background(), SharedCorpus{Name: "nosuch", Format: "tbbt"})
+	if err != nil || len(utts) != 0 {
+		t.Errorf("absent corpus: %d utterances, %v", len(utts), err)
+	}
+}
