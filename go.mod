@@ -6,6 +6,7 @@ require (
 	github.com/blevesearch/go-porterstemmer v1.0.3
 	github.com/go-audio/audio v1.0.0
 	github.com/go-audio/wav v1.1.0
+	github.com/go-viper/mapstructure/v2 v2.5.0
 	github.com/gomlx/compute v0.0.0-20260716164435-04857206aff7
 	github.com/gomlx/compute-onnx v0.0.0-20260730095030-43334863f719
 	github.com/gomlx/go-xla v0.3.0

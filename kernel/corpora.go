@@ -104,3 +104,19 @@ func (nb *Notebook) Cached(name string, make func(path string) error) (string, e
 	}
 	return final, nil
 }
+
+// ImportAll returns the utterances of every available corpus of cs, in
+// order (Import each; absent ones are skipped with a note).
+func (nb *Notebook) ImportAll(ctx context.Context, cs ...corpus.Entry) ([]data.Utterance, error) {
+	var all []data.Utterance
+	for _, c := range cs {
+		utts, ok, err := nb.Import(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			all = append(all, utts...)
+		}
+	}
+	return all, nil
+}

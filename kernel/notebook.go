@@ -205,3 +205,11 @@ func (nb *Notebook) nextName(kind string) string {
 	nb.unnamed++
 	return fmt.Sprintf("%s-%d", kind, nb.unnamed)
 }
+
+// Notes prints each of notes as a "note:" line (a run's or a report's
+// notes).
+func (nb *Notebook) Notes(notes []string) {
+	for _, n := range notes {
+		nb.Printf("note: %s\n", n)
+	}
+}

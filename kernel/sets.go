@@ -186,3 +186,14 @@ func (nb *Notebook) showSideBySide(s SideBySide) error {
 	fmt.Fprint(nb.stdout(), s.Text(100))
 	return nil
 }
+
+// CompareFirst returns the SideBySide of the first pair of pairs with the
+// given label (0: a negative, 1: a positive); an error when there is none.
+func CompareFirst(c *pairs.PairCorpus, pairs []pairs.Pair, label int8) (SideBySide, error) {
+	for _, p := range pairs {
+		if p.Label == label {
+			return ComparePair(c, p)
+		}
+	}
+	return SideBySide{}, fmt.Errorf("kernel: no pair with label %d among %d", label, len(pairs))
+}

@@ -398,3 +398,22 @@ func (t *Table) HTML() string {
 	}
 	return b.String()
 }
+
+// MatrixTable builds a table of values[r][c] with one row per row name
+// (its first column headed corner) and one column per column name, for
+// pivots such as an ablation over context lengths.
+func MatrixTable(title, corner string, rows, columns []string, values [][]float64) *Table {
+	t := NewTable(title, append([]string{corner}, columns...)...)
+	for r, name := range rows {
+		cells := []any{name}
+		for c := range columns {
+			var v any = ""
+			if r < len(values) && c < len(values[r]) {
+				v = values[r][c]
+			}
+			cells = append(cells, v)
+		}
+		t.Add(cells...)
+	}
+	return t
+}

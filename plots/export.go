@@ -60,6 +60,22 @@ var (
 // ColumnSize returns a one-column figure size (3.5 × 2.5 in at 300 DPI).
 func ColumnSize() Size { return Size{Width: ColumnWidth, Height: 2.5 * vg.Inch, DPI: 300} }
 
+// ColumnHeight returns a one-column figure size of the given height in
+// inches at 300 DPI (notebooks use 2.8 for bar and line panels).
+func ColumnHeight(inches float64) Size {
+	return Size{Width: ColumnWidth, Height: vg.Length(inches) * vg.Inch, DPI: 300}
+}
+
+// TextHeight returns a full-text-width figure size of the given height
+// in inches at 300 DPI.
+func TextHeight(inches float64) Size {
+	return Size{Width: TextWidth, Height: vg.Length(inches) * vg.Inch, DPI: 300}
+}
+
+// SquareSize returns a one-column square figure size (3.5 × 3.5 in at 300
+// DPI), for ROC curves.
+func SquareSize() Size { return Size{Width: ColumnWidth, Height: ColumnWidth, DPI: 300} }
+
 // WideSize returns a full-width figure size (7 × 3 in at 300 DPI).
 func WideSize() Size { return Size{Width: TextWidth, Height: 3 * vg.Inch, DPI: 300} }
 

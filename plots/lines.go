@@ -233,3 +233,23 @@ func (l *Lines) Render(c draw.Canvas) error {
 	renderWithLegend(c, p, entries, pos, st)
 	return nil
 }
+
+// LinesOf draws one series per name with points (xs[i], ys[s][i]), for a
+// pivot whose rows are series and whose columns share the x values.
+func LinesOf(xs []float64, names []string, ys [][]float64) (*Lines, error) {
+	if len(names) != len(ys) {
+		return nil, errorf("lines: %d names for %d series", len(names), len(ys))
+	}
+	series := make([]LineSeries, len(names))
+	for s, name := range names {
+		if len(ys[s]) != len(xs) {
+			return nil, errorf("lines: series %q has %d values for %d x values", name, len(ys[s]), len(xs))
+		}
+		xy := make(plotter.XYs, len(xs))
+		for i, x := range xs {
+			xy[i] = plotter.XY{X: x, Y: ys[s][i]}
+		}
+		series[s] = LineSeries{Name: name, XY: xy}
+	}
+	return NewLines(series...)
+}

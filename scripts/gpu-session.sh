@@ -53,8 +53,7 @@ step() {
 C=.device-carry/corpora
 step bench_paper 110 "$BIN" bench train --backend xla:cuda --preset paper --steps 30 --warmup 3 --embed 8192 --embed-batch 2048 --json
 step torch_paper 130 "$PY" scripts/torch-reference.py --preset paper --steps 30 --warmup 3
-step reproduce_ft 190 "$BIN" reproduce --backend xla:cuda --encoders tfidf,transformer,transformer_ft \
-  --mixed tfidf,transformer_ft --set "transformer.ngram_buckets=131072;transformer_ft.epochs=5;transformer_ft.batch_pairs=64;transformer_ft.max_steps=0" \
+step reproduce_ft 190 "$BIN" reproduce --backend xla:cuda --preset gpu-ft \
   --out "$WORK/rep" --json "$C"/*.parquet
 [ -f "$WORK/rep/table2.md" ] && cp "$WORK/rep/table2.md" "$OUTDIR/reproduce_ft.md"
 step uselite 60 "$BIN" uselite bench --backend xla:cuda --sentences 20000 --batch 512 --passes 3 --json

@@ -59,6 +59,9 @@ type Manifest struct {
 	// pair-building configuration (or a description of pre-built pairs).
 	Config Table2Config `json:"config"`
 	Pairs  any          `json:"pairs,omitempty"`
+	// Components are the fully resolved options of every encoder with
+	// registered options (Table2.Components), keyed by row.
+	Components map[string]any `json:"components,omitempty"`
 	// Inputs lists the input files with their sizes and SHA-256.
 	Inputs []InputFile `json:"inputs,omitempty"`
 	// Rounds and Timings describe each round and each (round, encoder).
@@ -102,7 +105,7 @@ func NewManifest(t *Table2) *Manifest {
 		Started: t.Started, Finished: t.Started.Add(time.Duration(t.Seconds * float64(time.Second))), Seconds: t.Seconds,
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), PeakRSSMiB: peakRSSMiB(),
-		Backend: t.Config.Backend, Config: t.Config, Rounds: t.Rounds, Skipped: t.Skipped, Notes: t.Notes,
+		Backend: t.Config.Backend, Config: t.Config, Components: t.Components, Rounds: t.Rounds, Skipped: t.Skipped, Notes: t.Notes,
 	}
 	if t.Config.Selection != nil {
 		m.BackendReason = t.Config.Selection.Backend.Reason

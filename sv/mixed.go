@@ -158,7 +158,9 @@ func init() {
 			if n == MixedName {
 				return nil, fmt.Errorf("mixed features cannot contain itself")
 			}
-			e, err := NewEncoder(n, opts)
+			po := opts
+			po.Settings = SettingsFor(n, opts.Settings) // each part gets the keys it has
+			e, err := NewEncoder(n, po)
 			if err != nil {
 				return nil, err
 			}

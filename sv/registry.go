@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/roleprint/roleprint/internal/options"
 )
 
 // EncoderOptions carries the settings an encoder factory may use. Every
@@ -103,19 +105,7 @@ func (o EncoderOptions) With(key, value string) EncoderOptions {
 // form the CLI's --set flag and notebooks use. Blank items are skipped; an
 // item without "=" is an error.
 func ParseSettings(s string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' }) {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(item, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("setting %q: expected key=value", item)
-		}
-		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	return out, nil
+	return options.Parse(s)
 }
 
 // EncoderFactory builds a fresh encoder. The runner calls it once per round

@@ -60,13 +60,17 @@ type Table2Config struct {
 	SkipMissing bool `json:"skip_missing"`
 	// Explicit lists rows (and mixed parts) the user named: they must run,
 	// so a missing asset fails the run even with SkipMissing. Default none.
-	Explicit []string `json:"explicit,omitempty"`
-	// RowSettings are encoder settings per row name, below every entry of
-	// Settings (see EncoderOptions). RunTable2 fills it, when nil, with the
-	// registered DefaultRow.Settings of the rows it runs (for example the
-	// CPU training budget of "transformer_ft"), so the manifest records
-	// them; an empty map turns them off. Default nil.
+	Explicit []string `json:"explicit,omitempty" opt:"-"`
+	// RowSettings are encoder settings per row name ("x" also applies to
+	// "x_ft"), below every entry of Settings (see EncoderOptions); presets
+	// write them (Preset.Apply). RunTable2 fills it, when nil, with
+	// DefaultPreset's settings of the rows it runs (for example the CPU
+	// training budget of "transformer_ft"), so the manifest records them;
+	// an empty map turns them off. Default nil.
 	RowSettings map[string]map[string]string `json:"row_settings,omitempty"`
+	// Preset names the preset the config was built from (Preset.Apply
+	// sets it; "" when none), for the manifest. Default "".
+	Preset string `json:"preset,omitempty" opt:"-"`
 	// Selection, when not nil, is how the rows were chosen (see
 	// SelectDefaultRows): the backend, the estimate and the rows left out,
 	// which RunTable2 reports as skipped. Default nil (rows as given).
@@ -77,6 +81,10 @@ type Table2Config struct {
 	// recomputing, so an interrupted run resumes. Encoders also get
 	// round-R/NAME.work as EncoderOptions.WorkDir. Default "" (none).
 	CheckpointDir string `json:"-"`
+	// KeepScores keeps every test set's pair scores in the result
+	// (EncoderRound.Scores), so that ROC curves can be drawn from a cached
+	// result; the report files then hold them too. Default false.
+	KeepScores bool `json:"keep_scores,omitempty"`
 	// Logf receives notes (skipped encoders, resumed checkpoints). Nil
 	// discards them.
 	Logf func(format string, args ...any) `json:"-"`
@@ -139,6 +147,9 @@ func (c *Table2Config) Validate() ([]string, error) {
 	if len(run) == 0 {
 		return nil, fmt.Errorf("no encoders to run")
 	}
+	if err := c.checkSettings(run); err != nil {
+		return nil, err
+	}
 	return run, nil
 }
 
@@ -151,14 +162,15 @@ func registered(name string) bool {
 
 // EncoderOptions returns the options for encoder name in a round with the
 // given seed: the config's backend, cache and batch size, and settings
-// from lowest to highest precedence: RowSettings[name], the global
-// settings, then "name.key" settings (for "x_ft", "x.key" and then
-// "x_ft.key").
+// from lowest to highest precedence: RowSettings (for "x_ft", those of x
+// and then of x_ft), the global settings that the encoder has (all of them
+// for an encoder without registered options), then "name.key" settings
+// (for "x_ft", "x.key" and then "x_ft.key").
 func (c *Table2Config) EncoderOptions(name string, seed int64) EncoderOptions {
 	base, _ := SplitFineTuned(name)
 	o := EncoderOptions{Backend: c.Backend, CacheDir: c.CacheDir, Seed: seed, BatchSize: c.BatchSize, Logf: c.Logf}
 	o.Settings = map[string]string{}
-	for k, v := range c.RowSettings[name] {
+	for k, v := range c.RowSettingsFor(name) {
 		o.Settings[k] = v
 	}
 	keys := make([]string, 0, len(c.Settings))
@@ -177,6 +189,9 @@ func (c *Table2Config) EncoderOptions(name string, seed int64) EncoderOptions {
 		if enc, _, ok := strings.Cut(k, "."); ok && (registered(enc) || registered(strings.TrimSuffix(enc, FineTunedSuffix)) || enc == MixedName) {
 			continue // scoped to an encoder
 		}
+		if len(SettingsFor(name, map[string]string{k: ""})) == 0 {
+			continue // a global key this encoder does not have
+		}
 		o.Settings[k] = c.Settings[k]
 	}
 	scoped(base)
@@ -186,12 +201,16 @@ func (c *Table2Config) EncoderOptions(name string, seed int64) EncoderOptions {
 	return o
 }
 
-// RowSettingsNote describes the registered Table 2 settings of row name
-// (DefaultRowSettings) as they will apply in this config: "k=v" for each,
+// RowSettingsNote describes the Table 2 settings of row name (its
+// RowSettings, or DefaultRowSettings when RowSettings is nil) as they will
+// apply in this config: "k=v" for each,
 // sorted, with "k=v (--set: w)" where the config's Settings override one.
 // It returns "" when the row has no registered settings.
 func (c *Table2Config) RowSettingsNote(name string) string {
-	rs := DefaultRowSettings(name)
+	rs := c.RowSettingsFor(name)
+	if c.RowSettings == nil {
+		rs = DefaultRowSettings(name)
+	}
 	if len(rs) == 0 {
 		return ""
 	}
@@ -206,4 +225,32 @@ func (c *Table2Config) RowSettingsNote(name string) string {
 	}
 	sort.Strings(kv)
 	return strings.Join(kv, ", ")
+}
+
+// checkSettings rejects a setting no encoder could read: "x.key" where x
+// registered options without key, or a global key none of run has (when
+// all of them registered options).
+func (c *Table2Config) checkSettings(run []string) error {
+	keys := make([]string, 0, len(c.Settings))
+	for k := range c.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if enc, key, ok := strings.Cut(k, "."); ok {
+			if registered(strings.TrimSuffix(enc, FineTunedSuffix)) {
+				if err := checkScopedSetting(enc, key); err != nil {
+					return err
+				}
+				continue
+			}
+			if enc == MixedName {
+				continue
+			}
+		}
+		if err := checkGlobalSetting(k, run); err != nil {
+			return err
+		}
+	}
+	return nil
 }

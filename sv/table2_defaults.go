@@ -39,12 +39,6 @@ type DefaultRow struct {
 	// together with that row, and its cost counts with it (the untrained
 	// "transformer" beside "transformer_ft").
 	With string `json:"with,omitempty"`
-	// Settings are the row's own encoder settings in Table 2 runs
-	// ("max_steps" → "150" for a fine-tuned row on CPU): they apply
-	// whenever the row runs, named or by default, below every setting the
-	// user gives (Table2Config.EncoderOptions), and are recorded in the
-	// run's configuration (Table2Config.RowSettings).
-	Settings map[string]string `json:"settings,omitempty"`
 	// Why says in a few words what the row adds (for the selection note).
 	Why string `json:"why,omitempty"`
 }
@@ -83,7 +77,6 @@ func RegisterDefaultRow(r DefaultRow) {
 	}
 	r.Assets = slices.Clone(r.Assets)
 	r.Seconds = maps.Clone(r.Seconds)
-	r.Settings = maps.Clone(r.Settings)
 	defaultRows = append(defaultRows, r)
 }
 
@@ -97,23 +90,9 @@ func DefaultRows() []DefaultRow {
 	for i, r := range defaultRows {
 		r.Assets = slices.Clone(r.Assets)
 		r.Seconds = maps.Clone(r.Seconds)
-		r.Settings = maps.Clone(r.Settings)
 		out[i] = r
 	}
 	return out
-}
-
-// DefaultRowSettings returns the registered Settings of row name (nil when
-// it has none).
-func DefaultRowSettings(name string) map[string]string {
-	defaultRowsMu.Lock()
-	defer defaultRowsMu.Unlock()
-	for _, r := range defaultRows {
-		if r.Name == name {
-			return maps.Clone(r.Settings)
-		}
-	}
-	return nil
 }
 
 // BackendInfo is what a BackendProbe reports about a GoMLX backend.

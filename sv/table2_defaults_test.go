@@ -169,8 +169,7 @@ var testRowsOnce sync.Once
 func registerTestRows() {
 	testRowsOnce.Do(func() {
 		RegisterDefaultRow(DefaultRow{Name: "test-trainable", GoMLX: true, Seconds: map[string]float64{"onnx": 1}})
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable_ft", GoMLX: true, Seconds: map[string]float64{"onnx": 1},
-			Settings: map[string]string{"max_steps": "150", "lr": "0.5"}})
+		RegisterDefaultRow(DefaultRow{Name: "test-trainable_ft", GoMLX: true, Seconds: map[string]float64{"onnx": 1}})
 	})
 }
 
@@ -227,6 +226,7 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	cfg.Encoders = []string{"test-bow", "test-trainable_ft"}
 	cfg.Mixed = nil
 	cfg.Rounds = 1
+	cfg.RowSettings = map[string]map[string]string{"test-trainable_ft": {"max_steps": "150", "lr": "0.5"}}
 	cfg.Selection = &RowSelection{Backend: BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
 		Skipped: []SkippedEncoder{{Encoder: "pre", Reason: "needs pre-model", Setup: "roleprint setup pre-model"}},
 		Setup:   "roleprint setup pre-model", BudgetSeconds: DefaultRowBudgetSeconds}
@@ -278,10 +278,8 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 // shows the values a run will use: the registered ones, and --set values
 // (global, base-scoped or row-scoped) beside the ones they override.
 func TestRowSettingsNote(t *testing.T) {
-	if DefaultRowSettings("notetest_ft") == nil { // -count=N runs this again
-		RegisterDefaultRow(DefaultRow{Name: "notetest_ft", Settings: map[string]string{"epochs": "1", "max_steps": "150"}})
-	}
 	c := DefaultTable2Config()
+	c.RowSettings = map[string]map[string]string{"notetest_ft": {"epochs": "1", "max_steps": "150"}}
 	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1, max_steps=150"; got != want {
 		t.Errorf("no --set: note %q, want %q", got, want)
 	}
@@ -295,5 +293,32 @@ func TestRowSettingsNote(t *testing.T) {
 	}
 	if got := c.RowSettingsNote("no-such-row"); got != "" {
 		t.Errorf("unregistered row: note %q, want empty", got)
+	}
+}
+
+// TestDefaultRowSettingsComeFromTheDefaultPreset checks that the rows'
+// Table 2 settings are DefaultPreset's (the CPU training budgets), that
+// "x.key" of a preset reaches x_ft, and that RunTable2's nil RowSettings
+// means them.
+func TestDefaultRowSettingsComeFromTheDefaultPreset(t *testing.T) {
+	if got := DefaultRowSettings("transformer_ft"); got["max_steps"] != "150" || got["batch_pairs"] != "32" {
+		t.Errorf("transformer_ft: %v", got)
+	}
+	if got := DefaultRowSettings("use-lite_ft"); got["lr"] != "1e-4" || got["max_steps"] != "200" {
+		t.Errorf("use-lite_ft: %v", got)
+	}
+	if got := DefaultRowSettings("tfidf"); got != nil {
+		t.Errorf("tfidf: %v, want none", got)
+	}
+	var c Table2Config
+	p := Preset{Name: "t", Settings: "x.a=1;x_ft.b=2;x_ft.a=3"}
+	if _, err := p.Apply(&c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.RowSettingsFor("x_ft"); got["a"] != "3" || got["b"] != "2" {
+		t.Errorf("x_ft: %v", got)
+	}
+	if got := c.RowSettingsFor("x"); got["a"] != "1" || len(got) != 1 {
+		t.Errorf("x: %v", got)
 	}
 }

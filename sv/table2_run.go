@@ -48,8 +48,21 @@ type EncoderRound struct {
 	// only); nil for other rows.
 	Mixed *MixedChoice `json:"mixed,omitempty"`
 
+	// Scores are the pair scores of every test set (by TestKey.String())
+	// when Table2Config.KeepScores is set, so that a result decoded from
+	// JSON (a notebook's cache) still draws ROC curves (TestScores);
+	// absent otherwise.
+	Scores map[string]TestScoreSet `json:"scores,omitempty"`
+
 	scores *pairScores
 	labels map[string][]bool // test-set pair labels, by TestKey.String() (see TestScores)
+}
+
+// TestScoreSet is one test set's pair scores in pair order and whether
+// each pair is positive (same speaker).
+type TestScoreSet struct {
+	Scores   []float64 `json:"scores"`
+	Positive []bool    `json:"positive"`
 }
 
 // StepTimes are the seconds one encoder spent in one round.
@@ -139,6 +152,13 @@ type Table2 struct {
 	Notes []string `json:"notes,omitempty"`
 	// Config is the resolved configuration.
 	Config Table2Config `json:"config"`
+	// Components are the fully resolved options of every encoder of the
+	// run that has registered options (sv.ResolveOptions with round 1's
+	// EncoderOptions): each one's Default…() with the preset's and the
+	// user's settings applied, so the manifest shows every value used, not
+	// only the overrides. Encoders without options (liwc, lsm, pos) and
+	// rows whose asset is missing are absent.
+	Components map[string]any `json:"components,omitempty"`
 	// Started and Seconds time the whole run.
 	Started time.Time `json:"started"`
 	Seconds float64   `json:"seconds"`
@@ -167,6 +187,22 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	}
 	crit, _ := stats.ParseCriterion(string(cfg.Criterion))
 	cfg.Criterion = crit
+	if cfg.RowSettings != nil {
+		// Keep the rows that run (and the bases of "x_ft" rows): a preset
+		// names rows this run may not have.
+		keep := map[string]bool{}
+		for _, n := range runList {
+			base, _ := SplitFineTuned(n)
+			keep[n], keep[base] = true, true
+		}
+		rs := map[string]map[string]string{}
+		for n, s := range cfg.RowSettings {
+			if keep[n] {
+				rs[n] = s
+			}
+		}
+		cfg.RowSettings = rs
+	}
 	if cfg.RowSettings == nil {
 		for _, n := range runList {
 			if s := DefaultRowSettings(n); len(s) > 0 {
@@ -181,7 +217,11 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	res := &Table2{Config: cfg, Started: start.UTC()}
+	comps, err := cfg.ResolvedComponents(runList)
+	if err != nil {
+		return nil, err
+	}
+	res := &Table2{Config: cfg, Components: comps, Started: start.UTC()}
 	if sel := cfg.Selection; sel != nil {
 		res.Skipped = append(res.Skipped, sel.Skipped...)
 		note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
@@ -299,6 +339,11 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	}
 	if hasMixedFT {
 		order = append(order, MixedFTName)
+	}
+	if cfg.KeepScores {
+		for i := range res.PerRound {
+			res.PerRound[i].keepScores()
+		}
 	}
 	res.Rows = AggregateRows(res.PerRound, order)
 	res.Seconds = time.Since(start).Seconds()

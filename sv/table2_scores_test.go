@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/data/pairs"
@@ -41,5 +42,42 @@ func TestTestScoresGiveTheCellAUC(t *testing.T) {
 	}
 	if _, _, ok := er.TestScores(pairs.TestKey{Exposure: pairs.SeenSeen, Level: pairs.Base}); ok {
 		t.Error("decoded round claims scores")
+	}
+}
+
+// TestKeepScoresSurviveJSON checks that with KeepScores a result decoded
+// from JSON (a notebook's cache) still gives each cell's AUC from its
+// scores, and that without it the report holds no scores.
+func TestKeepScoresSurviveJSON(t *testing.T) {
+	cfg := testConfig()
+	cfg.Rounds = 1
+	cfg.KeepScores = true
+	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Table2
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, er := range back.PerRound {
+		for _, k := range allTestKeys() {
+			s, l, ok := er.TestScores(k)
+			if !ok {
+				t.Fatalf("%s %s: no scores after JSON", er.Encoder, k)
+			}
+			if got, want := stats.AUC(s, l), float64(er.Cells[k.String()].AUC); math.Abs(got-want) > 1e-12 {
+				t.Errorf("%s %s: AUC from decoded scores %v, cell %v", er.Encoder, k, got, want)
+			}
+		}
+	}
+	cfg.KeepScores = false
+	res, _ = RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	if b, _ := json.Marshal(res); strings.Contains(string(b), `"scores"`) {
+		t.Error("scores kept without KeepScores")
 	}
 }

@@ -26,20 +26,33 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 	}
 }
 
-// QuickTable2Config is the smoke-test preset behind `roleprint reproduce
-// --quick`: one round, at most 20,000 training texts for fitting, and the
-// default encoders and mixed parts that belong in a run of under a minute
-// on 2 cores: fine-tuned rows ("x_ft") and rows whose DefaultRow is not
-// marked Quick (GoMLX encoders) are dropped, from Encoders and Mixed alike.
-// Name such rows explicitly (set Encoders afterwards, or --encoders) to
-// run them anyway. Pair it with QuickPairConfig.
+// QuickTable2Config is the "quick" preset (Presets) as a config, the
+// smoke test behind `roleprint reproduce --quick`: one round, at most
+// 20,000 training texts for fitting, and the default encoders and mixed
+// parts that belong in a run of under a minute on 2 cores: fine-tuned rows
+// ("x_ft") and rows whose DefaultRow is not marked Quick (GoMLX encoders)
+// are dropped, from Encoders and Mixed alike. Name such rows explicitly
+// (set Encoders afterwards, or --encoders) to run them anyway. Pair it
+// with QuickPairConfig.
 func QuickTable2Config() Table2Config {
 	c := DefaultTable2Config()
-	c.Rounds = 1
-	c.FitMaxTexts = 20000
+	pc := pairs.DefaultPairConfig()
+	mustApplyPreset("quick", &c, &pc)
 	c.Encoders = QuickRows(c.Encoders)
 	c.Mixed = QuickRows(c.Mixed)
 	return c
+}
+
+// mustApplyPreset applies a built-in preset, which TestPresetsApply
+// checks; failing here is a programming error.
+func mustApplyPreset(name string, c *Table2Config, pc *pairs.PairConfig) {
+	p, err := PresetNamed(name)
+	if err == nil {
+		_, err = p.Apply(c, pc)
+	}
+	if err != nil {
+		panic("sv: built-in preset " + name + ": " + err.Error())
+	}
 }
 
 // QuickRows keeps the names that belong in the --quick preset: not
@@ -62,12 +75,15 @@ func QuickRows(names []string) []string {
 	return out
 }
 
-// QuickPairConfig caps cfg's splits for a smoke run: 20,000 training
-// pairs, 1,000 pairs per test set and 600 dev pairs.
+// QuickPairConfig caps cfg's splits for a smoke run with the "quick"
+// preset's pair keys (20,000 training pairs, 1,000 pairs per test set and
+// 600 dev pairs); a cap already lower stays.
 func QuickPairConfig(cfg pairs.PairConfig) pairs.PairConfig {
-	cfg.MaxTrainPairs = min(cfg.MaxTrainPairs, 20000)
-	cfg.MaxTestPairs = min(cfg.MaxTestPairs, 1000)
-	cfg.MaxDevPairs = min(cfg.MaxDevPairs, 600)
+	q := cfg
+	mustApplyPreset("quick", &Table2Config{}, &q)
+	cfg.MaxTrainPairs = min(cfg.MaxTrainPairs, q.MaxTrainPairs)
+	cfg.MaxTestPairs = min(cfg.MaxTestPairs, q.MaxTestPairs)
+	cfg.MaxDevPairs = min(cfg.MaxDevPairs, q.MaxDevPairs)
 	return cfg
 }
 

@@ -1,24 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/internal/options"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
@@ -48,6 +46,7 @@ type reproduceOutput struct {
 	Rounds   int                 `json:"rounds"`
 	Seeds    []int64             `json:"seeds"`
 	Quick    bool                `json:"quick"`
+	Preset   string              `json:"preset"`
 	Encoders []string            `json:"encoders"`
 	Mixed    []string            `json:"mixed"`
 	Rows     []sv.Table2Row      `json:"rows"`
@@ -67,18 +66,19 @@ type reproduceOutput struct {
 func runReproduce(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "reproduce", "[X.parquet...]")
 	def := sv.DefaultTable2Config()
-	quick := fs.Bool("quick", false, "smoke run (< 60 s on 2 cores): 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders")
+	quick := fs.Bool("quick", false, "smoke run (< 60 s on 2 cores), the same as --preset quick: 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders")
+	presetName := fs.String("preset", sv.DefaultPreset, "named recipe (settings below the other flags and --set; `roleprint config` lists them): "+reproPresetNames())
 	out := fs.String("out", "reproduce-out", "output folder for table2.{md,csv,parquet,json}, manifest.json and checkpoints/")
 	encoders := fs.String("encoders", "", "comma-separated encoders (rows); x_ft fine-tunes x. Default: the baselines plus the GoMLX rows this machine's assets and backend can afford (printed on stderr). Known: "+strings.Join(sv.EncoderNames(), ", "))
 	mixed := fs.String("mixed", strings.Join(def.Mixed, ","), `comma-separated parts of the "mixed" row (Mixed Features); "none" for no mixed row`)
 	rounds := fs.Int("rounds", def.Rounds, "rounds (seeds seed..seed+rounds-1); default 3, 1 with --quick")
 	seed := fs.Int64("seed", def.Seed, "seed of the first round")
 	criterion := fs.String("criterion", string(def.Criterion), "what the dev-set threshold maximises: accuracy or macro_f1")
-	set := fs.String("set", "", `encoder settings "key=value;enc.key=value" (e.g. "tfidf.max_features=50000")`)
+	set := fs.String("set", "", `settings "key=value;enc.key=value;pairs.key=value" (e.g. "tfidf.max_features=50000"; keys: roleprint config NAME)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default automatic: onnx when ONNX Runtime is installed, else go")
 	variant := fs.String("pair-variant", string(pairs.VariantPaper), "pair building: paper (the paper's text) or code (its public code)")
 	baseNeg := fs.String("base-negatives", pairs.BaseNegativesSource, "Base-level negatives: source (another source than the anchor's, as the paper) or any (the old default)")
-	pairSet := fs.String("pair-set", "", `pair-building settings by their JSON names, "key=value;..." (e.g. "unseen_per_dataset=10;max_test_pairs=2000"; see docs/pairs.md)`)
+	pairSet := fs.String("pair-set", "", `pair-building settings by their JSON names, "key=value;..." (e.g. "unseen_per_dataset=10;max_test_pairs=2000"; the same as --set "pairs.KEY=..."; roleprint config pairs)`)
 	fitMax := fs.Int("fit-max", 0, "fit Fitter encoders on at most this many training texts (0: all; 20000 with --quick)")
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
@@ -91,6 +91,17 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	defer startPeakHeapProfile(ctx, *memProfile, e.Logf)()
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if *quick {
+		if given["preset"] && *presetName != "quick" {
+			return usagef("--quick is --preset quick: give one of them")
+		}
+		*presetName = "quick"
+	}
+	preset, err := sv.PresetNamed(*presetName)
+	if err != nil {
+		return usagef("--preset: %v", err)
+	}
+	*quick = preset.Quick
 
 	// The rows: the default selection for this machine (backend and
 	// installed assets), unless named.
@@ -101,8 +112,18 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	sel := sv.SelectDefaultRows(rowEnv, *quick)
 	cfg := sv.Table2ConfigFor(sel)
 	pairCfg := pairs.DefaultPairConfig()
-	if *quick {
-		pairCfg = sv.QuickPairConfig(pairCfg)
+	if fs.NArg() == 0 {
+		pairCfg = sv.EmbeddedPairConfig(pairCfg)
+	}
+	applied, err := preset.Apply(&cfg, &pairCfg)
+	if err != nil {
+		return usagef("--preset: %v", err)
+	}
+	if slices.Contains(applied.TableKeys, "encoders") {
+		// The preset names its rows: they must run, as with --encoders.
+		cfg.Explicit = append(cfg.Explicit, cfg.Encoders...)
+		cfg.Explicit = append(cfg.Explicit, cfg.Mixed...)
+		cfg.Selection = nil
 	}
 	if given["encoders"] {
 		cfg.Encoders = reproSplitList(*encoders)
@@ -118,38 +139,53 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	} else if given["encoders"] {
 		cfg.Mixed = slices.Clone(def.Mixed)
 	}
-	if given["rounds"] || !*quick {
+	if given["rounds"] {
 		cfg.Rounds = *rounds
 	}
-	if given["fit-max"] || !*quick {
+	if given["fit-max"] {
 		cfg.FitMaxTexts = *fitMax
 	}
-	cfg.Seed = *seed
-	crit, err := stats.ParseCriterion(*criterion)
-	if err != nil {
-		return usagef("--criterion: %v", err)
+	if given["seed"] {
+		cfg.Seed = *seed
 	}
-	cfg.Criterion = crit
+	if given["criterion"] {
+		crit, err := stats.ParseCriterion(*criterion)
+		if err != nil {
+			return usagef("--criterion: %v", err)
+		}
+		cfg.Criterion = crit
+	}
 	cfg.Backend = rowEnv.Backend.Name
-	if cfg.Settings, err = sv.ParseSettings(*set); err != nil {
+	settings, err := options.Parse(*set)
+	if err != nil {
 		return usagef("--set: %v", err)
+	}
+	pairKV, err := options.Parse(*pairSet)
+	if err != nil {
+		return usagef("--pair-set: %v", err)
+	}
+	cfg.Settings = map[string]string{}
+	for k, v := range settings {
+		if rest, ok := strings.CutPrefix(k, "pairs."); ok {
+			pairKV[rest] = v
+		} else {
+			cfg.Settings[k] = v
+		}
+	}
+	if len(cfg.Settings) == 0 {
+		cfg.Settings = nil
 	}
 	// Encoders named on the command line must run (cfg.Explicit); the
 	// others may be skipped when their assets are not installed.
 	cfg.SkipMissing = true
-	pairCfg.Variant = pairs.PairVariant(*variant)
-	pairCfg.BaseNegatives = *baseNeg
-	if fs.NArg() == 0 {
-		pairCfg = sv.EmbeddedPairConfig(pairCfg)
+	if given["pair-variant"] {
+		pairCfg.Variant = pairs.PairVariant(*variant)
 	}
-	if *pairSet != "" {
-		kv, err := sv.ParseSettings(*pairSet)
-		if err != nil {
-			return usagef("--pair-set: %v", err)
-		}
-		if pairCfg, err = reproSetPairConfig(pairCfg, kv); err != nil {
-			return usagef("--pair-set: %v", err)
-		}
+	if given["base-negatives"] {
+		pairCfg.BaseNegatives = *baseNeg
+	}
+	if err := options.Apply(&pairCfg, pairKV); err != nil {
+		return usagef("--pair-set: %v", err)
 	}
 	if err := pairCfg.Validate(); err != nil {
 		return usagef("pair configuration: %v", err)
@@ -205,7 +241,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), *out)
 	if *asJSON {
 		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,
-			Encoders: cfg.Encoders, Mixed: cfg.Mixed, Rows: res.Rows, Pairs: res.Rounds, Skipped: res.Skipped,
+			Preset: preset.Name, Encoders: cfg.Encoders, Mixed: cfg.Mixed, Rows: res.Rows, Pairs: res.Rounds, Skipped: res.Skipped,
 			Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: res.Notes, OutDir: *out, Files: files, Seconds: res.Seconds}
 		if o.Skipped == nil {
 			o.Skipped = []sv.SkippedEncoder{}
@@ -286,7 +322,7 @@ func reproPlan(e *env, cfg sv.Table2Config, b sv.BackendInfo, quick, asJSON bool
 		p.Mixed = []string{}
 	}
 	for _, n := range cfg.Encoders {
-		if rs := sv.DefaultRowSettings(n); len(rs) > 0 {
+		if rs := cfg.RowSettingsFor(n); len(rs) > 0 {
 			p.RowSettings[n] = rs
 		}
 	}
@@ -373,60 +409,6 @@ func reproDescribeFile(path string) (sv.InputFile, error) {
 	return sv.InputFile{Path: abs, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
-// reproSetPairConfig overrides fields of cfg named by their JSON keys;
-// values are JSON (numbers, true/false) or plain strings, lists
-// separated by "|".
-func reproSetPairConfig(cfg pairs.PairConfig, kv map[string]string) (pairs.PairConfig, error) {
-	b, err := json.Marshal(cfg)
-	if err != nil {
-		return cfg, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return cfg, err
-	}
-	for k, v := range kv {
-		old, ok := m[k]
-		if !ok {
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			return cfg, fmt.Errorf("unknown pair setting %q (known: %s)", k, strings.Join(keys, ", "))
-		}
-		switch {
-		case len(old) > 0 && old[0] == '[':
-			items := reproSplitListSep(v, "|")
-			enc, _ := json.Marshal(items)
-			m[k] = enc
-		case len(old) > 0 && old[0] == '"':
-			enc, _ := json.Marshal(v)
-			m[k] = enc
-		default:
-			m[k] = json.RawMessage(v)
-		}
-	}
-	b, _ = json.Marshal(m)
-	out := pairs.DefaultPairConfig()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&out); err != nil {
-		return cfg, err
-	}
-	out.Progress = cfg.Progress
-	return out, nil
-}
-
-func reproSplitListSep(s, sep string) []string {
-	out := []string{}
-	for _, x := range strings.Split(s, sep) {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 func reproSplitList(s string) []string {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
@@ -477,4 +459,13 @@ func (s *reproProgress) done() {
 		s.finish()
 		s.finish = nil
 	}
+}
+
+// reproPresetNames lists the presets for the --preset help.
+func reproPresetNames() string {
+	var names []string
+	for _, p := range sv.Presets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -135,7 +135,7 @@ func TestReproduceErrors(t *testing.T) {
 	}{
 		{[]string{"reproduce", "--encoders", "nope", bad}, 2, `unknown encoder "nope"`},
 		{[]string{"reproduce", "--rounds", "0", bad}, 2, "rounds"},
-		{[]string{"reproduce", "--pair-set", "no_such=1", bad}, 2, `unknown pair setting "no_such"`},
+		{[]string{"reproduce", "--pair-set", "no_such=1", bad}, 2, `--pair-set: unknown setting "no_such"`},
 		{[]string{"reproduce", "--criterion", "auc", bad}, 2, "criterion"},
 		{[]string{"reproduce", "--out", t.TempDir(), bad}, 1, bad},
 		{[]string{"reproduce", bad, "--json"}, 2, "after the input files"},

@@ -104,12 +104,17 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 			settings[key] = f.Value.String()
 		}
 	})
-	settings[neural.SetCheckpointDir] = *out
 	evalKeys, err := trainEvalKeys(*eval)
 	if err != nil {
 		return usagef("--eval: %v", err)
 	}
 	base, _ := sv.SplitFineTuned(*name)
+	if sv.HasOptions(base) && len(sv.SettingsFor(base, map[string]string{neural.SetCheckpointDir: ""})) == 0 {
+		// Typed options without the trainer's keys: not trainable (say so
+		// rather than reject the training flags' keys).
+		return fmt.Errorf("encoder %s: %s cannot be fine-tuned (it does not implement sv.Trainable)", base+sv.FineTunedSuffix, base)
+	}
+	settings[neural.SetCheckpointDir] = *out
 	c, inputs, err := trainLoadPairs(ctx, e, fs.Args(), *seed)
 	if err != nil {
 		return err

@@ -16,3 +16,5 @@
 // the utterance schema and Parquet helpers, and nothing above the data
 // layer.
 package pairs
+
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type PairConfig

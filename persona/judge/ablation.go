@@ -282,3 +282,47 @@ func (a *LLMAgent) Respond(ctx context.Context, item AblationItem, c []Turn) (st
 	}
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(r.Content), item.Role+":")), nil
 }
+
+// Series returns the table by dimension: the sorted dimension names
+// followed by "overall", and for each the mean score at every Ks[i]
+// (values[d][i]), for a table or a line plot.
+func (t *AblationTable) Series() (names []string, values [][]float64) {
+	if len(t.Scores) > 0 {
+		for d := range t.Scores[0] {
+			names = append(names, d)
+		}
+	}
+	sort.Strings(names)
+	names = append(names, "overall")
+	values = make([][]float64, len(names))
+	for di, d := range names {
+		values[di] = make([]float64, len(t.Ks))
+		for i := range t.Ks {
+			if d == "overall" {
+				values[di][i] = t.Overall[i]
+			} else if i < len(t.Scores) {
+				values[di][i] = t.Scores[i][d]
+			}
+		}
+	}
+	return names, values
+}
+
+// KLabels names the table's columns ("k = 4") and KValues gives them as
+// numbers (the x values of a line plot).
+func (t *AblationTable) KLabels() []string {
+	out := make([]string, len(t.Ks))
+	for i, k := range t.Ks {
+		out[i] = fmt.Sprintf("k = %d", k)
+	}
+	return out
+}
+
+// KValues returns Ks as float64.
+func (t *AblationTable) KValues() []float64 {
+	out := make([]float64, len(t.Ks))
+	for i, k := range t.Ks {
+		out[i] = float64(k)
+	}
+	return out
+}

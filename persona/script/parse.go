@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -289,4 +290,27 @@ func cleanNarration(s string) string {
 		}
 		return s
 	}
+}
+
+// ParseGlob parses the files matching pattern (filepath.Glob), in sorted
+// order, into one script called name; no match is an error naming the
+// pattern.
+func ParseGlob(name, pattern string, opts ParseOptions) (*Script, error) {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("script: no file matches %s", pattern)
+	}
+	sort.Strings(files)
+	s := &Script{Name: name}
+	for _, f := range files {
+		part, err := ParseFile(f, opts)
+		if err != nil {
+			return nil, err
+		}
+		s.Append(part)
+	}
+	return s, nil
 }

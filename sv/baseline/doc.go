@@ -22,3 +22,5 @@
 //
 // Every encoder here is deterministic and safe for one goroutine at a time.
 package baseline
+
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type TFIDFOptions,GloVeOptions

@@ -15,25 +15,33 @@ import (
 
 // GloVeOptions configures the "glove" and "glove-sif" encoders.
 type GloVeOptions struct {
-	// Path is the compact word-vector file; empty means GloVePath.
-	Path string
+	// Path is the compact word-vector file; empty means the installed
+	// GloVe of `roleprint setup glove` (GloVePath of the run's cache).
+	Path string `opt:"vectors" json:"vectors"`
 	// SIF turns on smooth inverse frequency weighting a/(a+p(w)) and
-	// principal-component removal (Arora, Liang & Ma 2017).
-	SIF bool
-	// A is SIF's a (setting "sif_a"); default 1e-3, the paper's choice.
-	A float64
-	// Components is how many principal components Fit removes (setting
-	// "pc"); default 1, 0 turns removal off.
-	Components int
+	// principal-component removal (Arora, Liang & Ma 2017). It is what
+	// tells the "glove-sif" row from "glove", not a setting.
+	SIF bool `opt:"-" json:"sif"`
+	// A is SIF's a. Default 1e-3, the paper's choice.
+	A float64 `opt:"sif_a" json:"sif_a"`
+	// Components is how many principal components Fit removes (SIF
+	// only). Default 1; 0 turns removal off.
+	Components int `opt:"pc" json:"pc"`
 	// FitSample bounds how many training texts Fit embeds to find the
-	// principal components (setting "pc_sample"); default 20000, taken
-	// evenly across the training texts.
-	FitSample int
-	// NoCenter turns off centring (setting "center=false"): by default Fit
-	// records the mean vector of the training texts (after weighting and
-	// component removal) and Encode subtracts it, so cosines compare how
-	// utterances differ from the average one.
-	NoCenter bool
+	// principal components, taken evenly across the training texts.
+	// Default 20000.
+	FitSample int `opt:"pc_sample" json:"pc_sample"`
+	// Center makes Fit record the mean vector of the training texts
+	// (after weighting and component removal) and Encode subtract it, so
+	// cosines compare how utterances differ from the average one. Default
+	// true.
+	Center bool `opt:"center" json:"center"`
+}
+
+// DefaultGloVeOptions returns the defaults of the "glove" row (sif false)
+// or the "glove-sif" row (sif true), the only place they are written.
+func DefaultGloVeOptions(sif bool) GloVeOptions {
+	return GloVeOptions{SIF: sif, A: 1e-3, Components: 1, FitSample: 20000, Center: true}
 }
 
 // gloveEncoder averages word vectors over an utterance's tokens (Tokenize;
@@ -71,11 +79,8 @@ func NewGloVe(opts GloVeOptions) (sv.Encoder, error) {
 		}
 		opts.Path = p
 	}
-	if opts.A <= 0 {
-		opts.A = 1e-3
-	}
-	if opts.FitSample <= 0 {
-		opts.FitSample = 20000
+	if opts.A <= 0 || opts.FitSample < 1 || opts.Components < 0 {
+		return nil, fmt.Errorf("glove: sif_a %g must be positive, pc_sample %d at least 1 and pc %d not negative", opts.A, opts.FitSample, opts.Components)
 	}
 	wv, err := loadWordVectorsCached(opts.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -151,7 +156,7 @@ func (e *gloveEncoder) removePCs(v []float64) {
 }
 
 // Fit estimates p(w) and the principal components (SIF), then the mean
-// vector (unless NoCenter), on the training texts.
+// vector (when Center), on the training texts.
 func (e *gloveEncoder) Fit(ctx context.Context, texts []string) error {
 	if len(texts) == 0 {
 		return fmt.Errorf("%s: fit: no training texts", e.name)
@@ -162,7 +167,7 @@ func (e *gloveEncoder) Fit(ctx context.Context, texts []string) error {
 			return err
 		}
 	}
-	if e.opts.NoCenter {
+	if !e.opts.Center {
 		return nil
 	}
 	step := max(1, len(texts)/e.opts.FitSample)
@@ -259,7 +264,7 @@ func (e *gloveEncoder) Describe() string {
 		w = fmt.Sprintf("SIF a=%g, %d principal component(s) removed", e.opts.A, e.opts.Components)
 	}
 	c := ", centred on the training mean"
-	if e.opts.NoCenter {
+	if !e.opts.Center {
 		c = ""
 	}
 	return fmt.Sprintf("word vectors %s (%d words × %d; GloVe 6B from npm %s), %s%s", e.opts.Path, len(e.wv.Words), e.wv.Dim, GloVeNpmPackage, w, c)

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"github.com/roleprint/roleprint/internal/options"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -18,84 +19,54 @@ func init() {
 	sv.RegisterEncoder(NameStyle, func(sv.EncoderOptions) (sv.Encoder, error) { return NewStyle(), nil })
 	sv.RegisterEncoder(NameLSM, func(sv.EncoderOptions) (sv.Encoder, error) { return NewLSM(), nil })
 	sv.RegisterEncoder(NamePOS, func(sv.EncoderOptions) (sv.Encoder, error) { return NewPOS(), nil })
-	sv.RegisterEncoder(NameGloVe, func(o sv.EncoderOptions) (sv.Encoder, error) { return gloveFromOptions(o, false) })
-	sv.RegisterEncoder(NameGloVeSIF, func(o sv.EncoderOptions) (sv.Encoder, error) { return gloveFromOptions(o, true) })
-	sv.RegisterEncoder(NameTFIDF, func(o sv.EncoderOptions) (sv.Encoder, error) { return tfidfFromOptions(o) })
-}
-
-// gloveFromOptions reads the settings "vectors" (file), "sif_a", "pc" and
-// "pc_sample".
-func gloveFromOptions(o sv.EncoderOptions, sif bool) (sv.Encoder, error) {
-	opts := GloVeOptions{SIF: sif, Path: o.String(GloVeSettingPath, "")}
-	if opts.Path == "" && o.CacheDir != "" {
-		p, err := GloVePath(o.CacheDir)
+	for _, sif := range []bool{false, true} {
+		name := NameGloVe
+		if sif {
+			name = NameGloVeSIF
+		}
+		sv.RegisterEncoder(name, func(o sv.EncoderOptions) (sv.Encoder, error) {
+			opts, err := GloVeOptionsFrom(o, sif)
+			if err != nil {
+				return nil, err
+			}
+			return NewGloVe(opts)
+		})
+		sv.RegisterOptions(name, func(o sv.EncoderOptions) (any, error) { return GloVeOptionsFrom(o, sif) })
+	}
+	sv.RegisterEncoder(NameTFIDF, func(o sv.EncoderOptions) (sv.Encoder, error) {
+		opts, err := TFIDFOptionsFrom(o)
 		if err != nil {
 			return nil, err
 		}
+		return NewTFIDF(opts)
+	})
+	sv.RegisterOptions(NameTFIDF, func(o sv.EncoderOptions) (any, error) { return TFIDFOptionsFrom(o) })
+}
+
+// GloVeOptionsFrom resolves the "glove" (sif false) or "glove-sif" options:
+// DefaultGloVeOptions with o.Settings applied (keys: `roleprint config
+// glove-sif`), and the cache's GloVe when no "vectors" file is set.
+func GloVeOptionsFrom(o sv.EncoderOptions, sif bool) (GloVeOptions, error) {
+	opts := DefaultGloVeOptions(sif)
+	if err := options.Apply(&opts, o.Settings); err != nil {
+		return opts, err
+	}
+	if opts.Path == "" && o.CacheDir != "" {
+		p, err := GloVePath(o.CacheDir)
+		if err != nil {
+			return opts, err
+		}
 		opts.Path = p
 	}
-	var err error
-	if opts.A, err = o.Float("sif_a", 1e-3); err != nil {
-		return nil, err
-	}
-	if opts.Components, err = o.Int("pc", 1); err != nil {
-		return nil, err
-	}
-	if opts.FitSample, err = o.Int("pc_sample", 20000); err != nil {
-		return nil, err
-	}
-	center, err := o.Bool("center", true)
-	if err != nil {
-		return nil, err
-	}
-	opts.NoCenter = !center
-	return NewGloVe(opts)
+	return opts, nil
 }
 
-// tfidfFromOptions reads the settings "ngram_min", "ngram_max",
-// "max_features", "min_df", "lowercase", "sublinear_tf" and "pool".
-func tfidfFromOptions(o sv.EncoderOptions) (sv.Encoder, error) {
-	var opts TFIDFOptions
-	var err error
-	if opts.MinN, err = o.Int("ngram_min", 2); err != nil {
-		return nil, err
+// TFIDFOptionsFrom resolves the "tfidf" options: DefaultTFIDFOptions with
+// o.Settings applied (keys: `roleprint config tfidf`), validated.
+func TFIDFOptionsFrom(o sv.EncoderOptions) (TFIDFOptions, error) {
+	opts := DefaultTFIDFOptions()
+	if err := options.Apply(&opts, o.Settings); err != nil {
+		return opts, err
 	}
-	if opts.MaxN, err = o.Int("ngram_max", 4); err != nil {
-		return nil, err
-	}
-	if opts.MaxFeatures, err = o.Int("max_features", 20000); err != nil {
-		return nil, err
-	}
-	if opts.MinDF, err = o.Int("min_df", 2); err != nil {
-		return nil, err
-	}
-	if opts.Lowercase, err = o.Bool("lowercase", false); err != nil {
-		return nil, err
-	}
-	sub, err := o.Bool("sublinear_tf", true)
-	if err != nil {
-		return nil, err
-	}
-	opts.LinearTF = !sub
-	center, err := o.Bool("center", true)
-	if err != nil {
-		return nil, err
-	}
-	opts.NoCenter = !center
-	switch p := o.String("pool", "mean"); p {
-	case "mean":
-	case "doc":
-		opts.Document = true
-	default:
-		return nil, &settingError{"pool", p, "mean or doc"}
-	}
-	return NewTFIDF(opts)
-}
-
-// settingError is a malformed encoder setting.
-type settingError struct{ key, val, want string }
-
-// Error names the setting, its value and what was expected.
-func (e *settingError) Error() string {
-	return "encoder setting " + e.key + "=" + e.val + ": expected " + e.want
+	return opts, opts.Validate()
 }

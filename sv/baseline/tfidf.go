@@ -11,34 +11,55 @@ import (
 	"github.com/roleprint/roleprint/sv"
 )
 
-// TFIDFOptions configures the "tfidf" encoder. The zero value of a field
-// means its default.
+// TFIDFOptions configures the "tfidf" encoder; DefaultTFIDFOptions gives
+// every default. Keys are the `--set` settings (`roleprint config tfidf`).
 type TFIDFOptions struct {
-	// MinN and MaxN bound the character n-gram lengths (settings
-	// "ngram_min", "ngram_max"); defaults 2 and 4.
-	MinN, MaxN int
-	// MaxFeatures keeps the n-grams with the highest document frequency
-	// (setting "max_features"); default 20000.
-	MaxFeatures int
-	// MinDF drops n-grams found in fewer training texts (setting
-	// "min_df"); default 2.
-	MinDF int
-	// Lowercase folds case before counting (setting "lowercase"); default
-	// false, because capitalisation is part of a speaker's style.
-	Lowercase bool
-	// LinearTF uses raw counts instead of 1+ln(count) (setting
-	// "sublinear_tf=false"); default sublinear.
-	LinearTF bool
-	// NoCenter keeps raw TF-IDF vectors (setting "center=false"). By
-	// default Fit also records the mean TF-IDF vector of the training
-	// texts and Encode subtracts it, so cosines compare what is distinctive
-	// about each text rather than the n-grams every text shares (with raw
-	// vectors, long sets look alike whoever speaks).
-	NoCenter bool
-	// Document embeds a set as the TF-IDF vector of its concatenated text
-	// (setting "pool=doc") instead of the mean of its utterances' vectors
-	// (the default, "pool=mean", the paper's hierarchical pooling).
-	Document bool
+	// MinN is the shortest character n-gram, in runes. Default 2.
+	MinN int `opt:"ngram_min" json:"ngram_min"`
+	// MaxN is the longest character n-gram, in runes. Default 4.
+	MaxN int `opt:"ngram_max" json:"ngram_max"`
+	// MaxFeatures keeps the n-grams with the highest document frequency.
+	// Default 20000.
+	MaxFeatures int `opt:"max_features" json:"max_features"`
+	// MinDF drops n-grams found in fewer training texts. Default 2.
+	MinDF int `opt:"min_df" json:"min_df"`
+	// Lowercase folds case before counting. Default false, because
+	// capitalisation is part of a speaker's style.
+	Lowercase bool `opt:"lowercase" json:"lowercase"`
+	// SublinearTF weighs a count c as 1+ln(c) instead of c. Default true.
+	SublinearTF bool `opt:"sublinear_tf" json:"sublinear_tf"`
+	// Center makes Fit record the mean TF-IDF vector of the training texts
+	// and Encode subtract it, so cosines compare what is distinctive about
+	// each text rather than the n-grams every text shares (with raw
+	// vectors, long sets look alike whoever speaks). Default true.
+	Center bool `opt:"center" json:"center"`
+	// Pool is how a set is embedded: "mean" of its utterances' vectors (the
+	// paper's hierarchical pooling) or "doc", the TF-IDF vector of its
+	// concatenated text. Default "mean".
+	Pool string `opt:"pool" json:"pool"`
+}
+
+// DefaultTFIDFOptions returns the "tfidf" row's defaults (the only place
+// they are written).
+func DefaultTFIDFOptions() TFIDFOptions {
+	return TFIDFOptions{MinN: 2, MaxN: 4, MaxFeatures: 20000, MinDF: 2, SublinearTF: true, Center: true, Pool: "mean"}
+}
+
+// Validate checks the options (errors name the setting).
+func (o TFIDFOptions) Validate() error {
+	switch {
+	case o.MinN < 1:
+		return fmt.Errorf("tfidf: ngram_min %d: must be at least 1", o.MinN)
+	case o.MaxN < o.MinN:
+		return fmt.Errorf("tfidf: ngram_max %d < ngram_min %d", o.MaxN, o.MinN)
+	case o.MaxFeatures < 1:
+		return fmt.Errorf("tfidf: max_features %d: must be at least 1", o.MaxFeatures)
+	case o.MinDF < 1:
+		return fmt.Errorf("tfidf: min_df %d: must be at least 1", o.MinDF)
+	case o.Pool != "mean" && o.Pool != "doc":
+		return fmt.Errorf("tfidf: pool %q: expected mean or doc", o.Pool)
+	}
+	return nil
 }
 
 // tfidfEncoder embeds text as the L2-normalised TF-IDF vector of its
@@ -55,26 +76,14 @@ type tfidfEncoder struct {
 }
 
 // NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
-// (mean pooling done sparsely, or with opts.Document one document per
+// (mean pooling done sparsely, or with Pool "doc" one document per
 // set).
 func NewTFIDF(opts TFIDFOptions) (sv.Fitter, error) {
-	if opts.MinN <= 0 {
-		opts.MinN = 2
-	}
-	if opts.MaxN <= 0 {
-		opts.MaxN = 4
-	}
-	if opts.MaxN < opts.MinN {
-		return nil, fmt.Errorf("tfidf: ngram_max %d < ngram_min %d", opts.MaxN, opts.MinN)
-	}
-	if opts.MaxFeatures <= 0 {
-		opts.MaxFeatures = 20000
-	}
-	if opts.MinDF <= 0 {
-		opts.MinDF = 2
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
 	e := &tfidfEncoder{opts: opts}
-	if opts.Document {
+	if opts.Pool == "doc" {
 		return &tfidfDocEncoder{e}, nil
 	}
 	return e, nil
@@ -173,7 +182,7 @@ func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
 		e.idf[i] = float32(math.Log((1+n)/(1+float64(k.df))) + 1)
 	}
 	e.mean = nil
-	if !e.opts.NoCenter {
+	if e.opts.Center {
 		sum := make([]float64, len(e.idf))
 		counts := map[int32]float64{}
 		for i, t := range texts {
@@ -216,7 +225,7 @@ func (e *tfidfEncoder) sparse(t string, counts map[int32]float64, fn func(d int3
 	})
 	var norm float64
 	for i, c := range counts {
-		if !e.opts.LinearTF {
+		if e.opts.SublinearTF {
 			c = 1 + math.Log(c)
 		}
 		x := c * float64(e.idf[i])
@@ -311,5 +320,5 @@ func (e *tfidfDocEncoder) EncodeSets(ctx context.Context, sets [][]string, progr
 func (e *tfidfEncoder) Describe() string {
 	o := e.opts
 	return fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
-		o.MinN, o.MaxN, e.Dim(), o.MinDF, !o.LinearTF, o.Lowercase, !o.NoCenter, o.Document)
+		o.MinN, o.MaxN, e.Dim(), o.MinDF, o.SublinearTF, o.Lowercase, o.Center, o.Pool == "doc")
 }

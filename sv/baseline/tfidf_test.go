@@ -11,7 +11,7 @@ import (
 
 func TestTFIDFVocabularyAndIDF(t *testing.T) {
 	ctx := context.Background()
-	enc, err := NewTFIDF(TFIDFOptions{MinN: 2, MaxN: 2, MinDF: 1, MaxFeatures: 100, NoCenter: true})
+	enc, err := NewTFIDF(tfidfOpts(func(o *TFIDFOptions) { o.MinN, o.MaxN, o.MinDF, o.MaxFeatures, o.Center = 2, 2, 1, 100, false }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestTFIDFVocabularyAndIDF(t *testing.T) {
 func TestTFIDFMaxFeaturesMinDFAndCentring(t *testing.T) {
 	ctx := context.Background()
 	train := []string{"hello there", "hello you", "well hello", "bye now"}
-	enc, _ := NewTFIDF(TFIDFOptions{MinN: 3, MaxN: 3, MinDF: 2, MaxFeatures: 3})
+	enc, _ := NewTFIDF(tfidfOpts(func(o *TFIDFOptions) { o.MinN, o.MaxN, o.MinDF, o.MaxFeatures = 3, 3, 2, 3 }))
 	if err := enc.Fit(ctx, train); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestTFIDFMaxFeaturesMinDFAndCentring(t *testing.T) {
 			t.Errorf("centred training vectors sum to %v at %q", s, voc[d])
 		}
 	}
-	if _, err := NewTFIDF(TFIDFOptions{MinN: 4, MaxN: 2}); err == nil {
+	if _, err := NewTFIDF(tfidfOpts(func(o *TFIDFOptions) { o.MinN, o.MaxN = 4, 2 })); err == nil {
 		t.Error("ngram_max < ngram_min: want an error")
 	}
 }
@@ -92,7 +92,7 @@ func TestRegisteredBaselines(t *testing.T) {
 // sv.EmbedSets' mean pooling of Encode.
 func TestTFIDFSetsEqualMeanPooling(t *testing.T) {
 	ctx := context.Background()
-	enc, _ := NewTFIDF(TFIDFOptions{MinDF: 1})
+	enc, _ := NewTFIDF(tfidfOpts(func(o *TFIDFOptions) { o.MinDF = 1 }))
 	train := []string{"Hello there, friend.", "Where are you going?", "Nay, my lord.", "I will go."}
 	if err := enc.Fit(ctx, train); err != nil {
 		t.Fatal(err)
@@ -111,4 +111,11 @@ func TestTFIDFSetsEqualMeanPooling(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tfidfOpts returns DefaultTFIDFOptions changed by edit.
+func tfidfOpts(edit func(*TFIDFOptions)) TFIDFOptions {
+	o := DefaultTFIDFOptions()
+	edit(&o)
+	return o
 }

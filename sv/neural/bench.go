@@ -114,7 +114,7 @@ func Bench(ctx context.Context, m UtteranceModel, cfg BenchConfig) (*BenchResult
 	if cfg.EmbedBatch <= 0 {
 		cfg.EmbedBatch = 256
 	}
-	tc, err := cfg.Train.withDefaults(m)
+	tc, err := cfg.Train.resolve(m)
 	if err != nil {
 		return nil, err
 	}

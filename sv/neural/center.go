@@ -28,11 +28,8 @@ func (e *Encoder) Fit(ctx context.Context, texts []string) error {
 	if !e.cfg.Center || len(texts) == 0 {
 		return ctx.Err()
 	}
-	n := e.cfg.CenterTexts
-	if n <= 0 {
-		n = DefaultCenterTexts
-	}
-	if len(texts) <= n {
+	n := e.cfg.CenterTexts // 0: every training text
+	if n <= 0 || len(texts) <= n {
 		e.centerTexts = append([]string(nil), texts...)
 		return nil
 	}

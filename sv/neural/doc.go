@@ -24,3 +24,5 @@
 // Every model and the trainer run on the go, onnx and xla backends of
 // sv/backend.
 package neural
+
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type TrainConfig,TransformerConfig,EncoderConfig,TransformerOptions

@@ -12,34 +12,42 @@ import (
 
 // EncoderConfig configures an Encoder: where it runs, its set head, the
 // trainer settings used by Train, and optional weights to start from.
+// DefaultEncoderConfig gives the defaults; the `opt` keys are settings
+// (Name, Backend, Seed and BatchSize come from sv.EncoderOptions' fields).
 type EncoderConfig struct {
 	// Name is the encoder's row name; empty means the model's Name().
-	Name string `json:"name"`
+	Name string `json:"name" opt:"-"`
 	// Backend is the GoMLX backend ("" = sv/backend's Default()).
-	Backend string `json:"backend"`
+	Backend string `json:"backend" opt:"-"`
 	// Seed seeds the head's initialisation and training order.
-	Seed int64 `json:"seed"`
+	Seed int64 `json:"seed" opt:"-"`
 	// BatchSize is the number of utterances embedded per graph call.
 	// Default 64.
-	BatchSize int `json:"batch_size"`
-	// Head is the set head: "mean" (default, the paper's pooling) or
-	// "attention" (LUAR-style).
+	BatchSize int `json:"batch_size" opt:"-"`
+	// Head is the set head: "mean" (the paper's pooling) or "attention"
+	// (LUAR-style). Default "mean".
 	Head string `json:"head"`
 	// Weights, when set, is a checkpoint file or directory (its newest
 	// checkpoint) whose weights replace the initial ones, e.g. the output of
-	// `roleprint train`.
+	// `roleprint train`. Default "" (the initial weights).
 	Weights string `json:"weights,omitempty"`
 	// Center subtracts the mean vector of (a sample of) the training texts
-	// from every utterance and set vector (setting "center"; see Fit).
-	// Default false.
+	// from every utterance and set vector (see Fit). Default false.
 	Center bool `json:"center,omitempty"`
-	// CenterTexts caps the training texts the mean is computed from
-	// (setting "center_texts"); default DefaultCenterTexts.
+	// CenterTexts caps the training texts the mean is computed from; 0
+	// takes every one. Default DefaultCenterTexts (8192).
 	CenterTexts int `json:"center_texts,omitempty"`
-	// Train configures Train.
-	Train TrainConfig `json:"train"`
+	// Train configures Train (its keys are settings of this encoder).
+	Train TrainConfig `json:"train" opt:",squash"`
 	// Logf receives training notes (per epoch, checkpoints).
 	Logf func(string, ...any) `json:"-"`
+}
+
+// DefaultEncoderConfig returns an encoder's defaults: the mean head,
+// DefaultCenterTexts, DefaultTrainConfig. Rows change what they need in
+// their own Default…Options.
+func DefaultEncoderConfig() EncoderConfig {
+	return EncoderConfig{Head: "mean", CenterTexts: DefaultCenterTexts, Train: DefaultTrainConfig()}
 }
 
 // Encoder adapts a Network to the sv interfaces: sv.Encoder (utterance

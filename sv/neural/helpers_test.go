@@ -76,7 +76,7 @@ func synthCorpus(seed uint64, nSets, nPairs int) *pairs.PairCorpus {
 // fast enough for many training steps in a unit test.
 func tinyTransformer(t testing.TB, seed int64) *Transformer {
 	t.Helper()
-	m, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
+	m, err := NewTransformer("transformer", TransformerConfig{Pooling: "mean", Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
 		Vocab: "testdata/vocab.txt", Seed: seed})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,9 @@ func tinyTransformer(t testing.TB, seed int64) *Transformer {
 
 // tinyTrainConfig trains with small batches and a high learning rate.
 func tinyTrainConfig(seed int64) TrainConfig {
-	return TrainConfig{Epochs: 2, BatchPairs: 8, MaxUtterances: 4, LearningRate: 3e-3, Seed: seed, SkipDev: true}
+	c := DefaultTrainConfig()
+	c.Epochs, c.BatchPairs, c.MaxUtterances, c.LearningRate, c.Seed, c.SkipDev = 2, 8, 4, 3e-3, seed, true
+	return c
 }
 
 // requireONNX skips the test when ONNX Runtime is not installed.

@@ -216,7 +216,7 @@ func TestONNXNGramTrainingBitIdentical(t *testing.T) {
 // synthetic corpus and returns its weights.
 func trainTinyNGrams(t testing.TB, backendName string, cfg TrainConfig) map[string][]float32 {
 	t.Helper()
-	m, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
+	m, err := NewTransformer("transformer", TransformerConfig{Pooling: "mean", NGramMin: 2, NGramMax: 4, Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
 		Vocab: "testdata/vocab.txt", Seed: 3, NGramBuckets: 4096, NGramSlots: 48})
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +274,7 @@ func TestNGramResumeExact(t *testing.T) {
 			cancel()
 		}
 	}
-	m, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
+	m, err := NewTransformer("transformer", TransformerConfig{Pooling: "mean", NGramMin: 2, NGramMax: 4, Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
 		Vocab: "testdata/vocab.txt", Seed: 3, NGramBuckets: 4096, NGramSlots: 48})
 	if err != nil {
 		t.Fatal(err)

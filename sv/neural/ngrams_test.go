@@ -10,7 +10,7 @@ import (
 )
 
 func TestNGramTokenizer(t *testing.T) {
-	m, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
+	m, err := NewTransformer("transformer", TransformerConfig{Pooling: "mean", Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12,
 		Vocab: "testdata/vocab.txt", NGramBuckets: 1 << 16, NGramMin: 2, NGramMax: 3, NGramSlots: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestNGramFineTuning(t *testing.T) {
 // position rows start at zero) gives the same vector.
 func TestNGramHolesMasked(t *testing.T) {
 	text := "hi there"
-	wp, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12, Vocab: "testdata/vocab.txt"})
+	wp, err := NewTransformer("transformer", TransformerConfig{Pooling: "mean", Layers: 1, Dim: 32, Heads: 2, FFNDim: 64, MaxLen: 12, Vocab: "testdata/vocab.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}

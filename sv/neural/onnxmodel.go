@@ -316,6 +316,6 @@ func init() {
 	for _, n := range names {
 		RegisterModel(n, func(opts sv.EncoderOptions) (UtteranceModel, error) {
 			return ONNXFromOptions(n, opts)
-		}, EncoderConfig{Head: "mean"})
+		}, DefaultEncoderConfig())
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/options"
+
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/backend"
 	"github.com/roleprint/roleprint/sv/baseline"
@@ -14,12 +16,12 @@ import (
 // documented by each model).
 type ModelFactory func(opts sv.EncoderOptions) (UtteranceModel, error)
 
-// RegisterModel registers the encoder name with sv: sv.NewEncoder(name,
-// opts) builds the model with factory and wraps it in an Encoder whose
-// configuration is defaults overridden by opts (EncoderConfigFromOptions),
-// so the runner gets the untrained row "name" and the fine-tuned row
-// "name_ft". Call it from an init function; sv/uselite registers
-// "use-lite" this way.
+// RegisterModel registers the encoder name with sv for a model that reads
+// its own settings from opts (the ONNX models): sv.NewEncoder(name, opts)
+// builds the model with factory and wraps it in an Encoder whose
+// configuration is defaults overridden by opts (EncoderConfigFromOptions,
+// which leaves the keys it does not know to the model). Rows with a typed
+// options struct use RegisterRow instead. Call it from an init function.
 func RegisterModel(name string, factory ModelFactory, defaults EncoderConfig) {
 	sv.RegisterEncoder(name, func(opts sv.EncoderOptions) (sv.Encoder, error) {
 		m, err := factory(opts)
@@ -32,39 +34,94 @@ func RegisterModel(name string, factory ModelFactory, defaults EncoderConfig) {
 		if err != nil {
 			return nil, err
 		}
-		e, err := NewEncoder(m, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return e.AsSV(), nil
+		return newSVEncoder(m, cfg)
 	})
 }
 
-// Setting keys read by EncoderConfigFromOptions (sv.EncoderOptions.Settings,
-// `--set key=value` on the command line).
+// RegisterRow registers the encoder name (rows "name" and "name_ft") with
+// a typed options struct O, with no code per key: defaults returns O's
+// Default…() value, encoder points at the EncoderConfig inside an O (head,
+// centring, training) and build makes the model from the resolved O. The
+// options are also registered with sv (sv.RegisterOptions), so `roleprint
+// config name` lists every key and the run manifest records the resolved
+// O; an unknown setting is an error listing the valid keys.
+func RegisterRow[O any](name string, defaults func() O, encoder func(*O) *EncoderConfig, build func(o O, opts sv.EncoderOptions) (UtteranceModel, error)) {
+	resolve := func(opts sv.EncoderOptions) (O, error) {
+		o := defaults()
+		if err := options.Apply(&o, opts.Settings); err != nil {
+			return o, err
+		}
+		applyEncoderFields(encoder(&o), opts)
+		if _, err := NewHead(encoder(&o).Head); err != nil {
+			return o, err
+		}
+		return o, nil
+	}
+	sv.RegisterOptions(name, func(opts sv.EncoderOptions) (any, error) { return resolve(opts) })
+	sv.RegisterEncoder(name, func(opts sv.EncoderOptions) (sv.Encoder, error) {
+		o, err := resolve(opts)
+		if err != nil {
+			return nil, err
+		}
+		m, err := build(o, opts)
+		if err != nil {
+			return nil, err
+		}
+		cfg := *encoder(&o)
+		cfg.Name = name
+		return newSVEncoder(m, cfg)
+	})
+}
+
+func newSVEncoder(m UtteranceModel, cfg EncoderConfig) (sv.Encoder, error) {
+	e, err := NewEncoder(m, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return e.AsSV(), nil
+}
+
+// Setting keys of EncoderConfig and TrainConfig (their `opt` tags), for
+// code that sets one by name (`roleprint train`'s flags).
 const (
-	SetHeadKey         = "head"              // mean | attention
-	SetWeights         = "weights"           // checkpoint file or directory to start from
+	SetHeadKey         = "head"              // EncoderConfig.Head
+	SetWeights         = "weights"           // EncoderConfig.Weights
 	SetEpochs          = "epochs"            // TrainConfig.Epochs
 	SetBatchPairs      = "batch_pairs"       // TrainConfig.BatchPairs
 	SetMicroBatchPairs = "micro_batch_pairs" // TrainConfig.MicroBatchPairs
 	SetLearningRate    = "lr"                // TrainConfig.LearningRate
-	SetWarmup          = "warmup"            // TrainConfig.WarmupFraction
 	SetMaxUtterances   = "max_utterances"    // TrainConfig.MaxUtterances
 	SetMaxTokens       = "max_tokens"        // TrainConfig.MaxTokens
-	SetMargin          = "margin"            // TrainConfig.Margin
 	SetMaxSteps        = "max_steps"         // TrainConfig.MaxSteps
 	SetCheckpointDir   = "checkpoint_dir"    // TrainConfig.CheckpointDir
 	SetCheckpointEvery = "checkpoint_every"  // TrainConfig.CheckpointEvery
+	SetWarmup          = "warmup"            // TrainConfig.WarmupFraction
+	SetMargin          = "margin"            // TrainConfig.Margin
 	SetCenter          = "center"            // EncoderConfig.Center
 	SetCenterTexts     = "center_texts"      // EncoderConfig.CenterTexts
 )
 
-// EncoderConfigFromOptions overrides defaults with opts: Backend, Seed and
-// BatchSize from their fields, everything else from Settings (keys above).
-// Malformed values are errors naming the key.
+// EncoderConfigFromOptions overrides defaults with opts: Backend, Seed,
+// BatchSize and Logf from their fields, the EncoderConfig and TrainConfig
+// keys from Settings (other keys are left to the model). A malformed value
+// is an error naming the key.
 func EncoderConfigFromOptions(opts sv.EncoderOptions, defaults EncoderConfig) (EncoderConfig, error) {
 	c := defaults
+	if _, err := options.ApplyKnown(&c, opts.Settings); err != nil {
+		return c, err
+	}
+	applyEncoderFields(&c, opts)
+	if _, err := NewHead(c.Head); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// applyEncoderFields copies opts' fields into c: backend, seed (also the
+// trainer's), batch size, notes, and the runner's work folder as the
+// checkpoint folder when none is set (so an interrupted fine-tuning
+// resumes from its last checkpoint).
+func applyEncoderFields(c *EncoderConfig, opts sv.EncoderOptions) {
 	if opts.Backend != "" {
 		c.Backend = opts.Backend
 	}
@@ -78,74 +135,53 @@ func EncoderConfigFromOptions(opts sv.EncoderOptions, defaults EncoderConfig) (E
 	if opts.Logf != nil {
 		c.Logf = opts.Logf
 	}
-	c.Head = opts.String(SetHeadKey, c.Head)
-	c.Weights = opts.String(SetWeights, c.Weights)
-	var err error
-	if c.Center, err = opts.Bool(SetCenter, c.Center); err != nil {
-		return c, err
+	if c.Train.CheckpointDir == "" && opts.WorkDir != "" {
+		c.Train.CheckpointDir = filepath.Join(opts.WorkDir, "checkpoints")
 	}
-	if c.CenterTexts, err = opts.Int(SetCenterTexts, c.CenterTexts); err != nil {
-		return c, err
-	}
-	t := &c.Train
-	ints := []struct {
-		key string
-		dst *int
-	}{
-		{SetEpochs, &t.Epochs}, {SetBatchPairs, &t.BatchPairs}, {SetMicroBatchPairs, &t.MicroBatchPairs},
-		{SetMaxUtterances, &t.MaxUtterances}, {SetMaxTokens, &t.MaxTokens}, {SetMaxSteps, &t.MaxSteps},
-		{SetCheckpointEvery, &t.CheckpointEvery},
-	}
-	for _, kv := range ints {
-		if *kv.dst, err = opts.Int(kv.key, *kv.dst); err != nil {
-			return c, err
-		}
-	}
-	floats := []struct {
-		key string
-		dst *float64
-	}{{SetLearningRate, &t.LearningRate}, {SetWarmup, &t.WarmupFraction}, {SetMargin, &t.Margin}}
-	for _, kv := range floats {
-		if *kv.dst, err = opts.Float(kv.key, *kv.dst); err != nil {
-			return c, err
-		}
-	}
-	t.CheckpointDir = opts.String(SetCheckpointDir, t.CheckpointDir)
-	if t.CheckpointDir == "" && opts.WorkDir != "" {
-		// The runner's per-round work folder: an interrupted fine-tuning
-		// resumes from its last checkpoint.
-		t.CheckpointDir = filepath.Join(opts.WorkDir, "checkpoints")
-	}
-	if _, err := NewHead(c.Head); err != nil {
-		return c, err
-	}
-	return c, nil
 }
 
-// TransformerFromOptions builds the from-scratch transformer from
-// settings: layers, dim, heads, ffn_dim, max_len, pooling (mean|cls),
-// embed_dim, ngram_buckets, ngram_min, ngram_max, ngram_slots (character
-// n-gram features, see TransformerConfig), vocab (a vocab.txt or
-// tokenizer.json) and glove (true: the
-// GloVe vectors of `roleprint setup glove`; or the path of a word-vector
-// file in sv/baseline's format). The seed is opts.Seed.
-func TransformerFromOptions(name string, opts sv.EncoderOptions, base TransformerConfig) (*Transformer, error) {
-	c := base
-	var err error
-	for _, kv := range []struct {
-		key string
-		dst *int
-	}{{"layers", &c.Layers}, {"dim", &c.Dim}, {"heads", &c.Heads}, {"ffn_dim", &c.FFNDim}, {"max_len", &c.MaxLen}, {"embed_dim", &c.EmbedDim},
-		{"ngram_buckets", &c.NGramBuckets}, {"ngram_min", &c.NGramMin}, {"ngram_max", &c.NGramMax}, {"ngram_slots", &c.NGramSlots}} {
-		if *kv.dst, err = opts.Int(kv.key, *kv.dst); err != nil {
-			return nil, err
-		}
+// TransformerOptions are the settings of the rows "transformer",
+// "transformer_ft", "luar" and "luar_ft" (`roleprint config transformer`):
+// the network's shape, its GloVe initialisation and the encoder's head
+// and training. DefaultTransformerOptions gives every default.
+type TransformerOptions struct {
+	// Model is the network's shape (TransformerConfig).
+	Model TransformerConfig `opt:",squash" json:"model"`
+	// GloVe initialises the whole-word token embeddings: "true" takes the
+	// GloVe vectors of `roleprint setup glove`, another value is the path
+	// of a word-vector file in sv/baseline's format. Default "" (random
+	// initialisation; "false" too).
+	GloVe string `opt:"glove" json:"glove"`
+	// Encoder holds the head, centring and training settings.
+	Encoder EncoderConfig `opt:",squash" json:"encoder"`
+}
+
+// DefaultTransformerOptions returns the defaults of row name
+// (TransformerName or LUARName): DefaultTransformerConfig, no GloVe,
+// DefaultEncoderConfig with the learning rate of a from-scratch model
+// (1e-3) and, for LUAR, the attention head.
+func DefaultTransformerOptions(name string) TransformerOptions {
+	o := TransformerOptions{Model: DefaultTransformerConfig(), Encoder: DefaultEncoderConfig()}
+	o.Encoder.Train.LearningRate = FromScratchLearningRate
+	if name == LUARName {
+		o.Encoder.Head = "attention"
 	}
-	c.Pooling = opts.String("pooling", c.Pooling)
-	c.Vocab = opts.String("vocab", c.Vocab)
+	return o
+}
+
+// FromScratchLearningRate is the learning rate of the from-scratch
+// transformer rows.
+const FromScratchLearningRate = 1e-3
+
+// TransformerFromOptions builds the from-scratch transformer of the
+// resolved options o; the seed is opts.Seed and "glove=true" reads the
+// GloVe of opts.CacheDir.
+func TransformerFromOptions(name string, o TransformerOptions, opts sv.EncoderOptions) (*Transformer, error) {
+	c := o.Model
 	c.Seed = opts.Seed
-	if g := opts.String("glove", ""); g != "" && g != "false" && g != "0" {
+	if g := o.GloVe; g != "" && g != "false" && g != "0" {
 		path := g
+		var err error
 		if g == "true" || g == "1" {
 			if path, err = baseline.GloVePath(opts.CacheDir); err != nil {
 				return nil, err
@@ -187,12 +223,13 @@ const (
 )
 
 func init() {
-	RegisterModel(TransformerName, func(opts sv.EncoderOptions) (UtteranceModel, error) {
-		return TransformerFromOptions(TransformerName, opts, DefaultTransformerConfig())
-	}, EncoderConfig{Head: "mean"})
-	RegisterModel(LUARName, func(opts sv.EncoderOptions) (UtteranceModel, error) {
-		return TransformerFromOptions(LUARName, opts, DefaultTransformerConfig())
-	}, EncoderConfig{Head: "attention"})
+	for _, name := range []string{TransformerName, LUARName} {
+		RegisterRow(name, func() TransformerOptions { return DefaultTransformerOptions(name) },
+			func(o *TransformerOptions) *EncoderConfig { return &o.Encoder },
+			func(o TransformerOptions, opts sv.EncoderOptions) (UtteranceModel, error) {
+				return TransformerFromOptions(name, o, opts)
+			})
+	}
 	registerDefaultRows()
 }
 
@@ -217,12 +254,7 @@ func registerDefaultRows() {
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: TransformerName + sv.FineTunedSuffix, GoMLX: true,
 		Seconds: map[string]float64{backend.Go: 470, backend.ONNX: 55, backend.XLACUDA: 10},
-		// One epoch of 32-pair batches (86 steps on the embedded corpus),
-		// capped at 150 steps so that larger corpora stay near a minute per
-		// round on ONNX Runtime; the trainer's other defaults (8 utterances
-		// × 32 tokens per set, lr 1e-3) apply.
-		Settings: map[string]string{SetEpochs: "1", SetBatchPairs: "32", SetMaxSteps: "150"},
-		Why:      "the from-scratch transformer fine-tuned with the paper's contrastive loss",
+		Why:     "the from-scratch transformer fine-tuned with the paper's contrastive loss",
 	})
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: "use-lite", GoMLX: true, Assets: []string{"use-lite"},
@@ -232,10 +264,7 @@ func registerDefaultRows() {
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: "use-lite" + sv.FineTunedSuffix, GoMLX: true, Assets: []string{"use-lite"},
 		Seconds: map[string]float64{backend.Go: 3000, backend.ONNX: 300, backend.XLACUDA: 20},
-		// docs/use-lite.md's recipe, which beat the frozen model on the
-		// shared corpora: 200 steps of 16 pairs × 4 utterances × 32 pieces.
-		Settings: map[string]string{SetMaxSteps: "200", SetBatchPairs: "16", SetMaxUtterances: "4", SetMaxTokens: "32", SetLearningRate: "1e-4"},
-		Why:      "USE-Lite fine-tuned with the paper's contrastive loss",
+		Why:     "USE-Lite fine-tuned with the paper's contrastive loss",
 	})
 }
 

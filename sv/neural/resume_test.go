@@ -107,7 +107,7 @@ func TestCheckpointRoundTripAndErrors(t *testing.T) {
 		t.Fatal("non-checkpoint loaded without error")
 	}
 	// A model of another shape is refused with the variable's name.
-	other, err := NewTransformer("transformer", TransformerConfig{Layers: 1, Dim: 16, Heads: 2, MaxLen: 12, Vocab: "testdata/vocab.txt"})
+	other, err := NewTransformer("transformer", TransformerConfig{Pooling: "mean", Layers: 1, Dim: 16, Heads: 2, MaxLen: 12, Vocab: "testdata/vocab.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}

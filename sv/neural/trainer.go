@@ -74,7 +74,7 @@ type trainer struct {
 // newest one. ctx cancels between steps (a checkpoint is saved first when
 // a directory is set).
 func Train(ctx context.Context, net *Network, c *pairs.PairCorpus, cfg TrainConfig, progress func(done, total int)) (*TrainResult, error) {
-	cfg, err := cfg.withDefaults(net.Model)
+	cfg, err := cfg.resolve(net.Model)
 	if err != nil {
 		return nil, err
 	}

@@ -20,23 +20,24 @@ type TransformerConfig struct {
 	// Heads is the number of attention heads; Dim must be a multiple.
 	// Default 4 (paper scale: 6).
 	Heads int `json:"heads"`
-	// FFNDim is the inner width of the feed-forward blocks. Default 4·Dim.
+	// FFNDim is the inner width of the feed-forward blocks. Default 512;
+	// 0 means 4·Dim.
 	FFNDim int `json:"ffn_dim"`
 	// MaxLen is the longest utterance in token ids, [CLS] and [SEP]
 	// included; longer ones are truncated. Default 32.
 	MaxLen int `json:"max_len"`
 	// Pooling turns token states into the utterance vector: "mean" over real
-	// tokens (default), "cls" (the first token's state) or "attention" (a
-	// softmax over real tokens with a learned query, which can learn
-	// IDF-like token weights).
+	// tokens, "cls" (the first token's state) or "attention" (a softmax
+	// over real tokens with a learned query, which can learn IDF-like
+	// token weights). Default "mean".
 	Pooling string `json:"pooling"`
 	// EmbedDim is the token-embedding width; when it differs from Dim a
-	// trainable projection maps embeddings to Dim. Default Dim, or the
-	// width of the GloVe vectors when GloVe is set.
+	// trainable projection maps embeddings to Dim. Default 0: Dim, or
+	// the width of the GloVe vectors when GloVe is set.
 	EmbedDim int `json:"embed_dim"`
 	// Seed seeds the weight initialisation. The encoder sets it from
-	// sv.EncoderOptions.Seed.
-	Seed int64 `json:"seed"`
+	// sv.EncoderOptions.Seed (not a setting).
+	Seed int64 `json:"seed" opt:"-"`
 	// Vocab is the tokenizer file (vocab.txt or tokenizer.json); empty means
 	// the embedded bert-base-uncased vocabulary.
 	Vocab string `json:"vocab,omitempty"`
@@ -44,18 +45,22 @@ type TransformerConfig struct {
 	// WordPiece tokens from these word vectors (see WordVectors); the other
 	// rows keep their random initialisation.
 	GloVe WordVectors `json:"-"`
-	// GloVeName names the GloVe source in manifests.
-	GloVeName string `json:"glove,omitempty"`
+	// GloVeName names the GloVe source in manifests (the "glove" setting
+	// is TransformerOptions.GloVe).
+	GloVeName string `json:"glove,omitempty" opt:"-"`
 	// NGramBuckets, when positive, adds character n-gram features: each
 	// utterance's distinct n-grams are hashed into this many rows of a
 	// trainable table whose layer-normalised mean is added to the pooled
 	// output (see ngrams.go). Default 0 (off); 131072 is a good size.
 	NGramBuckets int `json:"ngram_buckets,omitempty"`
-	// NGramMin and NGramMax bound the n-gram lengths in runes (defaults 2
-	// and 4, the TF-IDF baseline's); NGramSlots caps the distinct n-grams
-	// per utterance (default 256). Used only with NGramBuckets.
-	NGramMin   int `json:"ngram_min,omitempty"`
-	NGramMax   int `json:"ngram_max,omitempty"`
+	// NGramMin is the shortest n-gram in runes (used only with
+	// NGramBuckets). Default 2, the TF-IDF baseline's.
+	NGramMin int `json:"ngram_min,omitempty"`
+	// NGramMax is the longest n-gram in runes (used only with
+	// NGramBuckets). Default 4, the TF-IDF baseline's.
+	NGramMax int `json:"ngram_max,omitempty"`
+	// NGramSlots caps the distinct n-grams per utterance (used only with
+	// NGramBuckets). Default 256.
 	NGramSlots int `json:"ngram_slots,omitempty"`
 }
 
@@ -66,38 +71,28 @@ type WordVectors interface {
 	Vector(word string) []float32
 }
 
-// DefaultTransformerConfig returns the CPU defaults: 2 layers, 128 wide,
-// 4 heads, FFN 512, 32 tokens, mean pooling.
+// DefaultTransformerConfig returns the CPU defaults, the one place they are
+// written: 2 layers, 128 wide, 4 heads, FFN 512, 32 tokens, mean pooling,
+// no n-gram features (2–4-grams in 256 slots when turned on).
 func DefaultTransformerConfig() TransformerConfig {
-	return TransformerConfig{Layers: 2, Dim: 128, Heads: 4, FFNDim: 512, MaxLen: 32, Pooling: "mean"}
+	return TransformerConfig{Layers: 2, Dim: 128, Heads: 4, FFNDim: 512, MaxLen: 32, Pooling: "mean",
+		NGramMin: 2, NGramMax: 4, NGramSlots: 256}
 }
 
 // PaperScaleTransformerConfig is the GPU benchmark configuration: 6 layers,
 // 384 wide, 6 heads, FFN 1536, 32 tokens, mean pooling.
 func PaperScaleTransformerConfig() TransformerConfig {
-	return TransformerConfig{Layers: 6, Dim: 384, Heads: 6, FFNDim: 1536, MaxLen: 32, Pooling: "mean"}
+	c := DefaultTransformerConfig()
+	c.Layers, c.Dim, c.Heads, c.FFNDim = 6, 384, 6, 1536
+	return c
 }
 
-// withDefaults fills zero fields and validates.
-func (c TransformerConfig) withDefaults() (TransformerConfig, error) {
-	d := DefaultTransformerConfig()
-	if c.Layers == 0 {
-		c.Layers = d.Layers
-	}
-	if c.Dim == 0 {
-		c.Dim = d.Dim
-	}
-	if c.Heads == 0 {
-		c.Heads = d.Heads
-	}
+// resolve fills the fields whose 0 is derived (FFNDim: 4·Dim; EmbedDim:
+// Dim or the GloVe width), clears the n-gram fields when NGramBuckets is
+// 0 (so configs without n-grams serialise as before) and validates.
+func (c TransformerConfig) resolve() (TransformerConfig, error) {
 	if c.FFNDim == 0 {
 		c.FFNDim = 4 * c.Dim
-	}
-	if c.MaxLen == 0 {
-		c.MaxLen = d.MaxLen
-	}
-	if c.Pooling == "" {
-		c.Pooling = d.Pooling
 	}
 	if c.EmbedDim == 0 {
 		c.EmbedDim = c.Dim
@@ -106,15 +101,6 @@ func (c TransformerConfig) withDefaults() (TransformerConfig, error) {
 		}
 	}
 	if c.NGramBuckets > 0 {
-		if c.NGramMin == 0 {
-			c.NGramMin = 2
-		}
-		if c.NGramMax == 0 {
-			c.NGramMax = max(4, c.NGramMin)
-		}
-		if c.NGramSlots == 0 {
-			c.NGramSlots = 256
-		}
 		if c.NGramMin < 1 || c.NGramMax < c.NGramMin || c.NGramSlots < 1 {
 			return c, fmt.Errorf("transformer: ngram_min %d, ngram_max %d, ngram_slots %d: want 1 ≤ min ≤ max and slots ≥ 1",
 				c.NGramMin, c.NGramMax, c.NGramSlots)
@@ -154,10 +140,10 @@ type Transformer struct {
 	name string
 }
 
-// NewTransformer validates cfg (zero fields take their defaults) and loads
+// NewTransformer validates cfg (start from DefaultTransformerConfig) and loads
 // its tokenizer. name is the encoder's row name ("transformer").
 func NewTransformer(name string, cfg TransformerConfig) (*Transformer, error) {
-	c, err := cfg.withDefaults()
+	c, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -196,11 +182,6 @@ func (m *Transformer) MaxLen() int { return m.cfg.MaxLen + m.cfg.NGramSlots }
 
 // Config implements UtteranceModel.
 func (m *Transformer) Config() any { return m.cfg }
-
-// DefaultLearningRate is the Adam learning rate used when the training
-// configuration leaves it unset (from-scratch models learn faster than the
-// 2e-5 used for pretrained encoders).
-func (m *Transformer) DefaultLearningRate() float64 { return 1e-3 }
 
 // Init implements UtteranceModel: it creates every variable with values
 // drawn on the host from cfg.Seed (identical on every backend).

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/roleprint/roleprint/internal/options"
+
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/baseline"
 )
@@ -16,8 +18,12 @@ func TestGloVeInitialisation(t *testing.T) {
 	if err := baseline.WriteWordVectors(path, 4, words, vecs); err != nil {
 		t.Fatal(err)
 	}
-	m, err := TransformerFromOptions("transformer", sv.EncoderOptions{Seed: 1, Settings: map[string]string{
-		"vocab": "testdata/vocab.txt", "layers": "1", "dim": "8", "heads": "2", "glove": path}}, TransformerConfig{})
+	o := DefaultTransformerOptions(TransformerName)
+	if err := options.Apply(&o, map[string]string{
+		"vocab": "testdata/vocab.txt", "layers": "1", "dim": "8", "heads": "2", "glove": path}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := TransformerFromOptions("transformer", o, sv.EncoderOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +67,16 @@ func TestGloVeInitialisation(t *testing.T) {
 }
 
 func TestTransformerConfigErrors(t *testing.T) {
-	for _, c := range []TransformerConfig{{Dim: 30, Heads: 4}, {Pooling: "max"}, {MaxLen: 1}, {Layers: -1}} {
+	for _, edit := range []func(*TransformerConfig){
+		func(c *TransformerConfig) { c.Dim, c.Heads = 30, 4 },
+		func(c *TransformerConfig) { c.Pooling = "max" },
+		func(c *TransformerConfig) { c.Pooling = "" },
+		func(c *TransformerConfig) { c.MaxLen = 1 },
+		func(c *TransformerConfig) { c.Layers = 0 },
+		func(c *TransformerConfig) { c.NGramBuckets, c.NGramMin = 64, 0 },
+	} {
+		c := DefaultTransformerConfig()
+		edit(&c)
 		c.Vocab = "testdata/vocab.txt"
 		if _, err := NewTransformer("t", c); err == nil {
 			t.Errorf("%+v: want an error", c)

@@ -23,3 +23,5 @@
 // in, L2-normalised vectors out) and runs on every sv/backend backend (go,
 // onnx, xla). Bench measures embedding throughput. See docs/use-lite.md.
 package uselite
+
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type Options

@@ -17,31 +17,51 @@ const Name = "use-lite"
 
 // SettingModelDir is the encoder setting (`--set model_dir=DIR`) naming a
 // folder with model.json, its shards and vocab.json to use instead of the
-// installed package.
+// installed package (Options.ModelDir).
 const SettingModelDir = "model_dir"
 
-// DefaultLearningRate is the fine-tuning learning rate for use-lite_ft
-// when none is set (the trainer's `lr` setting overrides it).
+// DefaultLearningRate is the fine-tuning learning rate of use-lite_ft in
+// DefaultOptions (the `lr` setting overrides it).
 const DefaultLearningRate = 5e-5
 
-func init() {
-	neural.RegisterModel(Name, func(opts sv.EncoderOptions) (neural.UtteranceModel, error) {
-		m, err := modelFromOptions(opts)
-		if err != nil {
-			return nil, err
-		}
-		return &Utterance{Model: m}, nil
-	}, neural.EncoderConfig{Head: "mean"})
+// Options are the settings of the rows "use-lite" and "use-lite_ft"
+// (`roleprint config use-lite`); DefaultOptions gives every default.
+type Options struct {
+	// ModelDir is a folder with model.json, its shards and vocab.json to
+	// use instead of the installed package. Default "" (the package that
+	// `roleprint setup use-lite` installs in the run's cache).
+	ModelDir string `opt:"model_dir" json:"model_dir"`
+	// Encoder holds the head, centring and training settings.
+	Encoder neural.EncoderConfig `opt:",squash" json:"encoder"`
 }
 
-// modelFromOptions loads the model from the model_dir setting, the cache
-// folder of opts, or the default cache.
-func modelFromOptions(opts sv.EncoderOptions) (*Model, error) {
-	if dir := opts.String(SettingModelDir, ""); dir != "" {
+// DefaultOptions returns the USE-Lite rows' defaults: neural's
+// DefaultEncoderConfig with learning rate DefaultLearningRate.
+func DefaultOptions() Options {
+	o := Options{Encoder: neural.DefaultEncoderConfig()}
+	o.Encoder.Train.LearningRate = DefaultLearningRate
+	return o
+}
+
+func init() {
+	neural.RegisterRow(Name, DefaultOptions, func(o *Options) *neural.EncoderConfig { return &o.Encoder },
+		func(o Options, opts sv.EncoderOptions) (neural.UtteranceModel, error) {
+			m, err := modelFromOptions(o.ModelDir, opts.CacheDir)
+			if err != nil {
+				return nil, err
+			}
+			return &Utterance{Model: m}, nil
+		})
+}
+
+// modelFromOptions loads the model from dir, the cache folder, or the
+// default cache.
+func modelFromOptions(dir, cacheDir string) (*Model, error) {
+	if dir != "" {
 		return Load(dir)
 	}
-	if opts.CacheDir != "" {
-		dir := filepath.Join(opts.CacheDir, "npm", "node_modules", filepath.FromSlash(NpmPackage), "dist")
+	if cacheDir != "" {
+		dir := filepath.Join(cacheDir, "npm", "node_modules", filepath.FromSlash(NpmPackage), "dist")
 		return Load(dir)
 	}
 	return Default()
@@ -68,9 +88,6 @@ func (u *Utterance) Tokenizer() neural.Tokenizer { return Tokenizer{u.Model.Toke
 
 // MaxLen implements neural.UtteranceModel: the model reads 128 pieces.
 func (u *Utterance) MaxLen() int { return MaxTokens }
-
-// DefaultLearningRate is read by sv/neural's trainer.
-func (u *Utterance) DefaultLearningRate() float64 { return DefaultLearningRate }
 
 // Init implements neural.UtteranceModel: the pretrained weights become the
 // scope's variables.

@@ -184,8 +184,9 @@ func denseBatch(tokens [][]int, rows, length int) (*tensors.Tensor, *tensors.Ten
 // sv/neural's trainer: the loss is finite and the weights move.
 func TestFineTuneSteps(t *testing.T) {
 	m := installedModel(t)
-	enc, err := neural.NewEncoder(&Utterance{Model: m}, neural.EncoderConfig{Backend: testGo, Head: "mean", Seed: 1,
-		Train: neural.TrainConfig{Epochs: 2, BatchPairs: 4, MaxSteps: 2, MaxUtterances: 2, MaxTokens: 16, LearningRate: 1e-3, SkipDev: true}})
+	tc := neural.DefaultTrainConfig()
+	tc.Epochs, tc.BatchPairs, tc.MaxSteps, tc.MaxUtterances, tc.MaxTokens, tc.LearningRate, tc.SkipDev = 2, 4, 2, 2, 16, 1e-3, true
+	enc, err := neural.NewEncoder(&Utterance{Model: m}, neural.EncoderConfig{Backend: testGo, Head: "mean", Seed: 1, Train: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
