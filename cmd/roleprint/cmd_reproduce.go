@@ -28,6 +28,10 @@ import (
 // tests replace it so that they do not depend on the real asset cache.
 var reproDetectEnv = sv.DetectRowEnvironment
 
+// reproCalibrate measures the GoMLX rows' costs on this machine (cached);
+// tests replace it so that they build no network.
+var reproCalibrate = sv.CalibrateRows
+
 func init() {
 	register(&command{
 		Name:    "reproduce",
@@ -81,7 +85,8 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
 	outs := addOutputFlags(fs, true)
-	dryRun := fs.Bool("dry-run", false, "print the backend, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
+	dryRun := fs.Bool("dry-run", false, "print the backend, the inputs' workload, each row's estimate and the total against the budget, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
+	recalibrate := fs.Bool("recalibrate", false, "measure the GoMLX rows' speed on this backend again instead of using the cached calibration")
 	memProfile := fs.String("memprofile", "", "write a Go heap profile at the run's peak live heap to this file (go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -91,50 +96,16 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 
 	// The rows: the default selection for this machine (backend and
-	// installed assets), unless named.
+	// installed assets) and these inputs (their measured workload), unless
+	// named.
 	rowEnv, err := reproDetectEnv(*backend)
 	if err != nil {
 		return usagef("--backend: %v", err)
 	}
-	sel := sv.SelectDefaultRows(rowEnv, *quick)
-	cfg := sv.Table2ConfigFor(sel)
 	pairCfg := data.DefaultPairConfig()
 	if *quick {
 		pairCfg = sv.QuickPairConfig(pairCfg)
 	}
-	if given["encoders"] {
-		cfg.Encoders = reproSplitList(*encoders)
-		cfg.Explicit = append(cfg.Explicit, cfg.Encoders...)
-		cfg.Selection = nil
-	}
-	if given["mixed"] {
-		cfg.Mixed = reproSplitList(*mixed)
-		if len(cfg.Mixed) == 1 && cfg.Mixed[0] == "none" {
-			cfg.Mixed = nil
-		}
-		cfg.Explicit = append(cfg.Explicit, cfg.Mixed...)
-	} else if given["encoders"] {
-		cfg.Mixed = slices.Clone(def.Mixed)
-	}
-	if given["rounds"] || !*quick {
-		cfg.Rounds = *rounds
-	}
-	if given["fit-max"] || !*quick {
-		cfg.FitMaxTexts = *fitMax
-	}
-	cfg.Seed = *seed
-	crit, err := sv.ParseCriterion(*criterion)
-	if err != nil {
-		return usagef("--criterion: %v", err)
-	}
-	cfg.Criterion = crit
-	cfg.Backend = rowEnv.Backend.Name
-	if cfg.Settings, err = sv.ParseSettings(*set); err != nil {
-		return usagef("--set: %v", err)
-	}
-	// Encoders named on the command line must run (cfg.Explicit); the
-	// others may be skipped when their assets are not installed.
-	cfg.SkipMissing = true
 	pairCfg.Variant = data.PairVariant(*variant)
 	pairCfg.BaseNegatives = *baseNeg
 	if fs.NArg() == 0 {
@@ -152,16 +123,75 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := pairCfg.Validate(); err != nil {
 		return usagef("pair configuration: %v", err)
 	}
-	if _, err := cfg.Validate(); err != nil {
-		return usagef("%v", err)
-	}
-	if *dryRun {
-		return reproPlan(e, cfg, rowEnv.Backend, *quick, *asJSON)
-	}
-
 	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
 	if err != nil {
 		return err
+	}
+	settings, err := sv.ParseSettings(*set)
+	if err != nil {
+		return usagef("--set: %v", err)
+	}
+	// The workload of these inputs (round 1's pairs, timed) and, for the
+	// default selection, the GoMLX rows' speed on this backend.
+	source := sv.PairsFrom(utts, pairCfg)
+	t0 := time.Now()
+	first, err := source(ctx, 1, *seed)
+	if err != nil {
+		return fmt.Errorf("round 1: pairs: %w", err)
+	}
+	work := sv.MeasureWorkload(first)
+	work.PairsSeconds = time.Since(t0).Seconds()
+	work.Embedded = fs.NArg() == 0
+	rowEnv.Workload = &work
+	if !*quick && !given["encoders"] {
+		base := sv.DefaultTable2Config()
+		base.Settings = settings
+		rowEnv.Costs = reproCalibrate(ctx, sv.DefaultRows(), rowEnv, first, sv.CalibrationOptions{Fresh: *recalibrate, Config: &base, Logf: e.Logf})
+	}
+	sel := sv.SelectDefaultRows(rowEnv, *quick)
+	cfg := sv.Table2ConfigFor(sel)
+	if given["encoders"] {
+		cfg.Encoders = reproSplitList(*encoders)
+		cfg.Explicit = append(cfg.Explicit, cfg.Encoders...)
+		cfg.Selection = nil
+	}
+	if given["mixed"] {
+		cfg.Mixed = reproSplitList(*mixed)
+		if len(cfg.Mixed) == 1 && cfg.Mixed[0] == "none" {
+			cfg.Mixed = nil
+		}
+		cfg.Explicit = append(cfg.Explicit, cfg.Mixed...)
+	} else if given["encoders"] {
+		// Rows named with --encoders are exactly the rows run: the mixed
+		// row joins only when every default part is among them.
+		cfg.Mixed = nil
+		if reproAllIn(def.Mixed, cfg.Encoders) {
+			cfg.Mixed = slices.Clone(def.Mixed)
+		}
+	}
+	if given["rounds"] || !*quick {
+		cfg.Rounds = *rounds
+	}
+	if given["fit-max"] || !*quick {
+		cfg.FitMaxTexts = *fitMax
+	}
+	cfg.Seed = *seed
+	crit, err := sv.ParseCriterion(*criterion)
+	if err != nil {
+		return usagef("--criterion: %v", err)
+	}
+	cfg.Criterion = crit
+	cfg.Backend = rowEnv.Backend.Name
+	cfg.Settings = settings
+	// Encoders named on the command line must run (cfg.Explicit); the
+	// others may be skipped when their assets are not installed.
+	cfg.SkipMissing = true
+	if _, err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	plan := reproMakePlan(cfg, rowEnv, work, *quick)
+	if *dryRun {
+		return reproPrintPlan(e, cfg, plan, *asJSON)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -178,9 +208,11 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	cfg.Progress = prog.report
 	e.Logf("reproduce: %s, %d utterances, %d round(s), encoders %s, mixed %s, output %s",
 		corpusName, len(utts), cfg.Rounds, strings.Join(cfg.Encoders, ","), reproOrNone(cfg.Mixed), *out)
-	reproLogSelection(e, cfg, rowEnv.Backend)
+	reproLogSelection(e, cfg, plan)
 
-	res, err := sv.RunTable2(ctx, cfg, sv.PairsFrom(utts, pairCfg))
+	src := reproReuseFirst(source, first, *seed)
+	first = nil // held by src until round 1 takes it
+	res, err := sv.RunTable2(ctx, cfg, src)
 	prog.done()
 	if err != nil {
 		return err
@@ -226,83 +258,6 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
 	}
 	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, sv.ReportMarkdown))
-	return nil
-}
-
-// reproLogSelection says on stderr which backend GoMLX rows use and why,
-// which rows run, and which default rows were left out and why.
-func reproLogSelection(e *env, cfg sv.Table2Config, b sv.BackendInfo) {
-	why := b.Reason
-	if why == "" {
-		why = "automatic"
-	}
-	e.Logf("reproduce: GoMLX backend %s: %s", reproBackendName(b.Name), why)
-	sel := cfg.Selection
-	switch {
-	case sel == nil:
-		e.Logf("reproduce: rows named with --encoders: %s", strings.Join(cfg.Encoders, ", "))
-	case sel.Quick:
-		e.Logf("reproduce: --quick rows: %s", strings.Join(sel.Rows, ", "))
-	default:
-		e.Logf("reproduce: default rows for this machine: %s (estimated %.1f min for %d rounds of the embedded corpus on 2 idle cores; budget %.0f min)",
-			strings.Join(sel.Rows, ", "), sel.EstimatedSeconds/60, sv.DefaultRounds, sel.BudgetSeconds/60)
-	}
-	if sel != nil {
-		for _, s := range sel.Skipped {
-			e.Logf("reproduce: not running %s: %s", s.Encoder, s.Reason)
-		}
-		if sel.Setup != "" {
-			e.Logf("reproduce: `%s` adds the rows skipped for missing assets or a slow backend", sel.Setup)
-		}
-	}
-	for _, n := range cfg.Encoders {
-		if note := cfg.RowSettingsNote(n); note != "" {
-			e.Logf("reproduce: %s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n)
-		}
-	}
-}
-
-// reproPlanOutput is the --dry-run output: what a run would do.
-type reproPlanOutput struct {
-	Backend     sv.BackendInfo               `json:"backend"`
-	Quick       bool                         `json:"quick"`
-	Rounds      int                          `json:"rounds"`
-	Encoders    []string                     `json:"encoders"`
-	Mixed       []string                     `json:"mixed"`
-	RowSettings map[string]map[string]string `json:"row_settings"`
-	Selection   *sv.RowSelection             `json:"selection"`
-	Skipped     []sv.SkippedEncoder          `json:"skipped"`
-	Setup       string                       `json:"setup,omitempty"`
-}
-
-// reproPlan prints what the run would do (--dry-run): the stderr lines of
-// a real run, or with --json one object.
-func reproPlan(e *env, cfg sv.Table2Config, b sv.BackendInfo, quick, asJSON bool) error {
-	p := reproPlanOutput{Backend: b, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
-		RowSettings: map[string]map[string]string{}, Selection: cfg.Selection, Skipped: []sv.SkippedEncoder{}}
-	if p.Mixed == nil {
-		p.Mixed = []string{}
-	}
-	for _, n := range cfg.Encoders {
-		if rs := sv.DefaultRowSettings(n); len(rs) > 0 {
-			p.RowSettings[n] = rs
-		}
-	}
-	if cfg.Selection != nil {
-		p.Skipped = append(p.Skipped, cfg.Selection.Skipped...)
-		p.Setup = cfg.Selection.Setup
-	}
-	if asJSON {
-		return e.JSON(p)
-	}
-	reproLogSelection(e, cfg, b)
-	fmt.Fprintf(e.Stdout(), "backend: %s\nrows: %s\nmixed: %s\nrounds: %d\n", reproBackendName(b.Name), strings.Join(cfg.Encoders, ", "), reproOrNone(cfg.Mixed), cfg.Rounds)
-	for _, s := range p.Skipped {
-		fmt.Fprintf(e.Stdout(), "skipped %s: %s\n", s.Encoder, s.Reason)
-	}
-	if p.Setup != "" {
-		fmt.Fprintf(e.Stdout(), "setup: %s\n", p.Setup)
-	}
 	return nil
 }
 
