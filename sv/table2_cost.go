@@ -29,6 +29,9 @@ type Workload struct {
 	// PairsSeconds is the time one round's pairs took to build (measured
 	// while measuring the workload; 0 when unknown).
 	PairsSeconds float64 `json:"pairs_s"`
+	// LoadSeconds is the one-time cost of the run outside its rounds:
+	// reading the inputs (measured by the caller; 0 when unknown).
+	LoadSeconds float64 `json:"load_s"`
 
 	// evalWords holds each distinct eval text's word count, for
 	// EvalTokens.

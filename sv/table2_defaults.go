@@ -228,8 +228,8 @@ type RowSelection struct {
 	Estimates []RowEstimate      `json:"estimates"`
 	Seconds   map[string]float64 `json:"seconds_per_round"`
 	// EstimatedSeconds is the estimate of the run over DefaultRounds
-	// rounds: building the pairs (Workload.PairsSeconds) and the selected
-	// rows; BudgetSeconds the budget it had to fit (BudgetFor; 0 for
+	// rounds: reading the inputs (Workload.LoadSeconds), building the
+	// pairs (Workload.PairsSeconds) and the selected rows; BudgetSeconds the budget it had to fit (BudgetFor; 0 for
 	// --quick, whose rows are fixed).
 	EstimatedSeconds float64 `json:"estimated_seconds"`
 	BudgetSeconds    float64 `json:"budget_seconds"`
@@ -360,14 +360,14 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 				}
 				continue
 			}
-			if DefaultRounds*(total+groupCost) > budget {
+			if DefaultRounds*(total+groupCost)+w.LoadSeconds > budget {
 				setup, other := fasterBackend(group, env.Backend, w, total, budget)
 				where := "backend " + orUnknown(env.Backend.Name)
 				if !r.GoMLX {
 					where = "this machine"
 				}
 				reason := fmt.Sprintf("estimated %s for %d rounds on %s (%s) would bring the default run to %s, over its %s budget",
-					minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)), minutes(budget))
+					minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
 				if setup != "" {
 					reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
 					setupSteps = appendNew(setupSteps, strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
@@ -397,7 +397,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 			sel.Skipped = append(sel.Skipped, s)
 		}
 	}
-	sel.EstimatedSeconds = DefaultRounds * total
+	sel.EstimatedSeconds = DefaultRounds*total + w.LoadSeconds
 	for _, p := range DefaultMixedParts {
 		if chosen[p] {
 			sel.Mixed = append(sel.Mixed, p)
@@ -442,7 +442,7 @@ func fasterBackend(group []DefaultRow, cur BackendInfo, w Workload, selected, bu
 			}
 			c += e.Seconds
 		}
-		if ok && DefaultRounds*(selected+c) <= budget {
+		if ok && DefaultRounds*(selected+c)+w.LoadSeconds <= budget {
 			return cur.Setups[b], b
 		}
 	}

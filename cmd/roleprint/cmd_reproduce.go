@@ -123,14 +123,29 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := pairCfg.Validate(); err != nil {
 		return usagef("pair configuration: %v", err)
 	}
-	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
-	if err != nil {
-		return err
-	}
 	settings, err := sv.ParseSettings(*set)
 	if err != nil {
 		return usagef("--set: %v", err)
 	}
+	if *rounds < 1 {
+		return usagef("rounds = %d: need at least 1", *rounds)
+	}
+	if _, err := sv.ParseCriterion(*criterion); err != nil {
+		return usagef("--criterion: %v", err)
+	}
+	if given["encoders"] { // named rows are checked before the inputs load
+		pre := sv.DefaultTable2Config()
+		pre.Encoders, pre.Mixed = reproSplitList(*encoders), nil
+		if _, err := pre.Validate(); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	tLoad := time.Now()
+	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
+	if err != nil {
+		return err
+	}
+	loadS := time.Since(tLoad).Seconds()
 	// The workload of these inputs (round 1's pairs, timed) and, for the
 	// default selection, the GoMLX rows' speed on this backend.
 	source := sv.PairsFrom(utts, pairCfg)
@@ -142,6 +157,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	work := sv.MeasureWorkload(first)
 	work.PairsSeconds = time.Since(t0).Seconds()
 	work.Embedded = fs.NArg() == 0
+	work.LoadSeconds = loadS
 	rowEnv.Workload = &work
 	if !*quick && !given["encoders"] {
 		base := sv.DefaultTable2Config()

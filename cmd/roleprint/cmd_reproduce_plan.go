@@ -61,7 +61,7 @@ func reproMakePlan(cfg sv.Table2Config, rowEnv sv.RowEnvironment, w sv.Workload,
 			p.Unestimated = append(p.Unestimated, n)
 		}
 	}
-	p.EstimatedSeconds = perRound * float64(cfg.Rounds)
+	p.EstimatedSeconds = perRound*float64(cfg.Rounds) + w.LoadSeconds
 	if cfg.Selection != nil {
 		p.Skipped = append(p.Skipped, cfg.Selection.Skipped...)
 		p.Setup = cfg.Selection.Setup
@@ -78,8 +78,8 @@ func reproPrintPlan(e *env, cfg sv.Table2Config, p reproPlanOutput, asJSON bool)
 	reproLogSelection(e, cfg, p)
 	out := e.Stdout()
 	fmt.Fprintf(out, "backend: %s\nrows: %s\nmixed: %s\nrounds: %d\n", reproBackendName(p.Backend.Name), strings.Join(cfg.Encoders, ", "), reproOrNone(cfg.Mixed), cfg.Rounds)
-	fmt.Fprintf(out, "workload per round: %d eval utterances (%d words), %d training texts, %d training pairs, %d sets; pairs built in %.1f s\n",
-		p.Workload.EvalTexts, p.Workload.EvalWords, p.Workload.TrainTexts, p.Workload.TrainPairs, p.Workload.Sets, p.Workload.PairsSeconds)
+	fmt.Fprintf(out, "workload per round: %d eval utterances (%d words), %d training texts, %d training pairs, %d sets; pairs built in %.1f s; inputs read in %.1f s\n",
+		p.Workload.EvalTexts, p.Workload.EvalWords, p.Workload.TrainTexts, p.Workload.TrainPairs, p.Workload.Sets, p.Workload.PairsSeconds, p.Workload.LoadSeconds)
 	for _, est := range p.Estimates {
 		fmt.Fprintf(out, "estimate %s: %.1f s/round", est.Row, est.Seconds)
 		if est.Steps > 0 {
