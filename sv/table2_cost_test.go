@@ -117,11 +117,12 @@ func TestSelectRowsScalesWithWorkload(t *testing.T) {
 	}
 }
 
-// spinFor keeps one core busy for d (calibration measures CPU time too).
+// spinFor keeps one core busy until this process has spent d of CPU time
+// (calibration measures CPU time, which other jobs' load does not stretch).
 func spinFor(d time.Duration) {
-	end := time.Now().Add(d)
+	end := cpuSeconds() + d.Seconds()
 	x := 0
-	for time.Now().Before(end) {
+	for cpuSeconds() < end {
 		x++
 	}
 	_ = x
