@@ -19,11 +19,9 @@ const (
 	// DefaultRowBudgetSeconds is the budget used when no workload was
 	// measured (SelectRows on ReferenceWorkload): the embedded corpus's.
 	DefaultRowBudgetSeconds = EmbeddedBudgetSeconds
-	// CalibrationMaxSeconds bounds one row's calibration (CalibrateRow):
-	// it embeds CalibrationTexts utterances twice and trains
-	// CalibrationSteps steps, which takes 2–10 s on onnx on 2 cores.
-	CalibrationMaxSeconds = 10.0
-	// CalibrationTexts and CalibrationSteps size a calibration.
+	// CalibrationTexts and CalibrationSteps size one row's calibration
+	// (CalibrateRow): it embeds CalibrationTexts of the run's utterances
+	// twice and trains CalibrationSteps steps.
 	CalibrationTexts = 256
 	CalibrationSteps = 3
 )

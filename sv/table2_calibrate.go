@@ -52,7 +52,7 @@ type calibrationFile struct {
 // CalibrateRows returns cost models measured on this machine for the
 // candidates that ask for one (DefaultRow.Calibrate) and that could be
 // defaults here: registered, their assets installed, env's backend set,
-// and their committed estimate for env's workload (if any) within three
+// and their committed estimate for env's workload (if any) within 1.5
 // budgets (a row far over it is skipped without measuring). Each comes
 // from the cache when a calibration of the same row, backend, program
 // version and row settings is there, else from CalibrateRow on corpus (the
@@ -85,7 +85,7 @@ func CalibrateRows(ctx context.Context, candidates []DefaultRow, env RowEnvironm
 				ok = false
 			}
 		}
-		if e, has := estimateRow(r, backendKey(env.Backend.Name), w, nil, nil); has && DefaultRounds*e.Seconds > 3*BudgetFor(w) {
+		if e, has := estimateRow(r, backendKey(env.Backend.Name), w, nil, nil); has && DefaultRounds*e.Seconds > 1.5*BudgetFor(w) {
 			ok = false
 		}
 		if !ok {
@@ -205,8 +205,10 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 // second pass gives PerEvalToken for the row's committed TokenLimit, the
 // first pass's extra time — compiling, centring — goes to Fixed). The
 // committed cost of the backend, if any, supplies TokenLimit and the
-// per-unit costs calibration does not measure. It takes a few seconds
-// (CalibrationMaxSeconds bounds it on onnx).
+// per-unit costs calibration does not measure. Times are idle-equivalent
+// seconds (meter.secondsTo). Measured on onnx on the 2-core machine: 2 s
+// (transformer), 15 s (use-lite), 45 s (transformer_ft) at load 11,
+// once per program version and settings (then cached).
 func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *data.PairCorpus, cfg *Table2Config) (RowCost, error) {
 	c := r.Costs[backendKey(backend)]
 	c.Fixed, c.PerEvalText, c.PerEvalToken, c.PerStep = 0, 0, 0, 0

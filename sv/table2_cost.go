@@ -89,12 +89,12 @@ func (w Workload) EvalTokens(limit int) int {
 	return n
 }
 
-// ReferenceWorkload is one round of the embedded corpus with the default
-// pair configuration (measured with `roleprint reproduce --dry-run --json`,
-// key selection.workload): what rows are estimated for when no workload
+// ReferenceWorkload is round 1 of the embedded corpus with its pair
+// configuration (measured with `roleprint reproduce --dry-run --json`, key
+// workload): what rows are estimated for when no workload
 // was measured (SelectRows without RowEnvironment.Workload).
 func ReferenceWorkload() Workload {
-	return Workload{Embedded: true, EvalTexts: 9243, EvalWords: 9243 * 20, TrainTexts: 17800, TrainPairs: 2700, Sets: 3000}
+	return Workload{Embedded: true, EvalTexts: 9243, EvalWords: 261392, TrainTexts: 7849, TrainPairs: 2132, Sets: 742}
 }
 
 // RowCost is a row's cost model: the seconds one round takes as a sum of

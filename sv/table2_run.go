@@ -191,8 +191,8 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 		if sel.Quick {
 			note += "; --quick preset"
 		} else {
-			note += fmt.Sprintf("; estimated %s for %d rounds on the embedded corpus on 2 idle cores (budget %s)",
-				minutes(sel.EstimatedSeconds), DefaultRounds, minutes(sel.BudgetSeconds))
+			note += fmt.Sprintf("; estimated %s for %d rounds of these inputs (%s) in idle-equivalent seconds on this machine (budget %s)",
+				minutes(sel.EstimatedSeconds), DefaultRounds, sel.Workload.String(), minutes(sel.BudgetSeconds))
 		}
 		if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(cfg.Mixed, sel.Mixed) {
 			note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
