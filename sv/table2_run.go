@@ -61,6 +61,12 @@ type StepTimes struct {
 	EmbedS float64 `json:"embed_s"`
 	ScoreS float64 `json:"score_s"`
 	TotalS float64 `json:"total_s"`
+	// CPUS is the process's user+sys CPU time over TotalS (all threads;
+	// other work of the process in that time counts too), and IdleS the
+	// idle-equivalent seconds the row's RowCost estimates: the smaller of
+	// TotalS and CPUS spread over the machine's cores.
+	CPUS  float64 `json:"cpu_s,omitempty"`
+	IdleS float64 `json:"idle_s,omitempty"`
 }
 
 // pairScores are an encoder's scores of the dev pairs and of each test
@@ -471,6 +477,7 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		opts.WorkDir = strings.TrimSuffix(ckpt, ".json") + ".work"
 	}
 	t0 := time.Now()
+	m0 := startMeter()
 	enc, err := NewEncoder(name, opts)
 	if err != nil {
 		return nil, err
@@ -524,6 +531,8 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 	}
 	er.Timing.ScoreS = time.Since(t).Seconds()
 	er.Timing.TotalS = time.Since(t0).Seconds()
+	er.Timing.CPUS = cpuSeconds() - m0.cpu
+	er.Timing.IdleS = m0.seconds()
 	if ckpt != "" {
 		if err := saveCheckpoint(ckpt, key, er); err != nil {
 			return nil, err

@@ -159,10 +159,18 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	work.Embedded = fs.NArg() == 0
 	work.LoadSeconds = loadS
 	rowEnv.Workload = &work
-	if !*quick && !given["encoders"] {
+	// Calibrated: the default candidates (not for --quick, whose rows are
+	// fixed), or the rows named with --encoders.
+	var toCalibrate []sv.DefaultRow
+	for _, r := range sv.DefaultRows() {
+		if given["encoders"] && slices.Contains(reproSplitList(*encoders), r.Name) || !given["encoders"] && !*quick {
+			toCalibrate = append(toCalibrate, r)
+		}
+	}
+	if len(toCalibrate) > 0 {
 		base := sv.DefaultTable2Config()
 		base.Settings = settings
-		rowEnv.Costs = reproCalibrate(ctx, sv.DefaultRows(), rowEnv, first, sv.CalibrationOptions{Fresh: *recalibrate, Config: &base, Logf: e.Logf})
+		rowEnv.Costs = reproCalibrate(ctx, toCalibrate, rowEnv, first, sv.CalibrationOptions{Fresh: *recalibrate, Config: &base, Logf: e.Logf})
 	}
 	sel := sv.SelectDefaultRows(rowEnv, *quick)
 	cfg := sv.Table2ConfigFor(sel)
