@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/roleprint/roleprint/data"
@@ -122,25 +124,51 @@ func calibrationSettings(r DefaultRow, cfg *Table2Config) map[string]string {
 }
 
 // programVersion identifies this build for calibration keys: the main
-// module's version and VCS revision ("(devel) 0123abcd+dirty").
+// module's version and VCS revision ("(devel) 0123abcd"), and, when the
+// build carries no revision (a worktree, -buildvcs=false) or comes from a
+// modified tree, the SHA-256 of the executable (the same for every `go
+// run` of one source, different after any code change).
 func programVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v += " " + s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				v += "+dirty"
+	versionOnce.Do(func() {
+		bi, ok := debug.ReadBuildInfo()
+		if !ok {
+			version = "unknown"
+			return
+		}
+		v := bi.Main.Version
+		rev, dirty := false, false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v += " " + s.Value
+				rev = true
+			case "vcs.modified":
+				if s.Value == "true" {
+					v += "+dirty"
+					dirty = true
+				}
 			}
 		}
-	}
-	return v
+		if !rev || dirty {
+			if exe, err := os.Executable(); err == nil {
+				if f, err := os.Open(exe); err == nil {
+					h := sha256.New()
+					if _, err := io.Copy(h, f); err == nil {
+						v += " exe:" + hex.EncodeToString(h.Sum(nil))[:16]
+					}
+					f.Close()
+				}
+			}
+		}
+		version = v
+	})
+	return version
 }
+
+var (
+	versionOnce sync.Once
+	version     string
+)
 
 func calibrationKey(row, backend, version string, settings map[string]string) string {
 	h := sha256.New()
