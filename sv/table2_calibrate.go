@@ -66,7 +66,7 @@ func CalibrateRows(ctx context.Context, candidates []DefaultRow, env RowEnvironm
 		logf = func(string, ...any) {}
 	}
 	out := map[string]RowCost{}
-	if env.Backend.Name == "" || corpus == nil {
+	if corpus == nil {
 		return out
 	}
 	w := ReferenceWorkload()
@@ -78,7 +78,7 @@ func CalibrateRows(ctx context.Context, candidates []DefaultRow, env RowEnvironm
 		registeredRow = func(name string) bool { base, _ := SplitFineTuned(name); return registered(base) }
 	}
 	for _, r := range candidates {
-		if !r.Calibrate || !registeredRow(r.Name) {
+		if !r.Calibrate || !registeredRow(r.Name) || r.GoMLX && env.Backend.Name == "" {
 			continue
 		}
 		ok := true
@@ -229,7 +229,8 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 // training texts when it is a Fitter, trains it when the row is
 // fine-tuned (CalibrationSteps steps: PerStep from the time between the
 // first and the last step, the rest of the training time counted in
-// Fixed), and embeds CalibrationTexts dev/test utterances twice (the
+// Fixed; a row without DefaultRow.Steps trains on all of the corpus's
+// pairs and gets PerTrainPair), and embeds CalibrationTexts dev/test utterances twice (the
 // second pass gives PerEvalToken for the row's committed TokenLimit, the
 // first pass's extra time — compiling, centring — goes to Fixed). The
 // committed cost of the backend, if any, supplies TokenLimit and the
@@ -238,7 +239,11 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 // (transformer), 15 s (use-lite), 45 s (transformer_ft) at load 11,
 // once per program version and settings (then cached).
 func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *data.PairCorpus, cfg *Table2Config) (RowCost, error) {
-	c := r.Costs[backendKey(backend)]
+	key := backendKey(backend)
+	if !r.GoMLX {
+		key = "" // a CPU row's costs do not depend on the backend
+	}
+	c := r.Costs[key]
 	c.Fixed, c.PerEvalText, c.PerEvalToken, c.PerStep = 0, 0, 0, 0
 	base := DefaultTable2Config()
 	if cfg != nil {
@@ -283,11 +288,17 @@ func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *dat
 		}
 		train := t.seconds()
 		steps = len(stamps)
-		if steps < 2 {
+		if r.Steps == nil {
+			// A trainer that does not run by steps (a pure-Go pass over
+			// the pairs): its training time per training pair.
+			c.PerTrainPair = train / float64(max(1, len(corpus.Train)))
+			steps = 0
+		} else if steps < 2 {
 			return c, fmt.Errorf("train: %d steps reported, need 2 to time a step (calibration settings %v)", steps, r.CalibrationSettings)
+		} else {
+			c.PerStep = stamps[0].secondsTo(stamps[len(stamps)-1]) / float64(steps-1)
+			fixed += max(0, train-c.PerStep*float64(steps))
 		}
-		c.PerStep = stamps[0].secondsTo(stamps[len(stamps)-1]) / float64(steps-1)
-		fixed += max(0, train-c.PerStep*float64(steps))
 	}
 	texts := calibrationTexts(corpus, CalibrationTexts)
 	if len(texts) == 0 {

@@ -178,7 +178,8 @@ func init() {
 func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
 	row := DefaultRow{Name: "test-steps_ft", GoMLX: true, Calibrate: true,
 		Settings: map[string]string{"max_steps": "150"}, CalibrationSettings: map[string]string{"max_steps": "4"},
-		Costs: map[string]RowCost{"onnx": {TokenLimit: 32, PerStep: 99}}}
+		Costs: map[string]RowCost{"onnx": {TokenLimit: 32, PerStep: 0.5}},
+		Steps: func(w Workload, s map[string]string) int { return 150 }}
 	corpus := fixtureCorpus(1, 6, 6, 40, 0.3)
 	env := testEnv("onnx", "onnxruntime")
 	env.Registered = func(string) bool { return true }
@@ -219,6 +220,13 @@ func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
 	CalibrateRows(context.Background(), []DefaultRow{row}, env, corpus, opts)
 	if files, _ = filepath.Glob(filepath.Join(dir, "test-steps_ft-*.json")); len(files) != 2 {
 		t.Errorf("another setting: cache files %v, want 2", files)
+	}
+	// A trainer without Steps gets its training time per training pair.
+	noSteps := row
+	noSteps.Name, noSteps.Steps = "test-steps_ft", nil
+	pc, err := CalibrateRow(context.Background(), noSteps, "onnx", corpus, nil)
+	if err != nil || pc.PerStep != 0 || pc.PerTrainPair*float64(len(corpus.Train)) < 4*stepTime.Seconds()/float64(runtime.NumCPU())*0.5 {
+		t.Errorf("no Steps: %+v, %v", pc, err)
 	}
 	// A torn cache file is measured again, not trusted.
 	for _, f := range files {

@@ -13,7 +13,22 @@ import (
 // DefaultRow is a candidate row of the default Table 2 run (`roleprint
 // reproduce` without --encoders): what it needs and what it costs, so
 // that SelectDefaultRows can include it when this machine can afford it
-// and say why when it cannot.
+// for the run's inputs and say why when it cannot.
+//
+// A row registers its own cost model (Costs, and Steps for a trainer that
+// runs by steps). A pure-Go fine-tuned row that passes over the training
+// pairs, for instance, registers per-utterance and per-pair costs measured
+// with a command named in a comment:
+//
+//	sv.RegisterDefaultRow(sv.DefaultRow{Name: "style_ft",
+//		Costs: map[string]sv.RowCost{"": {Fixed: 0.5, PerEvalText: 2e-5, PerTrainText: 1e-5, PerTrainPair: 3e-5}},
+//		Why:   "a sparse style metric trained on the pairs"})
+//
+// and may set Calibrate to have CalibrateRow measure them on this machine
+// instead (a CPU row's calibration fits, trains and embeds like a GoMLX
+// row's; a trainer without Steps trains once on the round's pairs and
+// gets PerTrainPair). A row not marked Quick must fit the budget
+// (BudgetFor) with the rows before it.
 type DefaultRow struct {
 	// Name is the row ("tfidf", "transformer_ft").
 	Name string `json:"name"`
