@@ -23,7 +23,7 @@ const (
 	// (CalibrateRow): it embeds CalibrationTexts of the run's utterances
 	// twice and trains CalibrationSteps steps.
 	CalibrationTexts = 256
-	CalibrationSteps = 3
+	CalibrationSteps = 5
 )
 
 // DefaultRounds is the number of rounds the default-row budget is

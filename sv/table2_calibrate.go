@@ -228,7 +228,7 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 // row's settings and CalibrationSettings, fits it on CalibrationTexts
 // training texts when it is a Fitter, trains it when the row is
 // fine-tuned (CalibrationSteps steps: PerStep from the time between the
-// first and the last step, the rest of the training time counted in
+// end of the second step and the last, the rest of the training time counted in
 // Fixed; a row without DefaultRow.Steps trains on all of the corpus's
 // pairs and gets PerTrainPair), and embeds CalibrationTexts dev/test utterances twice (the
 // second pass gives PerEvalToken for the row's committed TokenLimit, the
@@ -296,7 +296,10 @@ func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *dat
 		} else if steps < 2 {
 			return c, fmt.Errorf("train: %d steps reported, need 2 to time a step (calibration settings %v)", steps, r.CalibrationSettings)
 		} else {
-			c.PerStep = stamps[0].secondsTo(stamps[len(stamps)-1]) / float64(steps-1)
+			// From the second step on when there are three or more: the
+			// first steps after compiling run slower than the rest.
+			from := min(1, steps-2)
+			c.PerStep = stamps[from].secondsTo(stamps[steps-1]) / float64(steps-1-from)
 			fixed += max(0, train-c.PerStep*float64(steps))
 		}
 	}
