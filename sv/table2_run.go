@@ -63,8 +63,10 @@ type StepTimes struct {
 	TotalS float64 `json:"total_s"`
 	// CPUS is the process's user+sys CPU time over TotalS (all threads;
 	// other work of the process in that time counts too), and IdleS the
-	// idle-equivalent seconds the row's RowCost estimates: the smaller of
-	// TotalS and CPUS spread over the machine's cores.
+	// idle-equivalent seconds a calibrated RowCost estimates: the smaller
+	// of TotalS and CPUS spread over the machine's cores. IdleS assumes
+	// the work uses every core (ONNX Runtime does); for a single-threaded
+	// row (the CPU baselines) the idle time is CPUS.
 	CPUS  float64 `json:"cpu_s,omitempty"`
 	IdleS float64 `json:"idle_s,omitempty"`
 }
