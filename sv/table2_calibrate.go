@@ -370,6 +370,10 @@ func (m meter) seconds() float64 { return m.secondsTo(startMeter()) }
 // time stretches with the load while CPU time does not, so calibrations
 // made under load still estimate an idle machine; on an idle machine the
 // wall time is the smaller one unless the work is perfectly parallel.
+// It assumes work that uses every core (ONNX Runtime's kernels): a
+// single-threaded row's idle time is its CPU time, up to NumCPU times
+// more, which is why the CPU baselines' costs are committed constants
+// measured as CPU time.
 func (m meter) secondsTo(n meter) float64 {
 	wall := n.wall.Sub(m.wall).Seconds()
 	if cpu := n.cpu - m.cpu; cpu > 0 {
