@@ -4,3 +4,6 @@ package sv
 
 // peakRSSMiB is unknown here.
 func peakRSSMiB() float64 { return 0 }
+
+// cpuSeconds is unknown here.
+func cpuSeconds() float64 { return 0 }

@@ -19,3 +19,14 @@ func peakRSSMiB() float64 {
 	}
 	return float64(ru.Maxrss) / 1024
 }
+
+// cpuSeconds returns this process's user+sys CPU time so far, all threads
+// (ONNX Runtime's included), or 0 on error.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}

@@ -13,7 +13,22 @@ import (
 // DefaultRow is a candidate row of the default Table 2 run (`roleprint
 // reproduce` without --encoders): what it needs and what it costs, so
 // that SelectDefaultRows can include it when this machine can afford it
-// and say why when it cannot.
+// for the run's inputs and say why when it cannot.
+//
+// A row registers its own cost model (Costs, and Steps for a trainer that
+// runs by steps). A pure-Go fine-tuned row that passes over the training
+// pairs, for instance, registers per-utterance and per-pair costs measured
+// with a command named in a comment:
+//
+//	sv.RegisterDefaultRow(sv.DefaultRow{Name: "style_ft",
+//		Costs: map[string]sv.RowCost{"": {Fixed: 0.5, PerEvalText: 2e-5, PerTrainText: 1e-5, PerTrainPair: 3e-5}},
+//		Why:   "a sparse style metric trained on the pairs"})
+//
+// and may set Calibrate to have CalibrateRow measure them on this machine
+// instead (a CPU row's calibration fits, trains and embeds like a GoMLX
+// row's; a trainer without Steps trains once on the round's pairs and
+// gets PerTrainPair). A row not marked Quick must fit the budget
+// (BudgetFor) with the rows before it.
 type DefaultRow struct {
 	// Name is the row ("tfidf", "transformer_ft").
 	Name string `json:"name"`
@@ -21,16 +36,33 @@ type DefaultRow struct {
 	// "use-lite"); the row is skipped, naming the command, while one is
 	// not installed.
 	Assets []string `json:"assets,omitempty"`
-	// GoMLX marks a row that runs on a GoMLX compute backend; Seconds is
-	// then keyed by backend.
+	// GoMLX marks a row that runs on a GoMLX compute backend; its Costs
+	// are then keyed by backend, and Calibrate measures them on the run's
+	// backend.
 	GoMLX bool `json:"gomlx,omitempty"`
-	// Seconds estimates one round on the embedded corpus (about 10,600
-	// distinct dev and test utterances and 2,700 training pairs per round)
-	// on 2 idle cores (on one GPU for "xla:cuda"): by canonical backend
-	// name ("go", "onnx", "xla:cuda") for a GoMLX row, under "" for the
-	// others. A GoMLX row without an estimate for the run's backend is
-	// not a default there.
-	Seconds map[string]float64 `json:"seconds"`
+	// Costs are the row's committed cost models (RowCost: seconds per
+	// eval utterance, per token, per training text, pair or step, plus a
+	// fixed part per round), by canonical backend name ("go", "onnx",
+	// "xla:cuda") for a GoMLX row, under "" for the others. A row
+	// registers its own: a pure-Go trainer (a sparse style metric) its
+	// PerTrainPair, a GoMLX trainer its PerStep with Steps, an encoder its
+	// PerEvalText or PerEvalToken. A CPU row's figures are measured
+	// constants (say with which command in a comment); a GoMLX row's are
+	// the fallback when it is not calibrated, and what a skipped row's
+	// note uses to name a faster backend. A GoMLX row without a cost for
+	// the run's backend (committed or calibrated) is not a default there.
+	Costs map[string]RowCost `json:"costs"`
+	// Steps returns the training steps one round takes for workload w
+	// with the row's effective encoder settings (the preset's row settings,
+	// DefaultRowSettings, below the user's); nil for rows that do not train by steps.
+	Steps func(w Workload, settings map[string]string) int `json:"-"`
+	// Calibrate, for a GoMLX row, lets CalibrateRow measure the row's
+	// per-unit costs on this machine's backend (a few steps and a few
+	// hundred utterances of the run's own inputs; cached, see
+	// CalibrateRow). CalibrationSettings are encoder settings for that
+	// short run on top of the row's (e.g. a small max_steps).
+	Calibrate           bool              `json:"calibrate,omitempty"`
+	CalibrationSettings map[string]string `json:"calibration_settings,omitempty"`
 	// Quick includes the row in the --quick preset (QuickTable2Config).
 	// Fine-tuned and other GoMLX rows are not: the preset must stay under
 	// a minute on 2 cores.
@@ -42,17 +74,6 @@ type DefaultRow struct {
 	// Why says in a few words what the row adds (for the selection note).
 	Why string `json:"why,omitempty"`
 }
-
-// DefaultRounds is the number of rounds the default-row budget is
-// computed for (the paper's 3): the default rows do not change with
-// --rounds, so tables stay comparable.
-const DefaultRounds = 3
-
-// DefaultRowBudgetSeconds is the estimated time the default rows may take
-// together on the embedded corpus over DefaultRounds rounds: 8 minutes,
-// which leaves headroom below the 10 minutes the default run must stay
-// under on 2 cores (issues 3 and 10).
-const DefaultRowBudgetSeconds = 480.0
 
 var (
 	defaultRowsMu sync.Mutex
@@ -75,9 +96,7 @@ func RegisterDefaultRow(r DefaultRow) {
 			panic("sv: default row registered twice: " + r.Name)
 		}
 	}
-	r.Assets = slices.Clone(r.Assets)
-	r.Seconds = maps.Clone(r.Seconds)
-	defaultRows = append(defaultRows, r)
+	defaultRows = append(defaultRows, r.clone())
 }
 
 // DefaultRows returns the registered candidate rows in order: the
@@ -88,11 +107,16 @@ func DefaultRows() []DefaultRow {
 	defer defaultRowsMu.Unlock()
 	out := make([]DefaultRow, len(defaultRows))
 	for i, r := range defaultRows {
-		r.Assets = slices.Clone(r.Assets)
-		r.Seconds = maps.Clone(r.Seconds)
-		out[i] = r
+		out[i] = r.clone()
 	}
 	return out
+}
+
+func (r DefaultRow) clone() DefaultRow {
+	r.Assets = slices.Clone(r.Assets)
+	r.Costs = maps.Clone(r.Costs)
+	r.CalibrationSettings = maps.Clone(r.CalibrationSettings)
+	return r
 }
 
 // BackendInfo is what a BackendProbe reports about a GoMLX backend.
@@ -133,6 +157,14 @@ type RowEnvironment struct {
 	// Registered reports whether an encoder is built into this program.
 	// Nil asks sv's registry (NewEncoder).
 	Registered func(name string) bool `json:"-"`
+	// Workload is what one round of the run processes, measured on its
+	// inputs (MeasureWorkload); nil estimates for ReferenceWorkload (one
+	// round of the embedded corpus).
+	Workload *Workload `json:"workload,omitempty"`
+	// Costs are cost models measured on this machine by row name
+	// (CalibrateRows); they take precedence over the rows' committed
+	// DefaultRow.Costs.
+	Costs map[string]RowCost `json:"costs,omitempty"`
 }
 
 // DetectRowEnvironment describes this machine for the default-row
@@ -182,12 +214,18 @@ type RowSelection struct {
 	// default "mixed" row that are available (DefaultMixedParts).
 	Rows  []string `json:"rows"`
 	Mixed []string `json:"mixed"`
-	// Seconds are the estimates per round of the candidate rows on this
-	// backend (selected or not; absent when unknown).
-	Seconds map[string]float64 `json:"seconds_per_round"`
-	// EstimatedSeconds is the estimate of the selected rows over
-	// DefaultRounds rounds; BudgetSeconds the budget it had to fit
-	// (DefaultRowBudgetSeconds; 0 for --quick, whose rows are fixed).
+	// Workload is what the estimates are for (measured on the inputs, or
+	// ReferenceWorkload).
+	Workload Workload `json:"workload"`
+	// Estimates are the per-round estimates of the candidate rows on this
+	// backend (selected or not; rows without a cost model are absent), in
+	// candidate order; Seconds the same by row name.
+	Estimates []RowEstimate      `json:"estimates"`
+	Seconds   map[string]float64 `json:"seconds_per_round"`
+	// EstimatedSeconds is the estimate of the run over DefaultRounds
+	// rounds: reading the inputs (Workload.LoadSeconds), building the
+	// pairs (Workload.PairsSeconds) and the selected rows; BudgetSeconds the budget it had to fit (BudgetFor; 0 for
+	// --quick, whose rows are fixed).
 	EstimatedSeconds float64 `json:"estimated_seconds"`
 	BudgetSeconds    float64 `json:"budget_seconds"`
 	// Skipped lists the candidates left out, why, and the command that
@@ -212,18 +250,25 @@ func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
 //   - with quick, only rows marked Quick are kept (the others are listed
 //     as skipped: name them with --encoders to run them);
 //   - a row waiting for an asset is skipped with its setup command;
-//   - a GoMLX row needs an estimate for env's backend, and is added (with
-//     the rows shown With it) only while the estimated time of all
-//     selected rows over DefaultRounds rounds stays within
-//     DefaultRowBudgetSeconds; a row skipped so names the backend setup
-//     that would make it fit, if any.
+//   - a row marked Quick (a CPU baseline) is always kept; any other row
+//     (GoMLX and fine-tuned rows) needs a cost model for env's backend
+//     (calibrated, env.Costs, or committed, DefaultRow.Costs) and is added
+//     (with the rows shown With it) only while the estimate of the run
+//     for env's Workload over DefaultRounds rounds (pairs and every
+//     selected row) stays within BudgetFor(workload); a row skipped so
+//     names the backend setup that would make it fit, if any.
 //
 // The default Mixed Features parts are DefaultMixedParts among the
 // selected rows.
 func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSelection {
-	sel := &RowSelection{Backend: env.Backend, Quick: quick, Seconds: map[string]float64{}}
+	w := ReferenceWorkload()
+	if env.Workload != nil {
+		w = *env.Workload
+	}
+	sel := &RowSelection{Backend: env.Backend, Quick: quick, Workload: w, Seconds: map[string]float64{}}
+	budget := BudgetFor(w)
 	if !quick {
-		sel.BudgetSeconds = DefaultRowBudgetSeconds
+		sel.BudgetSeconds = budget
 	}
 	registeredRow := env.Registered
 	if registeredRow == nil {
@@ -252,26 +297,15 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		}
 		return out
 	}
-	// cost returns the row's estimate per round on backend b.
-	cost := func(r DefaultRow, b string) (float64, bool) {
-		if !r.GoMLX {
-			s := r.Seconds[""]
-			return s, true
-		}
-		if b == "" {
-			return 0, false
-		}
-		s, ok := r.Seconds[b]
-		return s, ok
-	}
 	companions := map[string][]DefaultRow{}
 	for _, r := range candidates {
 		if r.With != "" {
 			companions[r.With] = append(companions[r.With], r)
 		}
 	}
+	estimates := map[string]RowEstimate{}
 	chosen := map[string]bool{}
-	var total float64 // per round
+	total := w.PairsSeconds // per round
 	for _, r := range candidates {
 		if !registeredRow(r.Name) || r.With != "" {
 			continue // companions are decided with their row below
@@ -285,9 +319,10 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		var groupCost float64
 		known := true
 		for _, g := range group {
-			if s, ok := cost(g, backend); ok {
-				sel.Seconds[g.Name] = s
-				groupCost += s
+			if e, ok := estimateRow(g, backend, w, env.Costs, nil); ok {
+				estimates[g.Name] = e
+				sel.Seconds[g.Name] = e.Seconds
+				groupCost += e.Seconds
 			} else {
 				known = false
 			}
@@ -307,10 +342,10 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 			setupSteps = appendNew(setupSteps, miss...)
 			continue
 		}
-		if r.GoMLX && !quick {
+		if !r.Quick && !quick {
 			if !known {
-				// No estimate for this backend: not a default here.
-				setup, _ := fasterBackend(group, env.Backend, total)
+				// No cost model for this backend: not a default here.
+				setup, _ := fasterBackend(group, env.Backend, w, total, budget)
 				reason := fmt.Sprintf("no run-time estimate on backend %s; name it with --encoders to run it", orUnknown(env.Backend.Name))
 				if setup != "" {
 					setupSteps = appendNew(setupSteps, strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
@@ -320,10 +355,14 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 				}
 				continue
 			}
-			if DefaultRounds*(total+groupCost) > DefaultRowBudgetSeconds {
-				setup, other := fasterBackend(group, env.Backend, total)
-				reason := fmt.Sprintf("estimated %s for %d rounds on backend %s would bring the default run to %s, over its %s budget",
-					minutes(DefaultRounds*groupCost), DefaultRounds, env.Backend.Name, minutes(DefaultRounds*(total+groupCost)), minutes(DefaultRowBudgetSeconds))
+			if DefaultRounds*(total+groupCost)+w.LoadSeconds > budget {
+				setup, other := fasterBackend(group, env.Backend, w, total, budget)
+				where := "backend " + orUnknown(env.Backend.Name)
+				if !r.GoMLX {
+					where = "this machine"
+				}
+				reason := fmt.Sprintf("estimated %s for %d rounds on %s (%s) would bring the default run to %s, over its %s budget",
+					minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
 				if setup != "" {
 					reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
 					setupSteps = appendNew(setupSteps, strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
@@ -346,11 +385,14 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		if chosen[r.Name] {
 			sel.Rows = append(sel.Rows, r.Name)
 		}
+		if e, ok := estimates[r.Name]; ok {
+			sel.Estimates = append(sel.Estimates, e)
+		}
 		if s, ok := skipped[r.Name]; ok {
 			sel.Skipped = append(sel.Skipped, s)
 		}
 	}
-	sel.EstimatedSeconds = DefaultRounds * total
+	sel.EstimatedSeconds = DefaultRounds*total + w.LoadSeconds
 	for _, p := range DefaultMixedParts {
 		if chosen[p] {
 			sel.Mixed = append(sel.Mixed, p)
@@ -362,23 +404,40 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 	return sel
 }
 
+// String summarises the workload for notes: "9,243 eval utterances,
+// 2,700 training pairs per round".
+func (w Workload) String() string {
+	return fmt.Sprintf("%s eval utterances, %s training pairs per round", thousands(w.EvalTexts), thousands(w.TrainPairs))
+}
+
+// thousands formats n with commas (9243 → "9,243").
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // fasterBackend returns the setup command of an installable backend on
 // which group would fit the budget beside the rows already selected
-// (their cost per round is taken as unchanged), and that backend's name.
-func fasterBackend(group []DefaultRow, cur BackendInfo, selected float64) (setup, name string) {
+// (their cost per round is taken as unchanged), and that backend's name;
+// it uses the rows' committed costs (an uninstalled backend cannot be
+// calibrated).
+func fasterBackend(group []DefaultRow, cur BackendInfo, w Workload, selected, budget float64) (setup, name string) {
 	keys := slices.Sorted(maps.Keys(cur.Setups))
 	for _, b := range keys {
 		var c float64
 		ok := true
 		for _, g := range group {
-			s, has := g.Seconds[backendKey(b)]
+			e, has := estimateRow(g, backendKey(b), w, nil, nil)
 			if !has {
 				ok = false
 				break
 			}
-			c += s
+			c += e.Seconds
 		}
-		if ok && DefaultRounds*(selected+c) <= DefaultRowBudgetSeconds {
+		if ok && DefaultRounds*(selected+c)+w.LoadSeconds <= budget {
 			return cur.Setups[b], b
 		}
 	}
@@ -433,12 +492,11 @@ func Table2ConfigFor(sel *RowSelection) Table2Config {
 
 // The baselines' candidate rows (registered encoders of sv/baseline):
 // cheap on any backend, all in the --quick preset; the GloVe rows need
-// `roleprint setup glove`. Seconds are per round on the embedded corpus
-// (`roleprint reproduce` with these rows: 15 s for 3 rounds at load 2).
+// `roleprint setup glove`. Their costs (BaselineCosts) are committed
+// constants.
 func init() {
-	cost := map[string]float64{"liwc": 0.5, "lsm": 0.3, "pos": 1.5, "glove": 0.5, "glove-sif": 0.7, "tfidf": 1.5}
 	for _, n := range DefaultEncoders {
-		r := DefaultRow{Name: n, Quick: true, Seconds: map[string]float64{"": cost[n]}}
+		r := DefaultRow{Name: n, Quick: true, Costs: map[string]RowCost{"": BaselineCosts[n]}}
 		if strings.HasPrefix(n, "glove") {
 			r.Assets = []string{"glove"}
 		}

@@ -13,15 +13,18 @@ import (
 // with its untrained companion, and a pretrained GoMLX model ("pre",
 // asset "pre-model") with an expensive fine-tuned row.
 func testCandidates() []DefaultRow {
-	cpu := func(s float64) map[string]float64 { return map[string]float64{"": s} }
+	cpu := func(s float64) map[string]RowCost { return map[string]RowCost{"": {Fixed: s}} }
+	gomlx := func(g, o, c float64) map[string]RowCost {
+		return map[string]RowCost{"go": {Fixed: g}, "onnx": {Fixed: o}, "xla:cuda": {Fixed: c}}
+	}
 	return []DefaultRow{
-		{Name: "liwc", Quick: true, Seconds: cpu(1)},
-		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Seconds: cpu(1)},
-		{Name: "tfidf", Quick: true, Seconds: cpu(2)},
-		{Name: "net", GoMLX: true, With: "net_ft", Seconds: map[string]float64{"go": 40, "onnx": 8, "xla:cuda": 2}},
-		{Name: "net_ft", GoMLX: true, Seconds: map[string]float64{"go": 470, "onnx": 55, "xla:cuda": 10}},
-		{Name: "pre", GoMLX: true, Assets: []string{"pre-model"}, Seconds: map[string]float64{"go": 1200, "onnx": 60, "xla:cuda": 10}},
-		{Name: "pre_ft", GoMLX: true, Assets: []string{"pre-model"}, Seconds: map[string]float64{"go": 3000, "onnx": 300, "xla:cuda": 20}},
+		{Name: "liwc", Quick: true, Costs: cpu(0.5)},
+		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: cpu(0.5)},
+		{Name: "tfidf", Quick: true, Costs: cpu(1)},
+		{Name: "net", GoMLX: true, With: "net_ft", Costs: gomlx(15, 3, 1)},
+		{Name: "net_ft", GoMLX: true, Costs: gomlx(180, 20, 4)},
+		{Name: "pre", GoMLX: true, Assets: []string{"pre-model"}, Costs: gomlx(450, 25, 4)},
+		{Name: "pre_ft", GoMLX: true, Assets: []string{"pre-model"}, Costs: gomlx(1100, 120, 8)},
 	}
 }
 
@@ -69,7 +72,7 @@ func TestSelectRowsFreshMachine(t *testing.T) {
 	if s := findSkipped(sel, "glove-sif"); s.Setup != "roleprint setup glove" || !strings.Contains(s.Reason, "roleprint setup glove") {
 		t.Errorf("glove-sif: %+v", s)
 	}
-	// net_ft would take 3 × (40+470) s on go, over the budget; it fits on
+	// net_ft would take 3 × (15+180) s on go, over the budget; it fits on
 	// onnx, whose setup is named.
 	ft := findSkipped(sel, "net_ft")
 	if ft.Setup != "roleprint setup onnxruntime" || !strings.Contains(ft.Reason, "budget") || !strings.Contains(ft.Reason, "go") {
@@ -88,7 +91,7 @@ func TestSelectRowsFreshMachine(t *testing.T) {
 	if want := []string{"liwc", "tfidf"}; !slices.Equal(sel.Mixed, want) {
 		t.Errorf("mixed %v, want %v", sel.Mixed, want)
 	}
-	if sel.EstimatedSeconds != 3*3 || sel.BudgetSeconds != DefaultRowBudgetSeconds {
+	if sel.EstimatedSeconds != 3*1.5 || sel.BudgetSeconds != DefaultRowBudgetSeconds {
 		t.Errorf("estimate %v budget %v", sel.EstimatedSeconds, sel.BudgetSeconds)
 	}
 }
@@ -101,7 +104,7 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 		skipped []string
 	}{
 		// ONNX Runtime: the fine-tuned transformer and the pretrained
-		// model fit 8 minutes; the fine-tuned pretrained model does not.
+		// model fit 3 minutes; the fine-tuned pretrained model does not.
 		{"onnx", []string{"liwc", "glove-sif", "tfidf", "net", "net_ft", "pre"}, []string{"pre_ft"}},
 		// A GPU affords everything.
 		{"xla:cuda", []string{"liwc", "glove-sif", "tfidf", "net", "net_ft", "pre", "pre_ft"}, nil},
@@ -128,7 +131,7 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 	if s := findSkipped(onnx, "pre_ft"); s.Setup != "" || !strings.Contains(s.Reason, "--encoders") {
 		t.Errorf("pre_ft on onnx: %+v", s)
 	}
-	if want := 3.0 * (1 + 1 + 2 + 8 + 55 + 60); onnx.EstimatedSeconds != want || onnx.Seconds["pre_ft"] != 300 {
+	if want := 3.0 * (0.5 + 0.5 + 1 + 3 + 20 + 25); onnx.EstimatedSeconds != want || onnx.Seconds["pre_ft"] != 120 {
 		t.Errorf("estimate %v (want %v), per-round %v", onnx.EstimatedSeconds, want, onnx.Seconds)
 	}
 	// The pretrained model's asset missing: its rows wait for it, the
@@ -168,8 +171,8 @@ var testRowsOnce sync.Once
 
 func registerTestRows() {
 	testRowsOnce.Do(func() {
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable", GoMLX: true, Seconds: map[string]float64{"onnx": 1}})
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable_ft", GoMLX: true, Seconds: map[string]float64{"onnx": 1}})
+		RegisterDefaultRow(DefaultRow{Name: "test-trainable", GoMLX: true, Costs: map[string]RowCost{"onnx": {Fixed: 1}}})
+		RegisterDefaultRow(DefaultRow{Name: "test-trainable_ft", GoMLX: true, Costs: map[string]RowCost{"onnx": {Fixed: 1}}})
 	})
 }
 

@@ -75,6 +75,14 @@ type StepTimes struct {
 	EmbedS float64 `json:"embed_s"`
 	ScoreS float64 `json:"score_s"`
 	TotalS float64 `json:"total_s"`
+	// CPUS is the process's user+sys CPU time over TotalS (all threads;
+	// other work of the process in that time counts too), and IdleS the
+	// idle-equivalent seconds a calibrated RowCost estimates: the smaller
+	// of TotalS and CPUS spread over the machine's cores. IdleS assumes
+	// the work uses every core (ONNX Runtime does); for a single-threaded
+	// row (the CPU baselines) the idle time is CPUS.
+	CPUS  float64 `json:"cpu_s,omitempty"`
+	IdleS float64 `json:"idle_s,omitempty"`
 }
 
 // pairScores are an encoder's scores of the dev pairs and of each test
@@ -232,8 +240,8 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 		if sel.Quick {
 			note += "; --quick preset"
 		} else {
-			note += fmt.Sprintf("; estimated %s for %d rounds on the embedded corpus on 2 idle cores (budget %s)",
-				minutes(sel.EstimatedSeconds), DefaultRounds, minutes(sel.BudgetSeconds))
+			note += fmt.Sprintf("; estimated %s for %d rounds of these inputs (%s) in idle-equivalent seconds on this machine (budget %s)",
+				minutes(sel.EstimatedSeconds), DefaultRounds, sel.Workload.String(), minutes(sel.BudgetSeconds))
 		}
 		if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(cfg.Mixed, sel.Mixed) {
 			note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
@@ -517,6 +525,7 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		opts.WorkDir = strings.TrimSuffix(ckpt, ".json") + ".work"
 	}
 	t0 := time.Now()
+	m0 := startMeter()
 	enc, err := NewEncoder(name, opts)
 	if err != nil {
 		return nil, err
@@ -570,6 +579,8 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 	}
 	er.Timing.ScoreS = time.Since(t).Seconds()
 	er.Timing.TotalS = time.Since(t0).Seconds()
+	er.Timing.CPUS = cpuSeconds() - m0.cpu
+	er.Timing.IdleS = m0.seconds()
 	if ckpt != "" {
 		if err := saveCheckpoint(ckpt, key, er); err != nil {
 			return nil, err

@@ -28,6 +28,10 @@ import (
 // tests replace it so that they do not depend on the real asset cache.
 var reproDetectEnv = sv.DetectRowEnvironment
 
+// reproCalibrate measures the GoMLX rows' costs on this machine (cached);
+// tests replace it so that they build no network.
+var reproCalibrate = sv.CalibrateRows
+
 func init() {
 	register(&command{
 		Name:    "reproduce",
@@ -83,7 +87,8 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
 	outs := addOutputFlags(fs, true)
-	dryRun := fs.Bool("dry-run", false, "print the backend, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
+	dryRun := fs.Bool("dry-run", false, "print the backend, the inputs' workload, each row's estimate and the total against the budget, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
+	recalibrate := fs.Bool("recalibrate", false, "measure the GoMLX rows' speed on this backend again instead of using the cached calibration")
 	memProfile := fs.String("memprofile", "", "write a Go heap profile at the run's peak live heap to this file (go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -104,19 +109,110 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	*quick = preset.Quick
 
 	// The rows: the default selection for this machine (backend and
-	// installed assets), unless named.
+	// installed assets) and these inputs (their measured workload), unless
+	// named.
 	rowEnv, err := reproDetectEnv(*backend)
 	if err != nil {
 		return usagef("--backend: %v", err)
 	}
-	sel := sv.SelectDefaultRows(rowEnv, *quick)
-	cfg := sv.Table2ConfigFor(sel)
+	// The pairs: defaults, the embedded corpus's, the preset's pair keys,
+	// then the flags and --set "pairs.KEY=..." / --pair-set.
 	pairCfg := pairs.DefaultPairConfig()
 	if fs.NArg() == 0 {
 		pairCfg = sv.EmbeddedPairConfig(pairCfg)
 	}
-	applied, err := preset.Apply(&cfg, &pairCfg)
+	presetCfg := sv.DefaultTable2Config()
+	applied, err := preset.Apply(&presetCfg, &pairCfg)
 	if err != nil {
+		return usagef("--preset: %v", err)
+	}
+	if given["pair-variant"] {
+		pairCfg.Variant = pairs.PairVariant(*variant)
+	}
+	if given["base-negatives"] {
+		pairCfg.BaseNegatives = *baseNeg
+	}
+	settings, err := options.Parse(*set)
+	if err != nil {
+		return usagef("--set: %v", err)
+	}
+	pairKV, err := options.Parse(*pairSet)
+	if err != nil {
+		return usagef("--pair-set: %v", err)
+	}
+	encSettings := map[string]string{}
+	for k, v := range settings {
+		if rest, ok := strings.CutPrefix(k, "pairs."); ok {
+			pairKV[rest] = v
+		} else {
+			encSettings[k] = v
+		}
+	}
+	if len(encSettings) == 0 {
+		encSettings = nil
+	}
+	if err := options.Apply(&pairCfg, pairKV); err != nil {
+		return usagef("--pair-set: %v", err)
+	}
+	if err := pairCfg.Validate(); err != nil {
+		return usagef("pair configuration: %v", err)
+	}
+	if given["rounds"] && *rounds < 1 {
+		return usagef("rounds = %d: need at least 1", *rounds)
+	}
+	var crit stats.Criterion
+	if given["criterion"] {
+		if crit, err = stats.ParseCriterion(*criterion); err != nil {
+			return usagef("--criterion: %v", err)
+		}
+	}
+	if given["encoders"] { // named rows are checked before the inputs load
+		pre := sv.DefaultTable2Config()
+		pre.Encoders, pre.Mixed = reproSplitList(*encoders), nil
+		if _, err := pre.Validate(); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	firstSeed := presetCfg.Seed
+	if given["seed"] {
+		firstSeed = *seed
+	}
+	tLoad := time.Now()
+	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
+	if err != nil {
+		return err
+	}
+	loadS := time.Since(tLoad).Seconds()
+	// The workload of these inputs (round 1's pairs, timed) and, for the
+	// default selection, the GoMLX rows' speed on this backend.
+	source := sv.PairsFrom(utts, pairCfg)
+	t0 := time.Now()
+	first, err := source(ctx, 1, firstSeed)
+	if err != nil {
+		return fmt.Errorf("round 1: pairs: %w", err)
+	}
+	work := sv.MeasureWorkload(first)
+	work.PairsSeconds = time.Since(t0).Seconds()
+	work.Embedded = fs.NArg() == 0
+	work.LoadSeconds = loadS
+	rowEnv.Workload = &work
+	// Calibrated: the default candidates (not for --quick, whose rows are
+	// fixed), or the rows named with --encoders.
+	var toCalibrate []sv.DefaultRow
+	for _, r := range sv.DefaultRows() {
+		if given["encoders"] && slices.Contains(reproSplitList(*encoders), r.Name) || !given["encoders"] && !*quick {
+			toCalibrate = append(toCalibrate, r)
+		}
+	}
+	if len(toCalibrate) > 0 {
+		base := presetCfg
+		base.Settings = encSettings
+		rowEnv.Costs = reproCalibrate(ctx, toCalibrate, rowEnv, first, sv.CalibrationOptions{Fresh: *recalibrate, Config: &base, Logf: e.Logf})
+	}
+	sel := sv.SelectDefaultRows(rowEnv, *quick)
+	cfg := sv.Table2ConfigFor(sel)
+	scratch := pairCfg
+	if _, err := preset.Apply(&cfg, &scratch); err != nil {
 		return usagef("--preset: %v", err)
 	}
 	if slices.Contains(applied.TableKeys, "encoders") {
@@ -137,7 +233,12 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		}
 		cfg.Explicit = append(cfg.Explicit, cfg.Mixed...)
 	} else if given["encoders"] {
-		cfg.Mixed = slices.Clone(def.Mixed)
+		// Rows named with --encoders are exactly the rows run: the mixed
+		// row joins only when every default part is among them.
+		cfg.Mixed = nil
+		if reproAllIn(def.Mixed, cfg.Encoders) {
+			cfg.Mixed = slices.Clone(def.Mixed)
+		}
 	}
 	if given["rounds"] {
 		cfg.Rounds = *rounds
@@ -145,61 +246,21 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if given["fit-max"] {
 		cfg.FitMaxTexts = *fitMax
 	}
-	if given["seed"] {
-		cfg.Seed = *seed
-	}
+	cfg.Seed = firstSeed
 	if given["criterion"] {
-		crit, err := stats.ParseCriterion(*criterion)
-		if err != nil {
-			return usagef("--criterion: %v", err)
-		}
 		cfg.Criterion = crit
 	}
 	cfg.Backend = rowEnv.Backend.Name
-	settings, err := options.Parse(*set)
-	if err != nil {
-		return usagef("--set: %v", err)
-	}
-	pairKV, err := options.Parse(*pairSet)
-	if err != nil {
-		return usagef("--pair-set: %v", err)
-	}
-	cfg.Settings = map[string]string{}
-	for k, v := range settings {
-		if rest, ok := strings.CutPrefix(k, "pairs."); ok {
-			pairKV[rest] = v
-		} else {
-			cfg.Settings[k] = v
-		}
-	}
-	if len(cfg.Settings) == 0 {
-		cfg.Settings = nil
-	}
+	cfg.Settings = encSettings
 	// Encoders named on the command line must run (cfg.Explicit); the
 	// others may be skipped when their assets are not installed.
 	cfg.SkipMissing = true
-	if given["pair-variant"] {
-		pairCfg.Variant = pairs.PairVariant(*variant)
-	}
-	if given["base-negatives"] {
-		pairCfg.BaseNegatives = *baseNeg
-	}
-	if err := options.Apply(&pairCfg, pairKV); err != nil {
-		return usagef("--pair-set: %v", err)
-	}
-	if err := pairCfg.Validate(); err != nil {
-		return usagef("pair configuration: %v", err)
-	}
 	if _, err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
+	plan := reproMakePlan(cfg, rowEnv, work, *quick)
 	if *dryRun {
-		return reproPlan(e, cfg, rowEnv.Backend, *quick, *asJSON)
-	}
-
-	utts, inputs, corpusName, err := reproLoadInput(fs.Args())
-	if err != nil {
-		return err
+		return reproPrintPlan(e, cfg, plan, *asJSON)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -216,9 +277,11 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	cfg.Progress = prog.report
 	e.Logf("reproduce: %s, %d utterances, %d round(s), encoders %s, mixed %s, output %s",
 		corpusName, len(utts), cfg.Rounds, strings.Join(cfg.Encoders, ","), reproOrNone(cfg.Mixed), *out)
-	reproLogSelection(e, cfg, rowEnv.Backend)
+	reproLogSelection(e, cfg, plan)
 
-	res, err := sv.RunTable2(ctx, cfg, sv.PairsFrom(utts, pairCfg))
+	src := reproReuseFirst(source, first, *seed)
+	first = nil // held by src until round 1 takes it
+	res, err := sv.RunTable2(ctx, cfg, src)
 	prog.done()
 	if err != nil {
 		return err
@@ -264,83 +327,6 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
 	}
 	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, sv.ReportMarkdown))
-	return nil
-}
-
-// reproLogSelection says on stderr which backend GoMLX rows use and why,
-// which rows run, and which default rows were left out and why.
-func reproLogSelection(e *env, cfg sv.Table2Config, b sv.BackendInfo) {
-	why := b.Reason
-	if why == "" {
-		why = "automatic"
-	}
-	e.Logf("reproduce: GoMLX backend %s: %s", reproBackendName(b.Name), why)
-	sel := cfg.Selection
-	switch {
-	case sel == nil:
-		e.Logf("reproduce: rows named with --encoders: %s", strings.Join(cfg.Encoders, ", "))
-	case sel.Quick:
-		e.Logf("reproduce: --quick rows: %s", strings.Join(sel.Rows, ", "))
-	default:
-		e.Logf("reproduce: default rows for this machine: %s (estimated %.1f min for %d rounds of the embedded corpus on 2 idle cores; budget %.0f min)",
-			strings.Join(sel.Rows, ", "), sel.EstimatedSeconds/60, sv.DefaultRounds, sel.BudgetSeconds/60)
-	}
-	if sel != nil {
-		for _, s := range sel.Skipped {
-			e.Logf("reproduce: not running %s: %s", s.Encoder, s.Reason)
-		}
-		if sel.Setup != "" {
-			e.Logf("reproduce: `%s` adds the rows skipped for missing assets or a slow backend", sel.Setup)
-		}
-	}
-	for _, n := range cfg.Encoders {
-		if note := cfg.RowSettingsNote(n); note != "" {
-			e.Logf("reproduce: %s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n)
-		}
-	}
-}
-
-// reproPlanOutput is the --dry-run output: what a run would do.
-type reproPlanOutput struct {
-	Backend     sv.BackendInfo               `json:"backend"`
-	Quick       bool                         `json:"quick"`
-	Rounds      int                          `json:"rounds"`
-	Encoders    []string                     `json:"encoders"`
-	Mixed       []string                     `json:"mixed"`
-	RowSettings map[string]map[string]string `json:"row_settings"`
-	Selection   *sv.RowSelection             `json:"selection"`
-	Skipped     []sv.SkippedEncoder          `json:"skipped"`
-	Setup       string                       `json:"setup,omitempty"`
-}
-
-// reproPlan prints what the run would do (--dry-run): the stderr lines of
-// a real run, or with --json one object.
-func reproPlan(e *env, cfg sv.Table2Config, b sv.BackendInfo, quick, asJSON bool) error {
-	p := reproPlanOutput{Backend: b, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
-		RowSettings: map[string]map[string]string{}, Selection: cfg.Selection, Skipped: []sv.SkippedEncoder{}}
-	if p.Mixed == nil {
-		p.Mixed = []string{}
-	}
-	for _, n := range cfg.Encoders {
-		if rs := cfg.RowSettingsFor(n); len(rs) > 0 {
-			p.RowSettings[n] = rs
-		}
-	}
-	if cfg.Selection != nil {
-		p.Skipped = append(p.Skipped, cfg.Selection.Skipped...)
-		p.Setup = cfg.Selection.Setup
-	}
-	if asJSON {
-		return e.JSON(p)
-	}
-	reproLogSelection(e, cfg, b)
-	fmt.Fprintf(e.Stdout(), "backend: %s\nrows: %s\nmixed: %s\nrounds: %d\n", reproBackendName(b.Name), strings.Join(cfg.Encoders, ", "), reproOrNone(cfg.Mixed), cfg.Rounds)
-	for _, s := range p.Skipped {
-		fmt.Fprintf(e.Stdout(), "skipped %s: %s\n", s.Encoder, s.Reason)
-	}
-	if p.Setup != "" {
-		fmt.Fprintf(e.Stdout(), "setup: %s\n", p.Setup)
-	}
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -164,7 +165,11 @@ func reproFakeEnv(t *testing.T, backend string, installed ...string) {
 		}
 		return sv.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
 	}
-	t.Cleanup(func() { reproDetectEnv = old })
+	oldCal := reproCalibrate
+	reproCalibrate = func(context.Context, []sv.DefaultRow, sv.RowEnvironment, *pairs.PairCorpus, sv.CalibrationOptions) map[string]sv.RowCost {
+		return nil // the committed costs: no network is built in tests
+	}
+	t.Cleanup(func() { reproDetectEnv, reproCalibrate = old, oldCal })
 }
 
 // reproPlanOf runs `reproduce --dry-run --json ARGS` and decodes it.
@@ -199,27 +204,46 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 	if want := []string{"glove", "glove-sif", "transformer", "transformer_ft", "use-lite", "use-lite_ft"}; !slices.Equal(reproSkippedNames(p.Skipped), want) {
 		t.Errorf("fresh machine: skipped %v, want %v", reproSkippedNames(p.Skipped), want)
 	}
-	if p.Setup != "roleprint setup glove onnxruntime use-lite" || !slices.Equal(p.Mixed, []string{"liwc", "tfidf"}) {
+	// (ONNX Runtime is not named: on the embedded corpus the GoMLX rows do
+	// not fit its budget on onnx either.)
+	if p.Setup != "roleprint setup glove use-lite" || !slices.Equal(p.Mixed, []string{"liwc", "tfidf"}) {
 		t.Errorf("fresh machine: setup %q, mixed %v", p.Setup, p.Mixed)
 	}
-	// ONNX Runtime installed: the fine-tuned transformer (and its
-	// untrained companion) join, with their CPU training budget.
-	reproFakeEnv(t, "onnx", "glove", "onnxruntime")
-	p = reproPlanOf(t)
-	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf", "transformer", "transformer_ft"}; !slices.Equal(p.Encoders, want) {
-		t.Errorf("onnx: rows %v, want %v", p.Encoders, want)
-	}
-	if p.RowSettings["transformer_ft"]["max_steps"] == "" || p.Setup != "roleprint setup use-lite" {
-		t.Errorf("onnx: row settings %v, setup %q", p.RowSettings, p.Setup)
-	}
-	// With USE-Lite too: use-lite fits the budget, use-lite_ft does not.
+	// ONNX Runtime installed: on the embedded corpus the GoMLX rows'
+	// committed estimates (about 3 minutes each for 3 rounds) do not fit
+	// the 3-minute budget; they are skipped with the estimate and the way
+	// to run them anyway.
 	reproFakeEnv(t, "onnx", "glove", "onnxruntime", "use-lite")
 	p = reproPlanOf(t)
-	if !slices.Contains(p.Encoders, "use-lite") || slices.Contains(p.Encoders, "use-lite_ft") || !slices.Equal(reproSkippedNames(p.Skipped), []string{"use-lite_ft"}) {
-		t.Errorf("onnx + use-lite: rows %v skipped %v", p.Encoders, reproSkippedNames(p.Skipped))
+	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}; !slices.Equal(p.Encoders, want) {
+		t.Errorf("onnx: rows %v, want %v", p.Encoders, want)
 	}
-	if p.Selection == nil || p.Selection.EstimatedSeconds > sv.DefaultRowBudgetSeconds || p.Setup != "" {
-		t.Errorf("onnx + use-lite: selection %+v", p.Selection)
+	for _, s := range p.Skipped {
+		if !strings.Contains(s.Reason, "over its 3.0 min budget") || !strings.Contains(s.Reason, "--encoders") || !strings.Contains(s.Reason, "eval utterances") {
+			t.Errorf("onnx: %s skipped: %q", s.Encoder, s.Reason)
+		}
+	}
+	if p.Workload.EvalTexts == 0 || p.Workload.TrainPairs == 0 || !p.Workload.Embedded || len(p.Estimates) != len(p.Encoders) || p.EstimatedSeconds <= 0 || p.EstimatedSeconds > sv.EmbeddedBudgetSeconds {
+		t.Errorf("onnx: workload %+v estimates %d total %v", p.Workload, len(p.Estimates), p.EstimatedSeconds)
+	}
+	// A GPU: the fine-tuned transformer (and its untrained companion) and
+	// use-lite join with their training budget; use-lite_ft does not fit.
+	reproFakeEnv(t, "xla:cuda", "glove", "use-lite")
+	p = reproPlanOf(t)
+	if !slices.Contains(p.Encoders, "transformer_ft") || !slices.Contains(p.Encoders, "use-lite") || slices.Contains(p.Encoders, "use-lite_ft") {
+		t.Errorf("xla:cuda: rows %v skipped %v", p.Encoders, reproSkippedNames(p.Skipped))
+	}
+	if p.RowSettings["transformer_ft"]["max_steps"] == "" || p.Selection == nil || p.Selection.EstimatedSeconds > sv.EmbeddedBudgetSeconds {
+		t.Errorf("xla:cuda: row settings %v, selection %+v", p.RowSettings, p.Selection)
+	}
+	var steps int
+	for _, e := range p.Estimates {
+		if e.Row == "transformer_ft" {
+			steps = e.Steps
+		}
+	}
+	if want := (p.Workload.TrainPairs + 31) / 32; steps != min(want, 150) {
+		t.Errorf("transformer_ft: %d steps estimated, want %d (one epoch of 32-pair batches)", steps, min(want, 150))
 	}
 	// --backend go on the same machine: no GoMLX row.
 	p = reproPlanOf(t, "--backend", "go")
@@ -245,8 +269,36 @@ func TestReproduceQuickExcludesFineTunedUnlessNamed(t *testing.T) {
 	}
 }
 
+// TestReproduceEncodersAreTheRows checks that --encoders names exactly the
+// rows run: the default mixed parts are not added as rows, and the mixed
+// row joins only when all its parts are named (or with --mixed).
+func TestReproduceEncodersAreTheRows(t *testing.T) {
+	reproFakeEnv(t, "onnx", "glove", "onnxruntime", "use-lite")
+	p := reproPlanOf(t, "--encoders", "tfidf,use-lite")
+	if !slices.Equal(p.Encoders, []string{"tfidf", "use-lite"}) || len(p.Mixed) != 0 {
+		t.Errorf("--encoders tfidf,use-lite: rows %v mixed %v", p.Encoders, p.Mixed)
+	}
+	var rows []string
+	for _, e := range p.Estimates {
+		rows = append(rows, e.Row)
+	}
+	if !slices.Equal(rows, []string{"tfidf", "use-lite"}) || p.EstimatedSeconds <= 0 {
+		t.Errorf("estimates for %v, total %v", rows, p.EstimatedSeconds)
+	}
+	p = reproPlanOf(t, "--encoders", "liwc,glove-sif,tfidf,pos")
+	if !slices.Equal(p.Mixed, []string{"liwc", "glove-sif", "tfidf"}) {
+		t.Errorf("all default parts named: mixed %v", p.Mixed)
+	}
+	p = reproPlanOf(t, "--encoders", "tfidf", "--mixed", "liwc,tfidf")
+	if !slices.Equal(p.Mixed, []string{"liwc", "tfidf"}) {
+		t.Errorf("--mixed given: mixed %v", p.Mixed)
+	}
+}
+
 func TestReproduceReportsSkippedRows(t *testing.T) {
-	reproFakeEnv(t, "go")
+	// A backend without cost models: the GoMLX rows are skipped and
+	// the note names ONNX Runtime, on which they would fit these inputs.
+	reproFakeEnv(t, "xla:cpu")
 	in := reproFixture(t)
 	out := t.TempDir()
 	code, stdout, stderr := reproRun("reproduce", "--rounds", "1", "--set", "tfidf.min_df=1",
@@ -259,7 +311,7 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, want := range []string{"GoMLX backend go: test machine", "default rows for this machine: liwc, lsm, pos, tfidf", "not running transformer_ft"} {
+	for _, want := range []string{"GoMLX backend xla:cpu: test machine", "default rows for this machine: liwc, lsm, pos, tfidf", "not running transformer_ft"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
@@ -281,7 +333,7 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Backend != "go" || len(m.Config.Selection.Rows) != 4 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
+	if m.Backend != "xla:cpu" || len(m.Config.Selection.Rows) != 4 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
 		t.Errorf("manifest: backend %q selection %+v skipped %+v", m.Backend, m.Config.Selection, m.Skipped)
 	}
 }

@@ -3,6 +3,7 @@ package neural
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/roleprint/roleprint/internal/options"
@@ -235,37 +236,87 @@ func init() {
 
 // registerDefaultRows makes the GoMLX rows candidates of the default
 // `roleprint reproduce` run (sv.SelectDefaultRows) and installs sv/backend's
-// backend rules as sv's probe. Estimates are seconds per round on the
-// embedded corpus (~10,600 dev and test utterances, ~2,700 training pairs)
-// on 2 idle cores, from measured throughput: embedding 2,275 utterances/s
-// on onnx and 292 on go (transformer), ~150 and ~9 (use-lite); training
-// ~2 steps/s on onnx and 0.2 on go (transformer, 32 pairs × 2 × 8
-// utterances × 32 tokens). The xla:cuda figures are rough estimates for a
-// GPU (not measured on the embedded corpus). The USE-Lite rows are
-// registered here, beside the trainer they use, and become candidates only
-// when sv/uselite is linked.
+// backend rules as sv's probe. Every row is calibrated on the run's backend
+// (sv.CalibrateRow: a few training steps, 256 of the run's utterances
+// embedded twice; cached). The committed costs below are the fallback when
+// a calibration cannot run, and what a skipped row's note uses to name a
+// faster backend; they come from the throughput measured on 2 idle cores
+// (embedding 2,275 utterances/s on onnx and 292 on go for the
+// transformer, ~150 and ~9 for USE-Lite; training ~1.4 steps/s on onnx
+// and 0.2 on go, 32 pairs × 2 × 8 utterances × 32 tokens; USE-Lite_ft's
+// 16 × 4 × 32-piece steps ~0.8/s on onnx). The xla:cuda figures are rough
+// estimates for a GPU. The USE-Lite rows are registered here, beside the
+// trainer they use, and become candidates only when sv/uselite is linked.
 func registerDefaultRows() {
 	sv.SetBackendProbe(probeBackend)
+	perText := func(go_, onnx, cuda float64, limit int, fixed float64) map[string]sv.RowCost {
+		c := func(s float64) sv.RowCost {
+			return sv.RowCost{Fixed: fixed, PerEvalText: s, TokenLimit: limit, Source: "committed (sv/neural/register.go)"}
+		}
+		return map[string]sv.RowCost{backend.Go: c(go_), backend.ONNX: c(onnx), backend.XLACUDA: c(cuda)}
+	}
+	withStep := func(m map[string]sv.RowCost, go_, onnx, cuda float64) map[string]sv.RowCost {
+		for b, s := range map[string]float64{backend.Go: go_, backend.ONNX: onnx, backend.XLACUDA: cuda} {
+			c := m[b]
+			c.PerStep = s
+			m[b] = c
+		}
+		return m
+	}
+	calib := map[string]string{SetMaxSteps: fmt.Sprint(sv.CalibrationSteps)}
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: TransformerName, GoMLX: true, With: TransformerName + sv.FineTunedSuffix,
-		Seconds: map[string]float64{backend.Go: 40, backend.ONNX: 8, backend.XLACUDA: 3},
-		Why:     "the untrained encoder, to show what fine-tuning adds",
+		Costs:     perText(1.0/292, 1.0/2275, 1.0/20000, 32, 2),
+		Calibrate: true,
+		Why:       "the untrained encoder, to show what fine-tuning adds",
 	})
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: TransformerName + sv.FineTunedSuffix, GoMLX: true,
-		Seconds: map[string]float64{backend.Go: 470, backend.ONNX: 55, backend.XLACUDA: 10},
-		Why:     "the from-scratch transformer fine-tuned with the paper's contrastive loss",
+		Costs: withStep(perText(1.0/292, 1.0/2275, 1.0/20000, 32, 8), 5, 0.7, 0.1),
+		Steps: trainSteps(DefaultTrainConfig()),
+		// Its CPU budget (one epoch, at most 150 steps) is the cpu
+		// preset's (sv/table2_presets.go).
+		Calibrate:           true,
+		CalibrationSettings: calib,
+		Why:                 "the from-scratch transformer fine-tuned with the paper's contrastive loss",
 	})
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: "use-lite", GoMLX: true, Assets: []string{"use-lite"},
-		Seconds: map[string]float64{backend.Go: 1200, backend.ONNX: 60, backend.XLACUDA: 10},
-		Why:     "the pretrained Universal Sentence Encoder Lite",
+		Costs:     perText(1.0/9, 1.0/150, 1.0/1000, 128, 3),
+		Calibrate: true,
+		Why:       "the pretrained Universal Sentence Encoder Lite",
 	})
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: "use-lite" + sv.FineTunedSuffix, GoMLX: true, Assets: []string{"use-lite"},
-		Seconds: map[string]float64{backend.Go: 3000, backend.ONNX: 300, backend.XLACUDA: 20},
-		Why:     "USE-Lite fine-tuned with the paper's contrastive loss",
+		Costs: withStep(perText(1.0/9, 1.0/150, 1.0/1000, 128, 10), 9, 1.2, 0.05),
+		Steps: trainSteps(DefaultTrainConfig()),
+		// docs/use-lite.md's recipe (200 steps of 16 pairs × 4 utterances
+		// × 32 pieces) is the cpu preset's (sv/table2_presets.go).
+		Calibrate:           true,
+		CalibrationSettings: calib,
+		Why:                 "USE-Lite fine-tuned with the paper's contrastive loss",
 	})
+}
+
+// trainSteps returns a DefaultRow.Steps for a row trained by Train: the
+// steps of its epochs of batch_pairs batches over the workload's training
+// pairs (the trainer's count), capped by max_steps; settings missing or
+// invalid fall back to def's.
+func trainSteps(def TrainConfig) func(w sv.Workload, settings map[string]string) int {
+	return func(w sv.Workload, settings map[string]string) int {
+		get := func(k string, d int) int {
+			if v, err := strconv.Atoi(strings.TrimSpace(settings[k])); err == nil && v >= 0 {
+				return v
+			}
+			return d
+		}
+		batch := max(1, get(SetBatchPairs, def.BatchPairs))
+		total := (w.TrainPairs + batch - 1) / batch * max(1, get(SetEpochs, def.Epochs))
+		if m := get(SetMaxSteps, def.MaxSteps); m > 0 && m < total {
+			total = m
+		}
+		return total
+	}
 }
 
 // probeBackend resolves a backend name as GoMLX encoders will, and names
