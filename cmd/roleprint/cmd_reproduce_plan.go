@@ -45,7 +45,11 @@ func reproMakePlan(cfg sv.Table2Config, rowEnv sv.RowEnvironment, w sv.Workload,
 	}
 	run, _ := cfg.Validate()
 	for _, n := range run {
-		if rs := sv.DefaultRowSettings(n); len(rs) > 0 {
+		rs := cfg.RowSettingsFor(n)
+		if cfg.RowSettings == nil {
+			rs = sv.DefaultRowSettings(n)
+		}
+		if len(rs) > 0 {
 			p.RowSettings[n] = rs
 		}
 	}
