@@ -21,6 +21,7 @@ func init() {
 	sv.RegisterEncoder(NameGloVe, func(o sv.EncoderOptions) (sv.Encoder, error) { return gloveFromOptions(o, false) })
 	sv.RegisterEncoder(NameGloVeSIF, func(o sv.EncoderOptions) (sv.Encoder, error) { return gloveFromOptions(o, true) })
 	sv.RegisterEncoder(NameTFIDF, func(o sv.EncoderOptions) (sv.Encoder, error) { return tfidfFromOptions(o) })
+	sv.RegisterEncoder(NameNgramMetric, ngramMetricFromOptions)
 }
 
 // gloveFromOptions reads the settings "vectors" (file), "sif_a", "pc" and
@@ -53,7 +54,8 @@ func gloveFromOptions(o sv.EncoderOptions, sif bool) (sv.Encoder, error) {
 }
 
 // tfidfFromOptions reads the settings "ngram_min", "ngram_max",
-// "max_features", "min_df", "lowercase", "sublinear_tf" and "pool".
+// "max_features", "min_df", "lowercase", "sublinear_tf", "center",
+// "pool" and "topic_mask".
 func tfidfFromOptions(o sv.EncoderOptions) (sv.Encoder, error) {
 	var opts TFIDFOptions
 	var err error
@@ -82,6 +84,9 @@ func tfidfFromOptions(o sv.EncoderOptions) (sv.Encoder, error) {
 		return nil, err
 	}
 	opts.NoCenter = !center
+	if opts.TopicMask, err = o.Int("topic_mask", 0); err != nil {
+		return nil, err
+	}
 	switch p := o.String("pool", "mean"); p {
 	case "mean":
 	case "doc":

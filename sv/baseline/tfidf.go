@@ -39,6 +39,12 @@ type TFIDFOptions struct {
 	// (setting "pool=doc") instead of the mean of its utterances' vectors
 	// (the default, "pool=mean", the paper's hierarchical pooling).
 	Document bool
+	// TopicMask > 0 distorts every text before counting n-grams (setting
+	// "topic_mask"): words outside the TopicMask most frequent words of the
+	// training texts become shapes ('*' per lower-case letter, '^' per
+	// upper-case one, '#' per digit; Stamatatos 2017), so the n-grams keep
+	// style and lose topic. Default 0: no masking.
+	TopicMask int
 }
 
 // tfidfEncoder embeds text as the L2-normalised TF-IDF vector of its
@@ -52,6 +58,7 @@ type tfidfEncoder struct {
 	vocab map[string]int32
 	idf   []float32
 	mean  []float32 // training mean; nil when not centring
+	mask  *topicMask // nil without TopicMask
 }
 
 // NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
@@ -95,6 +102,9 @@ func (e *tfidfEncoder) Dim() int {
 // normalizeText pads with spaces, collapses white space and optionally
 // folds case.
 func (e *tfidfEncoder) normalizeText(t string) string {
+	if e.mask != nil {
+		t = e.mask.apply(t)
+	}
 	if e.opts.Lowercase {
 		t = strings.ToLower(t)
 	}
@@ -123,6 +133,14 @@ func (e *tfidfEncoder) ngrams(t string, fn func(g string)) {
 func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
 	if len(texts) == 0 {
 		return fmt.Errorf("tfidf: fit: no training texts")
+	}
+	e.mask = nil
+	if e.opts.TopicMask > 0 {
+		m, err := fitTopicMask(ctx, texts, e.opts.TopicMask)
+		if err != nil {
+			return err
+		}
+		e.mask = m
 	}
 	df := map[string]int32{}
 	last := map[string]int32{}
@@ -310,6 +328,10 @@ func (e *tfidfDocEncoder) EncodeSets(ctx context.Context, sets [][]string, progr
 // Describe gives the n-gram range, vocabulary size and options.
 func (e *tfidfEncoder) Describe() string {
 	o := e.opts
-	return fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
+	s := fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
 		o.MinN, o.MaxN, e.Dim(), o.MinDF, !o.LinearTF, o.Lowercase, !o.NoCenter, o.Document)
+	if o.TopicMask > 0 {
+		s += fmt.Sprintf(", topic-masked text (all but the %d most frequent training words as shapes)", o.TopicMask)
+	}
+	return s
 }

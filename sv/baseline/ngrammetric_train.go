@@ -1,0 +1,415 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// Training works on sparse set vectors. A set's tfidf vector is s − m: s,
+// the mean of its utterances' L2-normalised TF-IDF vectors, has a few
+// thousand non-zeros among 20,000 features, m (the training mean) is dense.
+// With weights w every quantity of the cosine of w⊙(s_a−m) and w⊙(s_b−m)
+// splits into sparse sums over the sets' supports plus one dense sum
+// Q = Σ w²m² per step, and the gradient into a sparse part plus a dense
+// part proportional to w⊙m², accumulated as one scalar per step. This is
+// written by hand because no Go library trains sparse models: GoMLX has no
+// sparse tensors, and a dense forward/backward over the whole feature
+// table per pair is what made the transformer's n-gram table slow. The
+// Adam update itself is dense over the (≤ 40,000) weights: the mean term
+// makes every feature's gradient non-zero, and one pass over them per
+// step costs less than the batch.
+
+// sparseVec is a set's s: sorted feature indices and values.
+type sparseVec struct {
+	idx []int32
+	val []float32
+}
+
+// metricData are one channel's training inputs.
+type metricData struct {
+	sets []sparseVec // by set index
+	mean []float64   // m (zeros when not centring)
+}
+
+// metricPair is a training or dev pair by set index.
+type metricPair struct {
+	a, b int32
+	same bool
+}
+
+// chunksPerBatch fixes how a batch is split for the goroutines: each chunk
+// has its own gradient buffer and the buffers are summed in chunk order, so
+// the weights do not depend on the number of threads or on scheduling.
+const chunksPerBatch = 8
+
+// setVectors computes s for every set of ids with channel c.
+func setVectors(ctx context.Context, c *metricChannel, sets []*data.UtteranceSet) ([]sparseVec, error) {
+	out := make([]sparseVec, len(sets))
+	counts := map[int32]float64{}
+	sum := map[int32]float64{}
+	for i, s := range sets {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		clear(sum)
+		for _, t := range s.Texts {
+			c.tf.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
+		}
+		inv := 1 / float64(max(len(s.Texts), 1))
+		v := sparseVec{idx: make([]int32, 0, len(sum)), val: make([]float32, 0, len(sum))}
+		for d := range sum {
+			v.idx = append(v.idx, d)
+		}
+		sort.Slice(v.idx, func(a, b int) bool { return v.idx[a] < v.idx[b] })
+		for _, d := range v.idx {
+			v.val = append(v.val, float32(sum[d]*inv))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// stepState holds what one step's pair computations share for a channel.
+type stepState struct {
+	w, wsq []float64
+	mean   []float64
+	q      float64 // Σ w²m²
+}
+
+// pairCos returns cos(w⊙(s_a−m), w⊙(s_b−m)) and the norms² A, B.
+func (st *stepState) pairCos(a, b *sparseVec) (cos, A, B float64) {
+	var assA, asmA, assB, asmB, inter float64
+	for k, i := range a.idx {
+		x := float64(a.val[k])
+		assA += st.wsq[i] * x * x
+		asmA += st.wsq[i] * x * st.mean[i]
+	}
+	for k, i := range b.idx {
+		x := float64(b.val[k])
+		assB += st.wsq[i] * x * x
+		asmB += st.wsq[i] * x * st.mean[i]
+	}
+	for ka, kb := 0, 0; ka < len(a.idx) && kb < len(b.idx); {
+		switch ia, ib := a.idx[ka], b.idx[kb]; {
+		case ia < ib:
+			ka++
+		case ia > ib:
+			kb++
+		default:
+			inter += st.wsq[ia] * float64(a.val[ka]) * float64(b.val[kb])
+			ka++
+			kb++
+		}
+	}
+	A = assA - 2*asmA + st.q
+	B = assB - 2*asmB + st.q
+	if A <= 1e-300 || B <= 1e-300 {
+		return 0, A, B
+	}
+	return (inter - asmA - asmB + st.q) / math.Sqrt(A*B), A, B
+}
+
+// pairGrad adds g·∂cos/∂w to buf on the supports of a and b and returns
+// g·κ, the coefficient of the dense part 2·w_i·m_i²·κ that every feature
+// gets (∂cos/∂w_i = 2w_i[a_i b_i/N − cos/2·(a_i²/A + b_i²/B)] with
+// a_i = s_ai − m_i, N = √(AB); off the supports a_i = b_i = −m_i).
+func (st *stepState) pairGrad(a, b *sparseVec, cos, A, B, g float64, buf []float64) float64 {
+	if A <= 1e-300 || B <= 1e-300 || g == 0 {
+		return 0
+	}
+	n := math.Sqrt(A * B)
+	h := cos / 2
+	kappa := 1/n - h*(1/A+1/B)
+	corr := func(i int32, sa, sb float64) {
+		m := st.mean[i]
+		ai, bi, m2 := sa-m, sb-m, m*m
+		buf[i] += g * 2 * st.w[i] * ((ai*bi-m2)/n - h*((ai*ai-m2)/A+(bi*bi-m2)/B))
+	}
+	ka, kb := 0, 0
+	for ka < len(a.idx) || kb < len(b.idx) {
+		switch {
+		case kb == len(b.idx) || ka < len(a.idx) && a.idx[ka] < b.idx[kb]:
+			corr(a.idx[ka], float64(a.val[ka]), 0)
+			ka++
+		case ka == len(a.idx) || b.idx[kb] < a.idx[ka]:
+			corr(b.idx[kb], 0, float64(b.val[kb]))
+			kb++
+		default:
+			corr(a.idx[ka], float64(a.val[ka]), float64(b.val[kb]))
+			ka++
+			kb++
+		}
+	}
+	return g * kappa
+}
+
+// metricTrainer trains the channels' weights.
+type metricTrainer struct {
+	e      *ngramMetric
+	data   []metricData
+	betas  []float64 // normalised to sum 1
+	states []*stepState
+}
+
+// newStates fills the per-channel step states from the weights w.
+func (t *metricTrainer) refresh(w [][]float64) {
+	for ci, st := range t.states {
+		st.w = w[ci]
+		var q float64
+		for i, x := range w[ci] {
+			st.wsq[i] = x * x
+			q += st.wsq[i] * st.mean[i] * st.mean[i]
+		}
+		st.q = q
+	}
+}
+
+// cos returns the mixed cosine of a pair under the current states.
+func (t *metricTrainer) cos(p metricPair) float64 {
+	var c float64
+	for ci, st := range t.states {
+		x, _, _ := st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b])
+		c += t.betas[ci] * x
+	}
+	return c
+}
+
+// lossGrad returns the mean contrastive loss of pairs and adds its gradient
+// (w.r.t. each channel's weights, without the decay term) to grad.
+func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads int) float64 {
+	type chunkOut struct {
+		buf   [][]float64
+		kappa []float64
+		loss  float64
+	}
+	outs := make([]chunkOut, chunksPerBatch)
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range max(1, min(threads, chunksPerBatch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				lo, hi := k*len(pairs)/chunksPerBatch, (k+1)*len(pairs)/chunksPerBatch
+				o := chunkOut{buf: make([][]float64, len(t.states)), kappa: make([]float64, len(t.states))}
+				for ci := range t.states {
+					o.buf[ci] = make([]float64, len(t.states[ci].w))
+				}
+				cs := make([]float64, len(t.states))
+				as := make([]float64, len(t.states))
+				bs := make([]float64, len(t.states))
+				for _, p := range pairs[lo:hi] {
+					var c float64
+					for ci, st := range t.states {
+						cs[ci], as[ci], bs[ci] = st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b])
+						c += t.betas[ci] * cs[ci]
+					}
+					d := 1 - c
+					var g float64 // dL/dcos
+					if p.same {
+						o.loss += d
+						g = -1
+					} else if d < t.e.opts.Margin {
+						o.loss += t.e.opts.Margin - d
+						g = 1
+					}
+					for ci, st := range t.states {
+						o.kappa[ci] += st.pairGrad(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], cs[ci], as[ci], bs[ci], g*t.betas[ci], o.buf[ci])
+					}
+				}
+				outs[k] = o
+			}
+		}()
+	}
+	for k := range chunksPerBatch {
+		work <- k
+	}
+	close(work)
+	wg.Wait()
+	inv := 1 / float64(max(len(pairs), 1))
+	var loss float64
+	for _, o := range outs {
+		loss += o.loss
+		for ci, st := range t.states {
+			g := grad[ci]
+			for i, x := range o.buf[ci] {
+				g[i] += x * inv
+			}
+			k := o.kappa[ci] * inv
+			for i, m := range st.mean {
+				g[i] += 2 * st.w[i] * m * m * k
+			}
+		}
+	}
+	return loss * inv
+}
+
+// devAUC is the AUC of the mixed cosine on pairs.
+func (t *metricTrainer) devAUC(pairs []metricPair) float64 {
+	scores := make([]float64, len(pairs))
+	labels := make([]bool, len(pairs))
+	for i, p := range pairs {
+		scores[i], labels[i] = t.cos(p), p.same
+	}
+	return sv.AUC(scores, labels)
+}
+
+// Train fits the feature weights on c's training pairs with the paper's
+// contrastive loss and Adam, evaluating the dev AUC before training and
+// after every epoch and keeping the best weights (the test pairs are never
+// read). Fit must come first. Deterministic for the encoder's seed.
+func (e *ngramMetric) Train(ctx context.Context, c *data.PairCorpus, progress sv.Progress) error {
+	if len(e.chans) == 0 || e.chans[0].w == nil {
+		return fmt.Errorf("%s: Train before Fit", NameNgramMetric)
+	}
+	if len(c.Train) == 0 || len(c.Dev) == 0 {
+		return fmt.Errorf("%s: train: %d training and %d dev pairs; want both", NameNgramMetric, len(c.Train), len(c.Dev))
+	}
+	t0 := time.Now()
+	t, train, dev, err := e.trainer(ctx, c)
+	if err != nil {
+		return err
+	}
+	o := e.opts
+	threads := o.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	w := make([][]float64, len(e.chans))
+	grad := make([][]float64, len(e.chans))
+	m1 := make([][]float64, len(e.chans))
+	m2 := make([][]float64, len(e.chans))
+	best := make([][]float32, len(e.chans))
+	for ci, ch := range e.chans {
+		n := len(ch.w)
+		w[ci], grad[ci], m1[ci], m2[ci] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i, x := range ch.w {
+			w[ci][i] = float64(x)
+		}
+		best[ci] = append([]float32(nil), ch.w...)
+	}
+	t.refresh(w)
+	bestAUC, bestEpoch := t.devAUC(dev), 0
+	e.logf("%s: epoch 0 (untrained) dev AUC %.4f", NameNgramMetric, bestAUC)
+	steps := (len(train) + o.BatchSize - 1) / o.BatchSize
+	total := steps * o.Epochs
+	rng := rand.New(rand.NewPCG(uint64(e.seed), 0x6e6772616d))
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	step, epochs := 0, 0
+	var lastLoss float64
+	for epoch := 1; epoch <= o.Epochs; epoch++ {
+		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+		var sum float64
+		for s := 0; s < steps; s++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			batch := train[s*o.BatchSize : min(len(train), (s+1)*o.BatchSize)]
+			for ci := range grad {
+				clear(grad[ci])
+			}
+			sum += t.lossGrad(batch, grad, threads)
+			step++
+			c1, c2 := 1-math.Pow(b1, float64(step)), 1-math.Pow(b2, float64(step))
+			for ci := range w {
+				for i, g := range grad[ci] {
+					g += o.Decay * (w[ci][i] - 1)
+					m1[ci][i] = b1*m1[ci][i] + (1-b1)*g
+					m2[ci][i] = b2*m2[ci][i] + (1-b2)*g*g
+					w[ci][i] -= o.LearningRate * (m1[ci][i] / c1) / (math.Sqrt(m2[ci][i]/c2) + eps)
+				}
+			}
+			t.refresh(w)
+			progress.Report(step, total)
+		}
+		epochs = epoch
+		lastLoss = sum / float64(steps)
+		auc := t.devAUC(dev)
+		e.logf("%s: epoch %d train loss %.4f dev AUC %.4f", NameNgramMetric, epoch, lastLoss, auc)
+		if auc > bestAUC {
+			bestAUC, bestEpoch = auc, epoch
+			for ci := range w {
+				for i, x := range w[ci] {
+					best[ci][i] = float32(x)
+				}
+			}
+		} else if epoch-bestEpoch >= o.Patience {
+			break
+		}
+	}
+	for ci, ch := range e.chans {
+		ch.w = best[ci]
+	}
+	e.trained = fmt.Sprintf("trained on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
+		len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds())
+	e.logf("%s: %s", NameNgramMetric, e.trained)
+	if e.workDir != "" {
+		if err := e.saveWeights(metricCheckpoint(e.workDir), bestEpoch, bestAUC); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trainer builds the sparse set vectors of the training and dev pairs.
+func (e *ngramMetric) trainer(ctx context.Context, c *data.PairCorpus) (*metricTrainer, []metricPair, []metricPair, error) {
+	index := map[string]int32{}
+	var sets []*data.UtteranceSet
+	conv := func(ps []data.Pair, split string) ([]metricPair, error) {
+		out := make([]metricPair, len(ps))
+		for i, p := range ps {
+			var ab [2]int32
+			for k, id := range []string{p.A, p.B} {
+				j, ok := index[id]
+				if !ok {
+					s := c.Sets[id]
+					if s == nil {
+						return nil, fmt.Errorf("%s: %s pair %s: set %q is not in the corpus", NameNgramMetric, split, p.ID, id)
+					}
+					j = int32(len(sets))
+					index[id] = j
+					sets = append(sets, s)
+				}
+				ab[k] = j
+			}
+			out[i] = metricPair{a: ab[0], b: ab[1], same: p.Label == 1}
+		}
+		return out, nil
+	}
+	train, err := conv(c.Train, "train")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	dev, err := conv(c.Dev, "dev")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t := &metricTrainer{e: e}
+	var sumBeta float64
+	for _, ch := range e.chans {
+		sumBeta += ch.beta
+	}
+	for _, ch := range e.chans {
+		v, err := setVectors(ctx, ch, sets)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		m := make([]float64, ch.tf.Dim())
+		for i := range ch.tf.mean {
+			m[i] = float64(ch.tf.mean[i])
+		}
+		t.data = append(t.data, metricData{sets: v, mean: m})
+		t.betas = append(t.betas, ch.beta/sumBeta)
+		t.states = append(t.states, &stepState{wsq: make([]float64, len(m)), mean: m})
+	}
+	return t, train, dev, nil
+}
