@@ -57,7 +57,7 @@ type tfidfEncoder struct {
 	opts  TFIDFOptions
 	vocab map[string]int32
 	idf   []float32
-	mean  []float32 // training mean; nil when not centring
+	mean  []float32  // training mean; nil when not centring
 	mask  *topicMask // nil without TopicMask
 }
 
