@@ -49,6 +49,15 @@ type NgramMetricOptions struct {
 	// Margin is the contrastive loss's margin m in y·d + (1−y)·max(0, m−d),
 	// d = 1 − cos (key "margin"; the paper's 0.5).
 	Margin float64
+	// HardWeight multiplies the loss of Hard and Harder training negatives
+	// (same source; Base negatives come from another source) (key
+	// "hard_weight"; 1 = the paper's unweighted loss).
+	HardWeight float64
+	// DevByLevel chooses the epoch by the mean over negative kinds (Base,
+	// Hard, Harder) of the dev AUC of all dev positives against that
+	// kind's dev negatives, instead of the AUC of all dev pairs (key
+	// "dev_by_level").
+	DevByLevel bool
 	// Decay pulls every weight toward 1 (tfidf) with an L2 penalty
 	// Decay/2·(w−1)² per feature (key "decay").
 	Decay float64
@@ -68,6 +77,7 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		BatchSize:    256,
 		LearningRate: 0.02,
 		Margin:       0.5,
+		HardWeight:   1,
 		Decay:        0,
 	}
 }
@@ -102,7 +112,7 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 	if opts.Char.Document {
 		return nil, fmt.Errorf("%s: document pooling is not supported (sets are the mean of their utterances)", NameNgramMetric)
 	}
-	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.TopicMask < 0 {
+	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.TopicMask < 0 {
 		return nil, fmt.Errorf("%s: negative setting in %+v", NameNgramMetric, opts)
 	}
 	if opts.BatchSize == 0 {

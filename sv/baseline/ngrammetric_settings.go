@@ -25,11 +25,14 @@ func NgramMetricFromSettings(o sv.EncoderOptions) (NgramMetricOptions, error) {
 	floats := []struct {
 		key string
 		p   *float64
-	}{{"masked_weight", &d.MaskedWeight}, {"lr", &d.LearningRate}, {"margin", &d.Margin}, {"decay", &d.Decay}}
+	}{{"masked_weight", &d.MaskedWeight}, {"lr", &d.LearningRate}, {"margin", &d.Margin}, {"decay", &d.Decay}, {"hard_weight", &d.HardWeight}}
 	for _, x := range floats {
 		if *x.p, err = o.Float(x.key, *x.p); err != nil {
 			return d, err
 		}
+	}
+	if d.DevByLevel, err = o.Bool("dev_by_level", d.DevByLevel); err != nil {
+		return d, err
 	}
 	if d.Char.Lowercase, err = o.Bool("lowercase", d.Char.Lowercase); err != nil {
 		return d, err

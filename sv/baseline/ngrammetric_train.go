@@ -44,6 +44,22 @@ type metricData struct {
 type metricPair struct {
 	a, b int32
 	same bool
+	// level is the negative's kind (0 base: other source, 1 hard: same
+	// source, 2 harder: same conversation; 0 for positives) and weight
+	// its loss weight.
+	level  int8
+	weight float64
+}
+
+// pairLevel classifies a negative as the pair builder made it.
+func pairLevel(a, b *data.UtteranceSet) int8 {
+	switch {
+	case a.Source != b.Source:
+		return 0
+	case a.ConversationID == b.ConversationID:
+		return 2
+	}
+	return 1
 }
 
 // chunksPerBatch fixes how a batch is split for the goroutines: each chunk
@@ -216,11 +232,11 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads i
 					d := 1 - c
 					var g float64 // dL/dcos
 					if p.same {
-						o.loss += d
-						g = -1
+						o.loss += p.weight * d
+						g = -p.weight
 					} else if d < t.e.opts.Margin {
-						o.loss += t.e.opts.Margin - d
-						g = 1
+						o.loss += p.weight * (t.e.opts.Margin - d)
+						g = p.weight
 					}
 					for ci, st := range t.states {
 						o.kappa[ci] += st.pairGrad(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], cs[ci], as[ci], bs[ci], g*t.betas[ci], o.buf[ci])
@@ -253,14 +269,41 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads i
 	return loss * inv
 }
 
-// devAUC is the AUC of the mixed cosine on pairs.
+// devAUC is the model-selection score on the dev pairs: the AUC of the
+// mixed cosine, or with DevByLevel the mean over negative kinds of the AUC
+// of all positives against that kind's negatives.
 func (t *metricTrainer) devAUC(pairs []metricPair) float64 {
 	scores := make([]float64, len(pairs))
 	labels := make([]bool, len(pairs))
 	for i, p := range pairs {
 		scores[i], labels[i] = t.cos(p), p.same
 	}
-	return sv.AUC(scores, labels)
+	if !t.e.opts.DevByLevel {
+		return sv.AUC(scores, labels)
+	}
+	var sum float64
+	n := 0
+	for level := int8(0); level <= 2; level++ {
+		var s []float64
+		var l []bool
+		neg := 0
+		for i, p := range pairs {
+			if p.same || p.level == level {
+				s, l = append(s, scores[i]), append(l, p.same)
+				if !p.same {
+					neg++
+				}
+			}
+		}
+		if neg > 0 && neg < len(s) {
+			sum += sv.AUC(s, l)
+			n++
+		}
+	}
+	if n == 0 {
+		return sv.AUC(scores, labels)
+	}
+	return sum / float64(n)
 }
 
 // Train fits the feature weights on c's training pairs with the paper's
@@ -381,7 +424,14 @@ func (e *ngramMetric) trainer(ctx context.Context, c *data.PairCorpus) (*metricT
 				}
 				ab[k] = j
 			}
-			out[i] = metricPair{a: ab[0], b: ab[1], same: p.Label == 1}
+			mp := metricPair{a: ab[0], b: ab[1], same: p.Label == 1, weight: 1}
+			if !mp.same {
+				mp.level = pairLevel(sets[ab[0]], sets[ab[1]])
+				if mp.level > 0 {
+					mp.weight = e.opts.HardWeight
+				}
+			}
+			out[i] = mp
 		}
 		return out, nil
 	}
