@@ -103,6 +103,9 @@ type ngramMetric struct {
 	// checked against the refitted vocabularies) by Fit.
 	pending *metricFile
 	trained string // training summary for Describe
+	// bestEpoch and devAUC are the kept epoch and its dev score.
+	bestEpoch int
+	devAUC    float64
 }
 
 // NewNgramMetric returns an untrained "ngram-metric" encoder; seed fixes

@@ -54,8 +54,8 @@ func metricCheckpoint(workDir string) string {
 }
 
 // saveWeights writes the current weights to path (atomically).
-func (e *ngramMetric) saveWeights(path string, bestEpoch int, devAUC float64) error {
-	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: e.opts, BestEpoch: bestEpoch, DevAUC: devAUC, Trained: e.trained}
+func (e *ngramMetric) saveWeights(path string) error {
+	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: e.opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained}
 	for _, c := range e.chans {
 		f.Channels = append(f.Channels, metricFileChannel{Name: c.name, Beta: c.beta, Features: c.tf.Vocabulary(), Weights: c.w})
 	}
@@ -110,7 +110,7 @@ func (f *metricFile) apply(e *ngramMetric) error {
 		}
 		c.w = slices.Clone(fc.Weights)
 	}
-	e.trained = f.Trained
+	e.trained, e.bestEpoch, e.devAUC = f.Trained, f.BestEpoch, f.DevAUC
 	return nil
 }
 
@@ -125,7 +125,7 @@ func (e *ngramMetric) ExportBundle(dir, prefix string, settings map[string]strin
 	}
 	delete(out, SetMetricWeights)
 	name := prefix + ".json"
-	if err := e.saveWeights(filepath.Join(dir, name), 0, 0); err != nil {
+	if err := e.saveWeights(filepath.Join(dir, name)); err != nil {
 		return nil, nil, err
 	}
 	return map[string]string{SetMetricWeights: name}, out, nil

@@ -392,11 +392,12 @@ func (e *ngramMetric) Train(ctx context.Context, c *data.PairCorpus, progress sv
 	for ci, ch := range e.chans {
 		ch.w = best[ci]
 	}
-	e.trained = fmt.Sprintf("trained on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
-		len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds())
+	e.bestEpoch, e.devAUC = bestEpoch, bestAUC
+	e.trained = fmt.Sprintf("trained on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
+		len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.HardWeight, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds())
 	e.logf("%s: %s", NameNgramMetric, e.trained)
 	if e.workDir != "" {
-		if err := e.saveWeights(metricCheckpoint(e.workDir), bestEpoch, bestAUC); err != nil {
+		if err := e.saveWeights(metricCheckpoint(e.workDir)); err != nil {
 			return err
 		}
 	}
