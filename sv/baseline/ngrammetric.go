@@ -36,6 +36,11 @@ type NgramMetricOptions struct {
 	// (cos_char + MaskedWeight·cos_masked)/(1 + MaskedWeight) (key
 	// "masked_weight").
 	MaskedWeight float64
+	// Rank > 0 adds the projection channel: a trained d×Rank projection of
+	// the char channel's vectors, initialised at random (key "rank"), with
+	// weight RankWeight in the set similarity (key "rank_weight").
+	Rank       int
+	RankWeight float64
 	// Epochs is the most training epochs over the training pairs (key
 	// "epochs"); the epoch kept is the one with the best dev AUC (the
 	// untrained weights count as epoch 0), and training stops after
@@ -75,6 +80,7 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		Char:         TFIDFOptions{MinN: 2, MaxN: 4, MaxFeatures: 20000, MinDF: 2},
 		TopicMask:    300,
 		MaskedWeight: 1,
+		RankWeight:   1,
 		Epochs:       8,
 		Patience:     2,
 		BatchSize:    256,
@@ -102,6 +108,7 @@ type ngramMetric struct {
 	workDir string
 	logf    func(string, ...any)
 	chans   []*metricChannel
+	proj    *projChannel // nil without Rank
 	// pending are weights read from a file at construction, applied (and
 	// checked against the refitted vocabularies) by Fit.
 	pending *metricFile
@@ -118,7 +125,7 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 	if opts.Char.Document {
 		return nil, fmt.Errorf("%s: document pooling is not supported (sets are the mean of their utterances)", NameNgramMetric)
 	}
-	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.TopicMask < 0 {
+	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 {
 		return nil, fmt.Errorf("%s: negative setting in %+v", NameNgramMetric, opts)
 	}
 	if opts.BatchSize == 0 {
@@ -146,6 +153,9 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 			return nil, err
 		}
 	}
+	if opts.Rank > 0 && opts.RankWeight > 0 {
+		e.proj = &projChannel{rank: opts.Rank, beta: opts.RankWeight}
+	}
 	return e, nil
 }
 
@@ -157,6 +167,9 @@ func (e *ngramMetric) Dim() int {
 	n := 0
 	for _, c := range e.chans {
 		n += c.tf.Dim()
+	}
+	if e.proj != nil {
+		n += e.proj.rank
 	}
 	return n
 }
@@ -173,6 +186,9 @@ func (e *ngramMetric) Fit(ctx context.Context, texts []string) error {
 		for i := range c.w {
 			c.w[i] = 1
 		}
+	}
+	if e.proj != nil {
+		e.proj.p = initProj(e.chans[0].tf.Dim(), e.proj.rank, e.seed)
 	}
 	if e.pending != nil {
 		if err := e.pending.apply(e); err != nil {
@@ -213,12 +229,20 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 		}
 		per[ci] = v
 	}
-	if len(e.chans) == 1 {
+	if len(e.chans) == 1 && e.proj == nil {
 		return per[0], nil
 	}
 	var sumBeta float64
 	for _, c := range e.chans {
 		sumBeta += c.beta
+	}
+	var proj [][]float64
+	if e.proj != nil {
+		sumBeta += e.proj.beta
+		var err error
+		if proj, err = e.projectSets(ctx, sets); err != nil {
+			return nil, err
+		}
 	}
 	out := make([][]float32, len(sets))
 	for i := range sets {
@@ -235,6 +259,19 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 			}
 			for _, f := range x {
 				v = append(v, float32(float64(f)*s))
+			}
+		}
+		if proj != nil {
+			var n float64
+			for _, f := range proj[i] {
+				n += f * f
+			}
+			s := 0.0
+			if n > 0 {
+				s = math.Sqrt(e.proj.beta/sumBeta) / math.Sqrt(n)
+			}
+			for _, f := range proj[i] {
+				v = append(v, float32(f*s))
 			}
 		}
 		out[i] = v
@@ -258,6 +295,9 @@ func (e *ngramMetric) Describe() string {
 		parts[i] = fmt.Sprintf("%s channel ×%g: %s", c.name, c.beta, c.tf.Describe())
 	}
 	s := "per-feature weights over " + strings.Join(parts, "; ")
+	if e.proj != nil {
+		s += fmt.Sprintf("; projection channel ×%g: rank %d over the char channel", e.proj.beta, e.proj.rank)
+	}
 	if e.trained != "" {
 		s += "; " + e.trained
 	} else {

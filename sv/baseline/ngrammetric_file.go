@@ -37,7 +37,18 @@ type metricFile struct {
 	DevAUC        float64             `json:"dev_auc"`
 	Trained       string              `json:"trained"`
 	Channels      []metricFileChannel `json:"channels"`
-	path          string
+	// Projection is the projection channel (over the first channel's
+	// features), absent without it.
+	Projection *metricFileProj `json:"projection,omitempty"`
+	path       string
+}
+
+// metricFileProj is the projection: Weights holds the d×Rank matrix by
+// feature rows.
+type metricFileProj struct {
+	Rank    int       `json:"rank"`
+	Beta    float64   `json:"beta"`
+	Weights []float32 `json:"weights"`
 }
 
 // metricFileChannel is one channel's features and weights.
@@ -58,6 +69,9 @@ func (e *ngramMetric) saveWeights(path string) error {
 	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: e.opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained}
 	for _, c := range e.chans {
 		f.Channels = append(f.Channels, metricFileChannel{Name: c.name, Beta: c.beta, Features: c.tf.Vocabulary(), Weights: c.w})
+	}
+	if e.proj != nil {
+		f.Projection = &metricFileProj{Rank: e.proj.rank, Beta: e.proj.beta, Weights: e.proj.p}
 	}
 	b, err := json.Marshal(&f)
 	if err != nil {
@@ -109,6 +123,15 @@ func (f *metricFile) apply(e *ngramMetric) error {
 			return fmt.Errorf("%s weights %s: channel %d (%s) was trained on other features than the ones fitted here (fit on the same training texts with the same settings)", NameNgramMetric, f.path, i+1, fc.Name)
 		}
 		c.w = slices.Clone(fc.Weights)
+	}
+	switch {
+	case (f.Projection == nil) != (e.proj == nil):
+		return fmt.Errorf("%s weights %s: projection channel in the file %v, in the encoder %v (settings differ from training)", NameNgramMetric, f.path, f.Projection != nil, e.proj != nil)
+	case e.proj != nil:
+		if f.Projection.Rank != e.proj.rank || len(f.Projection.Weights) != e.proj.rank*e.chans[0].tf.Dim() {
+			return fmt.Errorf("%s weights %s: projection rank %d with %d values, the encoder has rank %d over %d features", NameNgramMetric, f.path, f.Projection.Rank, len(f.Projection.Weights), e.proj.rank, e.chans[0].tf.Dim())
+		}
+		e.proj.p = slices.Clone(f.Projection.Weights)
 	}
 	e.trained, e.bestEpoch, e.devAUC = f.Trained, f.BestEpoch, f.DevAUC
 	return nil

@@ -15,7 +15,7 @@ func NgramMetricFromSettings(o sv.EncoderOptions) (NgramMetricOptions, error) {
 	}{
 		{"ngram_min", &d.Char.MinN}, {"ngram_max", &d.Char.MaxN}, {"max_features", &d.Char.MaxFeatures},
 		{"min_df", &d.Char.MinDF}, {"topic_mask", &d.TopicMask}, {"epochs", &d.Epochs},
-		{"patience", &d.Patience}, {"batch_size", &d.BatchSize}, {"threads", &d.Threads},
+		{"patience", &d.Patience}, {"rank", &d.Rank}, {"batch_size", &d.BatchSize}, {"threads", &d.Threads},
 	}
 	for _, x := range ints {
 		if *x.p, err = o.Int(x.key, *x.p); err != nil {
@@ -25,7 +25,7 @@ func NgramMetricFromSettings(o sv.EncoderOptions) (NgramMetricOptions, error) {
 	floats := []struct {
 		key string
 		p   *float64
-	}{{"masked_weight", &d.MaskedWeight}, {"lr", &d.LearningRate}, {"margin", &d.Margin}, {"decay", &d.Decay}, {"hard_weight", &d.HardWeight}}
+	}{{"masked_weight", &d.MaskedWeight}, {"lr", &d.LearningRate}, {"margin", &d.Margin}, {"decay", &d.Decay}, {"hard_weight", &d.HardWeight}, {"rank_weight", &d.RankWeight}}
 	for _, x := range floats {
 		if *x.p, err = o.Float(x.key, *x.p); err != nil {
 			return d, err

@@ -174,6 +174,7 @@ type metricTrainer struct {
 	data   []metricData
 	betas  []float64 // normalised to sum 1
 	states []*stepState
+	proj   *projState // nil without the projection channel
 }
 
 // newStates fills the per-channel step states from the weights w.
@@ -187,6 +188,9 @@ func (t *metricTrainer) refresh(w [][]float64) {
 		}
 		st.q = q
 	}
+	if t.proj != nil {
+		t.proj.refresh()
+	}
 }
 
 // cos returns the mixed cosine of a pair under the current states.
@@ -196,16 +200,24 @@ func (t *metricTrainer) cos(p metricPair) float64 {
 		x, _, _ := st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b])
 		c += t.betas[ci] * x
 	}
+	if ps := t.proj; ps != nil {
+		za, zb := make([]float64, ps.rank), make([]float64, ps.rank)
+		x, _, _ := ps.pairCos(&ps.sets[p.a], &ps.sets[p.b], za, zb)
+		c += ps.beta * x
+	}
 	return c
 }
 
 // lossGrad returns the mean contrastive loss of pairs and adds its gradient
-// (w.r.t. each channel's weights, without the decay term) to grad.
-func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads int) float64 {
+// (w.r.t. each channel's weights, without the decay term) to grad, and
+// w.r.t. the projection to pgrad (nil without it).
+func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, pgrad []float64, threads int) float64 {
 	type chunkOut struct {
 		buf   [][]float64
 		kappa []float64
 		loss  float64
+		pbuf  []float64 // projection gradient (rows of touched features)
+		r     []float64 // projection mean term
 	}
 	outs := make([]chunkOut, chunksPerBatch)
 	var wg sync.WaitGroup
@@ -223,11 +235,22 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads i
 				cs := make([]float64, len(t.states))
 				as := make([]float64, len(t.states))
 				bs := make([]float64, len(t.states))
+				ps := t.proj
+				var za, zb, ga, gb []float64
+				if ps != nil {
+					o.pbuf, o.r = make([]float64, len(ps.p)), make([]float64, ps.rank)
+					za, zb, ga, gb = make([]float64, ps.rank), make([]float64, ps.rank), make([]float64, ps.rank), make([]float64, ps.rank)
+				}
 				for _, p := range pairs[lo:hi] {
 					var c float64
 					for ci, st := range t.states {
 						cs[ci], as[ci], bs[ci] = st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b])
 						c += t.betas[ci] * cs[ci]
+					}
+					var pc, pa, pb float64
+					if ps != nil {
+						pc, pa, pb = ps.pairCos(&ps.sets[p.a], &ps.sets[p.b], za, zb)
+						c += ps.beta * pc
 					}
 					d := 1 - c
 					var g float64 // dL/dcos
@@ -240,6 +263,9 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads i
 					}
 					for ci, st := range t.states {
 						o.kappa[ci] += st.pairGrad(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], cs[ci], as[ci], bs[ci], g*t.betas[ci], o.buf[ci])
+					}
+					if ps != nil {
+						ps.pairGrad(&ps.sets[p.a], &ps.sets[p.b], za, zb, pc, pa, pb, g*ps.beta, o.pbuf, o.r, ga, gb)
 					}
 				}
 				outs[k] = o
@@ -263,6 +289,20 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, threads i
 			k := o.kappa[ci] * inv
 			for i, m := range st.mean {
 				g[i] += 2 * st.w[i] * m * m * k
+			}
+		}
+		if ps := t.proj; ps != nil {
+			for i, x := range o.pbuf {
+				pgrad[i] += x * inv
+			}
+			for i, m := range ps.mean {
+				if m == 0 {
+					continue
+				}
+				row := pgrad[i*ps.rank : (i+1)*ps.rank]
+				for j, r := range o.r {
+					row[j] -= m * r * inv
+				}
 			}
 		}
 	}
@@ -340,6 +380,13 @@ func (e *ngramMetric) Train(ctx context.Context, c *data.PairCorpus, progress sv
 		}
 		best[ci] = append([]float32(nil), ch.w...)
 	}
+	var pg, pa1, pa2 []float64 // projection gradient and Adam moments
+	var bestP []float32
+	if t.proj != nil {
+		n := len(t.proj.p)
+		pg, pa1, pa2 = make([]float64, n), make([]float64, n), make([]float64, n)
+		bestP = append([]float32(nil), e.proj.p...)
+	}
 	t.refresh(w)
 	bestAUC, bestEpoch := t.devAUC(dev), 0
 	e.logf("%s: epoch 0 (untrained) dev AUC %.4f", NameNgramMetric, bestAUC)
@@ -360,7 +407,8 @@ func (e *ngramMetric) Train(ctx context.Context, c *data.PairCorpus, progress sv
 			for ci := range grad {
 				clear(grad[ci])
 			}
-			sum += t.lossGrad(batch, grad, threads)
+			clear(pg)
+			sum += t.lossGrad(batch, grad, pg, threads)
 			step++
 			c1, c2 := 1-math.Pow(b1, float64(step)), 1-math.Pow(b2, float64(step))
 			for ci := range w {
@@ -369,6 +417,14 @@ func (e *ngramMetric) Train(ctx context.Context, c *data.PairCorpus, progress sv
 					m1[ci][i] = b1*m1[ci][i] + (1-b1)*g
 					m2[ci][i] = b2*m2[ci][i] + (1-b2)*g*g
 					w[ci][i] -= o.LearningRate * (m1[ci][i] / c1) / (math.Sqrt(m2[ci][i]/c2) + eps)
+				}
+			}
+			if t.proj != nil {
+				p := t.proj.p
+				for i, g := range pg {
+					pa1[i] = b1*pa1[i] + (1-b1)*g
+					pa2[i] = b2*pa2[i] + (1-b2)*g*g
+					p[i] -= o.LearningRate * (pa1[i] / c1) / (math.Sqrt(pa2[i]/c2) + eps)
 				}
 			}
 			t.refresh(w)
@@ -385,12 +441,20 @@ func (e *ngramMetric) Train(ctx context.Context, c *data.PairCorpus, progress sv
 					best[ci][i] = float32(x)
 				}
 			}
+			if t.proj != nil {
+				for i, x := range t.proj.p {
+					bestP[i] = float32(x)
+				}
+			}
 		} else if epoch-bestEpoch >= o.Patience {
 			break
 		}
 	}
 	for ci, ch := range e.chans {
 		ch.w = best[ci]
+	}
+	if e.proj != nil {
+		e.proj.p = bestP
 	}
 	e.bestEpoch, e.devAUC = bestEpoch, bestAUC
 	e.trained = fmt.Sprintf("trained on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
@@ -449,6 +513,9 @@ func (e *ngramMetric) trainer(ctx context.Context, c *data.PairCorpus) (*metricT
 	for _, ch := range e.chans {
 		sumBeta += ch.beta
 	}
+	if e.proj != nil {
+		sumBeta += e.proj.beta
+	}
 	for _, ch := range e.chans {
 		v, err := setVectors(ctx, ch, sets)
 		if err != nil {
@@ -461,6 +528,14 @@ func (e *ngramMetric) trainer(ctx context.Context, c *data.PairCorpus) (*metricT
 		t.data = append(t.data, metricData{sets: v, mean: m})
 		t.betas = append(t.betas, ch.beta/sumBeta)
 		t.states = append(t.states, &stepState{wsq: make([]float64, len(m)), mean: m})
+	}
+	if e.proj != nil {
+		ps := &projState{rank: e.proj.rank, beta: e.proj.beta / sumBeta, p: make([]float64, len(e.proj.p)),
+			pm: make([]float64, e.proj.rank), mean: t.data[0].mean, sets: t.data[0].sets}
+		for i, x := range e.proj.p {
+			ps.p[i] = float64(x)
+		}
+		t.proj = ps
 	}
 	return t, train, dev, nil
 }
