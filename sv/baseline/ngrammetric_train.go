@@ -65,7 +65,7 @@ func pairLevel(a, b *data.UtteranceSet) int8 {
 // chunksPerBatch fixes how a batch is split for the goroutines: each chunk
 // has its own gradient buffer and the buffers are summed in chunk order, so
 // the weights do not depend on the number of threads or on scheduling.
-const chunksPerBatch = 8
+const chunksPerBatch = 4
 
 // setVectors computes s for every set of ids with channel c.
 func setVectors(ctx context.Context, c *metricChannel, sets []*data.UtteranceSet) ([]sparseVec, error) {
