@@ -193,7 +193,7 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 	// A fresh machine: pure Go, nothing installed.
 	reproFakeEnv(t, "go")
 	p := reproPlanOf(t)
-	if want := []string{"liwc", "lsm", "pos", "tfidf"}; !slices.Equal(p.Encoders, want) {
+	if want := []string{"liwc", "lsm", "pos", "tfidf", "ngram-metric", "ngram-metric_ft"}; !slices.Equal(p.Encoders, want) {
 		t.Errorf("fresh machine: rows %v, want %v", p.Encoders, want)
 	}
 	if want := []string{"glove", "glove-sif", "transformer", "transformer_ft", "use-lite", "use-lite_ft"}; !slices.Equal(reproSkippedNames(p.Skipped), want) {
@@ -206,7 +206,7 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 	// untrained companion) join, with their CPU training budget.
 	reproFakeEnv(t, "onnx", "glove", "onnxruntime")
 	p = reproPlanOf(t)
-	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf", "transformer", "transformer_ft"}; !slices.Equal(p.Encoders, want) {
+	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf", "ngram-metric", "ngram-metric_ft", "transformer", "transformer_ft"}; !slices.Equal(p.Encoders, want) {
 		t.Errorf("onnx: rows %v, want %v", p.Encoders, want)
 	}
 	if p.RowSettings["transformer_ft"]["max_steps"] == "" || p.Setup != "roleprint setup use-lite" {
