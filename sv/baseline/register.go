@@ -24,17 +24,21 @@ func init() {
 	sv.RegisterEncoder(NameNgramMetric, ngramMetricFromOptions)
 	// The fine-tuned n-gram metric is the default fine-tuned row: it trains
 	// in seconds on 2 cores (no GoMLX), so it is a default on every backend.
-	// Seconds are per round on the embedded corpus (2,700 training pairs);
-	// on the four shared corpora (37,700 training pairs, 19,400 evaluation
-	// utterances) a round measured about 50 s (docs/training.md).
+	// Seconds are per round on the embedded corpus (2,100 training pairs,
+	// 8 epochs), for 2 idle cores: measured 16 s and 31 s at load average
+	// ~10 (five jobs on the 2 cores), taken as a third of that idle. On the
+	// four shared corpora (37,700 training pairs, 19,400 evaluation
+	// utterances) a round of ngram-metric_ft took 75–163 s at load 7–11:
+	// 0.23–0.54 ms per training pair and epoch, 0.7–1.0 ms per embedded
+	// utterance, 17–41 s for fitting the two vocabularies.
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name: NameNgramMetric, With: NameNgramMetric + sv.FineTunedSuffix,
-		Seconds: map[string]float64{"": 3},
+		Seconds: map[string]float64{"": 5},
 		Why:     "the n-gram metric untrained (tfidf and topic-masked tfidf), to show what fine-tuning adds",
 	})
 	sv.RegisterDefaultRow(sv.DefaultRow{
 		Name:    NameNgramMetric + sv.FineTunedSuffix,
-		Seconds: map[string]float64{"": 6},
+		Seconds: map[string]float64{"": 10},
 		Why:     "per-feature weights over character n-gram and topic-masked n-gram TF-IDF, fine-tuned with the paper's contrastive loss (seconds on CPU)",
 	})
 }
