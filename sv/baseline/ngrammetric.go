@@ -44,10 +44,11 @@ type NgramMetricOptions struct {
 	// Epochs is the most training epochs over the training pairs (key
 	// "epochs"); the epoch kept is the one with the best dev AUC (the
 	// untrained weights count as epoch 0), and training stops after
-	// Patience epochs without a better one (key "patience").
+	// Patience epochs without a better one (key "patience"; 0 counts as
+	// 1). Epochs 0 keeps the untrained weights.
 	Epochs, Patience int
 	// BatchSize is the number of training pairs per Adam step (key
-	// "batch_size").
+	// "batch_size"; 0 means 256).
 	BatchSize int
 	// LearningRate is Adam's step size on the feature weights (key "lr").
 	LearningRate float64
