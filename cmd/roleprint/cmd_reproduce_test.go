@@ -281,7 +281,7 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Backend != "go" || len(m.Config.Selection.Rows) != 4 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
+	if m.Backend != "go" || len(m.Config.Selection.Rows) != 6 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
 		t.Errorf("manifest: backend %q selection %+v skipped %+v", m.Backend, m.Config.Selection, m.Skipped)
 	}
 }
