@@ -161,4 +161,3 @@ func (st *stepState) pairGrad(a, b *sparseVec, cos, A, B, g float64, buf []float
 	}
 	return g * kappa
 }
-
