@@ -198,7 +198,7 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 	// A fresh machine: pure Go, nothing installed.
 	reproFakeEnv(t, "go")
 	p := reproPlanOf(t)
-	if want := []string{"liwc", "lsm", "pos", "tfidf"}; !slices.Equal(p.Encoders, want) {
+	if want := []string{"liwc", "lsm", "pos", "tfidf", "ngram-metric", "ngram-metric_ft"}; !slices.Equal(p.Encoders, want) {
 		t.Errorf("fresh machine: rows %v, want %v", p.Encoders, want)
 	}
 	if want := []string{"glove", "glove-sif", "transformer", "transformer_ft", "use-lite", "use-lite_ft"}; !slices.Equal(reproSkippedNames(p.Skipped), want) {
@@ -215,7 +215,7 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 	// to run them anyway.
 	reproFakeEnv(t, "onnx", "glove", "onnxruntime", "use-lite")
 	p = reproPlanOf(t)
-	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}; !slices.Equal(p.Encoders, want) {
+	if want := []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf", "ngram-metric", "ngram-metric_ft"}; !slices.Equal(p.Encoders, want) {
 		t.Errorf("onnx: rows %v, want %v", p.Encoders, want)
 	}
 	for _, s := range p.Skipped {
@@ -333,7 +333,7 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Backend != "xla:cpu" || len(m.Config.Selection.Rows) != 4 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
+	if m.Backend != "xla:cpu" || len(m.Config.Selection.Rows) != 6 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
 		t.Errorf("manifest: backend %q selection %+v skipped %+v", m.Backend, m.Config.Selection, m.Skipped)
 	}
 }

@@ -14,6 +14,7 @@ func init() {
 		"MinN":        "MinN is the shortest character n-gram, in runes. Default 2.",
 		"Pool":        "Pool is how a set is embedded: \"mean\" of its utterances' vectors (the paper's hierarchical pooling) or \"doc\", the TF-IDF vector of its concatenated text. Default \"mean\".",
 		"SublinearTF": "SublinearTF weighs a count c as 1+ln(c) instead of c. Default true.",
+		"TopicMask":   "TopicMask > 0 distorts every text before counting n-grams: words outside the TopicMask most frequent words of the training texts become shapes ('*' per lower-case letter, '^' per upper-case one, '#' per digit; Stamatatos 2017), so the n-grams keep style and lose topic. Default 0: no masking.",
 	})
 	options.Document[GloVeOptions](map[string]string{
 		"A":          "A is SIF's a. Default 1e-3, the paper's choice.",

@@ -37,6 +37,12 @@ type TFIDFOptions struct {
 	// paper's hierarchical pooling) or "doc", the TF-IDF vector of its
 	// concatenated text. Default "mean".
 	Pool string `opt:"pool" json:"pool"`
+	// TopicMask > 0 distorts every text before counting n-grams: words
+	// outside the TopicMask most frequent words of the training texts
+	// become shapes ('*' per lower-case letter, '^' per upper-case one, '#'
+	// per digit; Stamatatos 2017), so the n-grams keep style and lose
+	// topic. Default 0: no masking.
+	TopicMask int `opt:"topic_mask" json:"topic_mask"`
 }
 
 // DefaultTFIDFOptions returns the "tfidf" row's defaults (the only place
@@ -56,6 +62,8 @@ func (o TFIDFOptions) Validate() error {
 		return fmt.Errorf("tfidf: max_features %d: must be at least 1", o.MaxFeatures)
 	case o.MinDF < 1:
 		return fmt.Errorf("tfidf: min_df %d: must be at least 1", o.MinDF)
+	case o.TopicMask < 0:
+		return fmt.Errorf("tfidf: topic_mask %d: must be 0 (off) or more", o.TopicMask)
 	case o.Pool != "mean" && o.Pool != "doc":
 		return fmt.Errorf("tfidf: pool %q: expected mean or doc", o.Pool)
 	}
@@ -72,7 +80,8 @@ type tfidfEncoder struct {
 	opts  TFIDFOptions
 	vocab map[string]int32
 	idf   []float32
-	mean  []float32 // training mean; nil when not centring
+	mean  []float32  // training mean; nil when not centring
+	mask  *topicMask // nil without TopicMask
 }
 
 // NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
@@ -104,6 +113,9 @@ func (e *tfidfEncoder) Dim() int {
 // normalizeText pads with spaces, collapses white space and optionally
 // folds case.
 func (e *tfidfEncoder) normalizeText(t string) string {
+	if e.mask != nil {
+		t = e.mask.apply(t)
+	}
 	if e.opts.Lowercase {
 		t = strings.ToLower(t)
 	}
@@ -132,6 +144,14 @@ func (e *tfidfEncoder) ngrams(t string, fn func(g string)) {
 func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
 	if len(texts) == 0 {
 		return fmt.Errorf("tfidf: fit: no training texts")
+	}
+	e.mask = nil
+	if e.opts.TopicMask > 0 {
+		m, err := fitTopicMask(ctx, texts, e.opts.TopicMask)
+		if err != nil {
+			return err
+		}
+		e.mask = m
 	}
 	df := map[string]int32{}
 	last := map[string]int32{}
@@ -319,6 +339,10 @@ func (e *tfidfDocEncoder) EncodeSets(ctx context.Context, sets [][]string, progr
 // Describe gives the n-gram range, vocabulary size and options.
 func (e *tfidfEncoder) Describe() string {
 	o := e.opts
-	return fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
+	s := fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
 		o.MinN, o.MaxN, e.Dim(), o.MinDF, o.SublinearTF, o.Lowercase, o.Center, o.Pool == "doc")
+	if o.TopicMask > 0 {
+		s += fmt.Sprintf(", topic-masked text (all but the %d most frequent training words as shapes)", o.TopicMask)
+	}
+	return s
 }

@@ -1,0 +1,308 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/roleprint/roleprint/sv"
+)
+
+// NameNgramMetric is the learned metric over character n-gram style
+// features; its fine-tuned row is "ngram-metric_ft".
+const NameNgramMetric = "ngram-metric"
+
+// NgramMetricOptions configures "ngram-metric": one TF-IDF character
+// n-gram channel exactly like the "tfidf" row, optionally a second channel
+// of the same n-grams over topic-masked text, and per-feature weights
+// fine-tuned with the paper's contrastive loss on a round's training
+// pairs. All settings are in this one struct; DefaultNgramMetricOptions
+// gives the defaults (measured best on the shared corpora, see
+// docs/training.md), NgramMetricFromSettings reads them from encoder
+// settings (the key of each field is in its comment).
+type NgramMetricOptions struct {
+	// Char are the character n-gram features of both channels: the "tfidf"
+	// row's options (keys "ngram_min", "ngram_max", "max_features",
+	// "min_df", "lowercase", "sublinear_tf", "center"); default tfidf's
+	// own, so the untrained char channel is tfidf bit for bit.
+	Char TFIDFOptions
+	// TopicMask > 0 adds the masked channel: the same n-grams over text in
+	// which every word outside the TopicMask most frequent training words
+	// is replaced by its shape (Stamatatos 2017; key "topic_mask"). 0 means
+	// the char channel only.
+	TopicMask int
+	// MaskedWeight is the masked channel's weight in the set similarity,
+	// (cos_char + MaskedWeight·cos_masked)/(1 + MaskedWeight) (key
+	// "masked_weight").
+	MaskedWeight float64
+	// Rank > 0 adds the projection channel: a trained d×Rank projection of
+	// the char channel's vectors, initialised at random (key "rank"), with
+	// weight RankWeight in the set similarity (key "rank_weight").
+	Rank       int
+	RankWeight float64
+	// Epochs is the most training epochs over the training pairs (key
+	// "epochs"); the epoch kept is the one with the best dev AUC (the
+	// untrained weights count as epoch 0), and training stops after
+	// Patience epochs without a better one (key "patience"; 0 counts as
+	// 1). Epochs 0 keeps the untrained weights.
+	Epochs, Patience int
+	// BatchSize is the number of training pairs per Adam step (key
+	// "batch_size"; 0 means 256).
+	BatchSize int
+	// LearningRate is Adam's step size on the feature weights (key "lr").
+	LearningRate float64
+	// Margin is the contrastive loss's margin m in y·d + (1−y)·max(0, m−d),
+	// d = 1 − cos (key "margin"). Default 1, not the paper's 0.5: with
+	// centred TF-IDF vectors most negatives already have cos < 0.5, so a
+	// margin of 0.5 lets them contribute nothing (measured in
+	// docs/training.md: Unseen-Unseen Hard 52.1 with 0.5, 59.3 with 1).
+	Margin float64
+	// HardWeight multiplies the loss of Hard and Harder training negatives
+	// (same source; Base negatives come from another source) (key
+	// "hard_weight"; 1 = the paper's unweighted loss).
+	HardWeight float64
+	// DevByLevel chooses the epoch by the mean over negative kinds (Base,
+	// Hard, Harder) of the dev AUC of all dev positives against that
+	// kind's dev negatives, instead of the AUC of all dev pairs (key
+	// "dev_by_level").
+	DevByLevel bool
+	// Decay pulls every weight toward 1 (tfidf) with an L2 penalty
+	// Decay/2·(w−1)² per feature (key "decay").
+	Decay float64
+	// Threads is how many goroutines compute a batch's gradient (key
+	// "threads"; 0 = GOMAXPROCS). Results do not depend on it.
+	Threads int
+}
+
+// DefaultNgramMetricOptions returns the defaults of "ngram-metric".
+func DefaultNgramMetricOptions() NgramMetricOptions {
+	return NgramMetricOptions{
+		Char:         DefaultTFIDFOptions(),
+		TopicMask:    300,
+		MaskedWeight: 1,
+		RankWeight:   1,
+		Epochs:       8,
+		Patience:     2,
+		BatchSize:    256,
+		LearningRate: 0.02,
+		Margin:       1,
+		HardWeight:   1,
+		Decay:        0,
+	}
+}
+
+// metricChannel is one feature channel: fitted TF-IDF features and their
+// weights.
+type metricChannel struct {
+	name string // "char" or "masked"
+	tf   *tfidfEncoder
+	beta float64   // weight in the mixed cosine
+	w    []float32 // per-feature weights (1 = tfidf)
+}
+
+// ngramMetric is the "ngram-metric" encoder: an sv.Fitter (the TF-IDF
+// vocabularies), sv.Trainable (the feature weights) and sv.SetEncoder.
+type ngramMetric struct {
+	opts    NgramMetricOptions
+	seed    int64
+	workDir string
+	logf    func(string, ...any)
+	chans   []*metricChannel
+	proj    *projChannel // nil without Rank
+	// pending are weights read from a file at construction, applied (and
+	// checked against the refitted vocabularies) by Fit.
+	pending *metricFile
+	trained string // training summary for Describe
+	// bestEpoch and devAUC are the kept epoch and its dev score.
+	bestEpoch int
+	devAUC    float64
+}
+
+// NewNgramMetric returns an untrained "ngram-metric" encoder; seed fixes
+// the training order, workDir (may be empty) receives the trained
+// weights (workDir/checkpoints/ngram-metric.json) for verifier bundles.
+func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf func(string, ...any)) (sv.Fitter, error) {
+	if opts.Char.Pool == "doc" {
+		return nil, fmt.Errorf("%s: document pooling is not supported (sets are the mean of their utterances)", NameNgramMetric)
+	}
+	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 {
+		return nil, fmt.Errorf("%s: negative setting in %+v", NameNgramMetric, opts)
+	}
+	if opts.BatchSize == 0 {
+		opts.BatchSize = 256
+	}
+	if opts.Patience == 0 {
+		opts.Patience = 1
+	}
+	e := &ngramMetric{opts: opts, seed: seed, workDir: workDir, logf: logf}
+	add := func(name string, mask int, beta float64) error {
+		o := opts.Char
+		o.TopicMask = mask
+		f, err := NewTFIDF(o)
+		if err != nil {
+			return fmt.Errorf("%s: %w", NameNgramMetric, err)
+		}
+		e.chans = append(e.chans, &metricChannel{name: name, tf: f.(*tfidfEncoder), beta: beta})
+		return nil
+	}
+	if err := add("char", 0, 1); err != nil {
+		return nil, err
+	}
+	if opts.TopicMask > 0 && opts.MaskedWeight > 0 {
+		if err := add("masked", opts.TopicMask, opts.MaskedWeight); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Rank > 0 && opts.RankWeight > 0 {
+		e.proj = &projChannel{rank: opts.Rank, beta: opts.RankWeight}
+	}
+	return e, nil
+}
+
+// Name is "ngram-metric".
+func (e *ngramMetric) Name() string { return NameNgramMetric }
+
+// Dim is the sum of the channels' dimensions.
+func (e *ngramMetric) Dim() int {
+	n := 0
+	for _, c := range e.chans {
+		n += c.tf.Dim()
+	}
+	if e.proj != nil {
+		n += e.proj.rank
+	}
+	return n
+}
+
+// Fit fits every channel's vocabulary and IDF on texts and resets the
+// weights to 1 (the untrained encoder), or to the weights read at
+// construction, which must have been trained on these very features.
+func (e *ngramMetric) Fit(ctx context.Context, texts []string) error {
+	for _, c := range e.chans {
+		if err := c.tf.Fit(ctx, texts); err != nil {
+			return fmt.Errorf("%s %s channel: %w", NameNgramMetric, c.name, err)
+		}
+		c.w = make([]float32, c.tf.Dim())
+		for i := range c.w {
+			c.w[i] = 1
+		}
+	}
+	if e.proj != nil {
+		e.proj.p = initProj(e.chans[0].tf.Dim(), e.proj.rank, e.seed)
+	}
+	if e.pending != nil {
+		if err := e.pending.apply(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errMetricUnfitted is returned before Fit.
+var errMetricUnfitted = fmt.Errorf("%s: Encode before Fit (the n-gram vocabularies are fitted on training texts)", NameNgramMetric)
+
+// EncodeSets embeds each set: per channel the tfidf set vector (mean of
+// the utterances' L2-normalised TF-IDF vectors minus the training mean)
+// times the feature weights. With one channel that is the whole vector
+// (untrained: tfidf's own, bit for bit); with two, each channel's vector
+// is L2-normalised and scaled by √(β/Σβ) before concatenation, so the
+// cosine of two sets is the β-weighted mean of the channels' cosines —
+// the similarity training optimises.
+func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	if len(e.chans) == 0 || e.chans[0].w == nil {
+		return nil, errMetricUnfitted
+	}
+	per := make([][][]float32, len(e.chans))
+	for ci, c := range e.chans {
+		p := progress
+		if ci > 0 {
+			p = nil
+		}
+		v, err := c.tf.EncodeSets(ctx, sets, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range v {
+			for d := range x {
+				x[d] *= c.w[d]
+			}
+		}
+		per[ci] = v
+	}
+	if len(e.chans) == 1 && e.proj == nil {
+		return per[0], nil
+	}
+	var sumBeta float64
+	for _, c := range e.chans {
+		sumBeta += c.beta
+	}
+	var proj [][]float64
+	if e.proj != nil {
+		sumBeta += e.proj.beta
+		var err error
+		if proj, err = e.projectSets(ctx, sets); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]float32, len(sets))
+	for i := range sets {
+		v := make([]float32, 0, e.Dim())
+		for ci, c := range e.chans {
+			x := per[ci][i]
+			var n float64
+			for _, f := range x {
+				n += float64(f) * float64(f)
+			}
+			s := 0.0
+			if n > 0 {
+				s = math.Sqrt(c.beta/sumBeta) / math.Sqrt(n)
+			}
+			for _, f := range x {
+				v = append(v, float32(float64(f)*s))
+			}
+		}
+		if proj != nil {
+			var n float64
+			for _, f := range proj[i] {
+				n += f * f
+			}
+			s := 0.0
+			if n > 0 {
+				s = math.Sqrt(e.proj.beta/sumBeta) / math.Sqrt(n)
+			}
+			for _, f := range proj[i] {
+				v = append(v, float32(f*s))
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Encode embeds each text as a set of one utterance.
+func (e *ngramMetric) Encode(ctx context.Context, texts []string, progress sv.Progress) ([][]float32, error) {
+	sets := make([][]string, len(texts))
+	for i, t := range texts {
+		sets[i] = []string{t}
+	}
+	return e.EncodeSets(ctx, sets, progress)
+}
+
+// Describe names the channels, their features and the training outcome.
+func (e *ngramMetric) Describe() string {
+	parts := make([]string, len(e.chans))
+	for i, c := range e.chans {
+		parts[i] = fmt.Sprintf("%s channel ×%g: %s", c.name, c.beta, c.tf.Describe())
+	}
+	s := "per-feature weights over " + strings.Join(parts, "; ")
+	if e.proj != nil {
+		s += fmt.Sprintf("; projection channel ×%g: rank %d over the char channel", e.proj.beta, e.proj.rank)
+	}
+	if e.trained != "" {
+		s += "; " + e.trained
+	} else {
+		s += "; untrained (weights 1)"
+	}
+	return s
+}
