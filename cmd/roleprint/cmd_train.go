@@ -110,9 +110,9 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	}
 	base, _ := sv.SplitFineTuned(*name)
 	if sv.HasOptions(base) && len(sv.SettingsFor(base, map[string]string{neural.SetCheckpointDir: ""})) == 0 {
-		// Typed options without the trainer's keys: not trainable (say so
-		// rather than reject the training flags' keys).
-		return fmt.Errorf("encoder %s: %s cannot be fine-tuned (it does not implement sv.Trainable)", base+sv.FineTunedSuffix, base)
+		// Typed options without the trainer's keys: not a GoMLX encoder
+		// (say so rather than reject the training flags' keys).
+		return fmt.Errorf("encoder %s: %s cannot be fine-tuned by `roleprint train`, which trains the GoMLX encoders of sv/neural (transformer, luar, onnx, ...)", base+sv.FineTunedSuffix, base)
 	}
 	settings[neural.SetCheckpointDir] = *out
 	c, inputs, err := trainLoadPairs(ctx, e, fs.Args(), *seed)

@@ -23,4 +23,4 @@
 // Every encoder here is deterministic and safe for one goroutine at a time.
 package baseline
 
-//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type TFIDFOptions,GloVeOptions
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type CharNgramOptions,TFIDFOptions,NgramMetricOptions,GloVeOptions
