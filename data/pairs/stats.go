@@ -54,6 +54,23 @@ type SplitStats struct {
 // Balanced reports whether the split has as many positives as negatives.
 func (s SplitStats) Balanced() bool { return s.Positives == s.Negatives }
 
+// Unbalanced names the splits with more positives than negatives or the
+// reverse, in Splits' order (empty when every split is 1:1, as BuildPairs
+// makes them).
+func (st PairStatistics) Unbalanced() []string {
+	out := []string{}
+	for _, s := range st.Splits {
+		if !s.Balanced() {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// Balanced reports whether every split has as many positives as
+// negatives (true for no splits).
+func (st PairStatistics) Balanced() bool { return len(st.Unbalanced()) == 0 }
+
 // PairStats computes the statistics of c. A speaker is (source, speaker,
 // agent model), as in BuildPairs.
 func PairStats(c *PairCorpus) PairStatistics {
