@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/roleprint/roleprint/stats"
 )
 
 // Clips: analyses over a list of WAV files named by their file names (the
@@ -126,6 +128,9 @@ type ClipReference struct {
 	// Reference marks the clip SelectReference picks.
 	Reference bool `json:"reference"`
 }
+
+// MarshalJSON writes NaN as null.
+func (r ClipReference) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(r) }
 
 // SelectReferenceFiles embeds every WAV file (Load at the analysis rate,
 // then Embed with cfg) and runs SelectReference over them: one row per

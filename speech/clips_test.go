@@ -1,6 +1,7 @@
 package speech
 
 import (
+	"encoding/json"
 	"math"
 	"path/filepath"
 	"slices"
@@ -101,6 +102,9 @@ func TestClipFilesOnESpeak(t *testing.T) {
 		if r.Reference {
 			marked++
 		}
+	}
+	if b, err := json.Marshal(ClipReference{Clip: "x", MeanCosine: math.NaN()}); err != nil || string(b) != `{"clip":"x","mean_cosine":null,"reference":false}` {
+		t.Errorf("NaN mean cosine as JSON: %s, %v; want null", b, err)
 	}
 	if marked != 1 {
 		t.Errorf("%d references marked, want 1", marked)

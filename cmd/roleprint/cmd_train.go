@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
+
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/pairs"
@@ -344,11 +346,7 @@ func trainWriteJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return fsx.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 func trainSortedKeys[V any](m map[string]V) []string {

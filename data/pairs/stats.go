@@ -176,7 +176,7 @@ func (st PairStatistics) WriteMarkdown(w io.Writer) error {
 	for _, s := range st.tableOrder() {
 		name, level := s.Name, ""
 		if s.Exposure != "" {
-			name, level = exposureTitle(s.Exposure), levelTitle(s.Level)
+			name, level = s.Exposure.Title(), s.Level.Title()
 		} else {
 			name = strings.ToUpper(name[:1]) + name[1:]
 		}
@@ -207,23 +207,4 @@ func (st PairStatistics) tableOrder() []SplitStats {
 		}
 	}
 	return out
-}
-
-func exposureTitle(e Exposure) string {
-	switch e {
-	case SeenSeen:
-		return "Seen-Seen"
-	case SeenUnseen:
-		return "Seen-Unseen"
-	case UnseenUnseen:
-		return "Unseen-Unseen"
-	}
-	return string(e)
-}
-
-func levelTitle(l Level) string {
-	if l == "" {
-		return ""
-	}
-	return strings.ToUpper(string(l[:1])) + string(l[1:])
 }

@@ -92,3 +92,17 @@ func TestPairStatsOfBuild(t *testing.T) {
 	}
 	t.Logf("fixture pair statistics:\n%s", st.Markdown())
 }
+
+func TestExposureAndLevelTitles(t *testing.T) {
+	var got []string
+	for _, e := range pairs.Exposures {
+		got = append(got, e.Title())
+	}
+	for _, l := range pairs.Levels {
+		got = append(got, l.Title())
+	}
+	got = append(got, pairs.Exposure("other").Title(), pairs.Level("").Title())
+	if want := "Seen-Seen|Seen-Unseen|Unseen-Unseen|Base|Hard|Harder|other|"; strings.Join(got, "|") != want {
+		t.Errorf("titles %q, want %q", strings.Join(got, "|"), want)
+	}
+}
