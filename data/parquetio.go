@@ -11,6 +11,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // RowGroupSize bounds the rows of one Parquet row group, and with it the
@@ -26,7 +27,7 @@ const readBatch = 4096
 // error from Close) leaves any earlier file at that path untouched.
 type ParquetWriter[T any] struct {
 	path string
-	tmp  *os.File
+	tmp  *fsx.Pending
 	w    *parquet.GenericWriter[T]
 	n    int64
 	done bool
@@ -39,11 +40,12 @@ func CreateParquet[T any](path string) (*ParquetWriter[T], error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	// Corpus files are ordinary data: 0644.
+	tmp, err := fsx.Create(path, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	w := parquet.NewGenericWriter[T](tmp,
+	w := parquet.NewGenericWriter[T](tmp.File,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
 		parquet.MaxRowsPerRowGroup(RowGroupSize),
 	)
@@ -71,25 +73,11 @@ func (pw *ParquetWriter[T]) Close() error {
 		return nil
 	}
 	pw.done = true
-	err := pw.w.Close()
-	if err == nil {
-		err = pw.tmp.Sync()
-	}
-	if cerr := pw.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// CreateTemp makes 0600 files; corpus files are ordinary data.
-		err = os.Chmod(pw.tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(pw.tmp.Name(), pw.path)
-	}
-	if err != nil {
-		_ = os.Remove(pw.tmp.Name())
+	if err := pw.w.Close(); err != nil {
+		pw.tmp.Abort()
 		return fmt.Errorf("write %s: %w", pw.path, err)
 	}
-	return nil
+	return pw.tmp.Commit()
 }
 
 // Abort discards everything written; the destination is left as it was.
@@ -100,8 +88,7 @@ func (pw *ParquetWriter[T]) Abort() {
 		return
 	}
 	pw.done = true
-	_ = pw.tmp.Close()
-	_ = os.Remove(pw.tmp.Name())
+	pw.tmp.Abort()
 }
 
 // WriteParquet writes all rows to path atomically (see CreateParquet).

@@ -12,15 +12,6 @@ import (
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
-func normModel(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '-' || r == '_' || r == '.' {
-			return -1
-		}
-		return r
-	}, strings.ToLower(s))
-}
-
 func value(v stats.Float) float64 {
 	if !v.Defined() {
 		return math.NaN()
@@ -51,10 +42,6 @@ func Table3(r *roleplay.Report, paper bool) *Table {
 		Best:    []Best{BestNone, BestMax, BestMax},
 		Caption: "Scores ×100: Simulation = mean cosine between a model's sets for a role and the role's real sets (Eq. 2); " +
 			"Distinction = mean 1 − cosine between its sets for different roles (Eq. 3); 95 % bootstrap intervals in brackets."}
-	pub := map[string]roleplay.PaperScore{}
-	for _, p := range roleplay.PaperTable3() {
-		pub[normModel(p.Model)] = p
-	}
 	var paperRows []Row
 	for _, m := range r.Models {
 		row := Row{Cells: []Cell{Text(m.Model), ciCell(m.Simulation, m.SimulationCI), ciCell(m.Distinction, m.DistinctionCI),
@@ -64,7 +51,7 @@ func Table3(r *roleplay.Report, paper bool) *Table {
 			row.Cells[2] = referenceCell(row.Cells[2])
 		}
 		t.Rows = append(t.Rows, row)
-		if p, ok := pub[normModel(m.Model)]; ok && paper {
+		if p, _, ok, _ := roleplay.PaperScoresOf(m.Model); ok && paper {
 			paperRows = append(paperRows, Row{Paper: true, Cells: []Cell{Text("paper: " + p.Model), Num(p.Simulation / 100), Num(p.Distinction / 100)}})
 		}
 	}
@@ -166,10 +153,6 @@ func Table7(r *roleplay.Report, paper bool) *Table {
 		Best:    []Best{BestNone, BestMin, BestNone, BestNone, BestMin},
 		Caption: "Average rank: the model's place among the rows per role by Simulation, averaged over roles (1 is best). " +
 			"Avg role rank: the role's rank among the candidate roles (Table 6), averaged; 95 % bootstrap intervals in brackets."}
-	pub := map[string]float64{}
-	for m, v := range roleplay.PaperTable7() {
-		pub[normModel(m)] = v
-	}
 	models := append([]roleplay.ModelScore(nil), r.Models...)
 	for i := 1; i < len(models); i++ {
 		for j := i; j > 0 && rankLess(models[j], models[j-1]); j-- {
@@ -178,7 +161,7 @@ func Table7(r *roleplay.Report, paper bool) *Table {
 	}
 	for _, m := range models {
 		p := NaNCell()
-		if v, ok := pub[normModel(m.Model)]; ok && paper {
+		if _, v, _, ok := roleplay.PaperScoresOf(m.Model); ok && paper {
 			p = Num(v)
 		}
 		rank := NaNCell()

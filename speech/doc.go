@@ -23,6 +23,9 @@
 //     Embed computes MFCC statistics; SelectReference picks the clip with
 //     the highest mean cosine to the role's other clips; SelectReferences
 //     does it for every character of a corpus.
+//   - clips (clips.go): the same analyses over a list of WAV files named by
+//     their file names (AnalyzeFiles, PitchFiles, SelectReferenceFiles,
+//     GroupFeatures, RateSweepOf), so notebook cells hold no loops.
 //
 // Every analysis has a Config struct and a DefaultXConfig function that
 // returns Praat's (or the method's published) defaults, documented field by

@@ -58,21 +58,17 @@ func DefaultBinConfig() BinConfig { return BinConfig{LowShare: 0.2, HighShare: 0
 func Bin(values []float64, cfg BinConfig) []Level {
 	out := make([]Level, len(values))
 	var idx []int
+	var defined []float64
 	for i, v := range values {
 		if !math.IsNaN(v) {
 			idx = append(idx, i)
+			defined = append(defined, v)
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return values[idx[a]] < values[idx[b]] })
-	n := len(idx)
+	n := len(defined)
 	kLow := int(math.Round(float64(n) * cfg.LowShare))
 	kHigh := int(math.Round(float64(n) * cfg.HighShare))
-	for a := 0; a < n; {
-		b := a
-		for b+1 < n && values[idx[b+1]] == values[idx[a]] {
-			b++
-		}
-		rank := 0.5*float64(a+b) + 1 // average 1-based rank of the tie group
+	for j, rank := range stats.MidRanks(defined) {
 		lvl := Medium
 		switch {
 		case rank <= float64(kLow):
@@ -80,10 +76,7 @@ func Bin(values []float64, cfg BinConfig) []Level {
 		case rank > float64(n-kHigh):
 			lvl = High
 		}
-		for k := a; k <= b; k++ {
-			out[idx[k]] = lvl
-		}
-		a = b + 1
+		out[idx[j]] = lvl
 	}
 	return out
 }

@@ -10,13 +10,6 @@ import (
 	"github.com/roleprint/roleprint/stats"
 )
 
-// exposureTitle is how reports head an exposure column.
-var exposureTitle = map[pairs.Exposure]string{
-	pairs.SeenSeen: "Seen-Seen", pairs.SeenUnseen: "Seen-Unseen", pairs.UnseenUnseen: "Unseen-Unseen",
-}
-
-var levelTitle = map[pairs.Level]string{pairs.Base: "Base", pairs.Hard: "Hard", pairs.Harder: "Harder"}
-
 // pct formats a fraction as the paper prints it: "85.75 ±0.51" (×100).
 func pct(mean, std stats.Float) string {
 	m, s := float64(mean), float64(std)
@@ -47,7 +40,7 @@ func rowIndex(rows []Table2Row) (map[string]map[pairs.TestKey]Table2Row, []strin
 func table2Header(w io.Writer, first string) {
 	fmt.Fprintf(w, "| %s |", first)
 	for _, e := range pairs.Exposures {
-		t := exposureTitle[e]
+		t := e.Title()
 		fmt.Fprintf(w, " %s AUC | %s ACC | %s F1 |", t, t, t)
 	}
 	fmt.Fprint(w, "\n|---|")
@@ -80,7 +73,7 @@ func (t *Table2) writeTable(ew *errWriter) {
 	fmt.Fprintf(ew, "## Table 2: speaker verification (mean ± std over %d rounds, seeds %s)\n\n", t.Config.Rounds, seedList(t))
 	fmt.Fprintf(ew, "ACC and F1 at the threshold that maximises %s on the dev pairs; values ×100.\n\n", t.Config.Criterion)
 	for _, l := range pairs.Levels {
-		fmt.Fprintf(ew, "**%s level**\n\n", levelTitle[l])
+		fmt.Fprintf(ew, "**%s level**\n\n", l.Title())
 		table2Header(ew, "Encoder")
 		for _, enc := range order {
 			writeRow(ew, enc, idx[enc], l)
@@ -100,7 +93,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(ew, "## Beside the paper (Yang et al., Table 2)\n\n")
 	fmt.Fprintf(ew, "Rows marked *paper* are the published numbers; the others are this run. Our corpora, pairs and encoders differ from the paper's (see docs/reproduce.md).\n\n")
 	for _, l := range pairs.Levels {
-		fmt.Fprintf(ew, "**%s level**\n\n", levelTitle[l])
+		fmt.Fprintf(ew, "**%s level**\n\n", l.Title())
 		table2Header(ew, "Model")
 		for _, pr := range PaperTable2() {
 			if pr.Level != l {
@@ -126,13 +119,13 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(ew, "Best ACC and best F1 use the threshold that maximises each on the test set itself (an upper bound); EER is threshold-free.\n\n")
 	fmt.Fprint(ew, "| Encoder | Level |")
 	for _, e := range pairs.Exposures {
-		t := exposureTitle[e]
+		t := e.Title()
 		fmt.Fprintf(ew, " %s best ACC | %s best F1 | %s EER |", t, t, t)
 	}
 	fmt.Fprint(ew, "\n|---|---|"+strings.Repeat("---:|", 9)+"\n")
 	for _, enc := range order {
 		for _, l := range pairs.Levels {
-			fmt.Fprintf(ew, "| %s | %s |", enc, levelTitle[l])
+			fmt.Fprintf(ew, "| %s | %s |", enc, l.Title())
 			for _, e := range pairs.Exposures {
 				r := idx[enc][pairs.TestKey{Exposure: e, Level: l}]
 				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.BestACCMean, stats.Float(math.NaN())), pct(r.BestF1Mean, stats.Float(math.NaN())), pct(r.EERMean, stats.Float(math.NaN())))

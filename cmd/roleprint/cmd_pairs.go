@@ -162,7 +162,7 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 				finish()
 			}
 			stage = s
-			report, finish = lazyProgress(e, "pairs: "+s)
+			report, finish = e.progress("pairs: " + s)
 		}
 		report(done, total)
 	}
@@ -234,7 +234,7 @@ func readPairInputs(ctx context.Context, e *env, paths []string) ([]data.Utteran
 		e.Logf("pairs: no corpus files given, using the embedded default corpus (%d utterances)", len(utts))
 		return utts, []string{defaultCorpusName}, nil
 	}
-	report, finish := lazyProgress(e, "pairs: read")
+	report, finish := e.progress("pairs: read")
 	defer finish()
 	var utts []data.Utterance
 	for i, p := range paths {
@@ -251,31 +251,6 @@ func readPairInputs(ctx context.Context, e *env, paths []string) ([]data.Utteran
 		report(i+1, len(paths))
 	}
 	return utts, paths, nil
-}
-
-// lazyProgress is e.progress that stays silent for the first second, so
-// quick phases print nothing on stderr; its final line gives the phase's
-// whole duration.
-func lazyProgress(e *env, label string) (report func(done, total int), finish func()) {
-	start := time.Now()
-	var inner func(done, total int)
-	var lastDone, lastTotal int
-	report = func(done, total int) {
-		lastDone, lastTotal = done, total
-		if inner == nil {
-			if time.Since(start) < time.Second {
-				return
-			}
-			inner, _ = e.progress(label)
-		}
-		inner(done, total)
-	}
-	finish = func() {
-		if inner != nil {
-			fmt.Fprintf(e.Stderr(), "\r%s: %d/%d done in %s\n", label, lastDone, lastTotal, time.Since(start).Round(10*time.Millisecond))
-		}
-	}
-	return report, finish
 }
 
 // defaultCorpusName names the embedded corpus in the JSON inputs list.

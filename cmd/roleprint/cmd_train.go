@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
+
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/pairs"
@@ -110,9 +112,9 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	}
 	base, _ := sv.SplitFineTuned(*name)
 	if sv.HasOptions(base) && len(sv.SettingsFor(base, map[string]string{neural.SetCheckpointDir: ""})) == 0 {
-		// Typed options without the trainer's keys: not trainable (say so
-		// rather than reject the training flags' keys).
-		return fmt.Errorf("encoder %s: %s cannot be fine-tuned (it does not implement sv.Trainable)", base+sv.FineTunedSuffix, base)
+		// Typed options without the trainer's keys: not a GoMLX encoder
+		// (say so rather than reject the training flags' keys).
+		return fmt.Errorf("encoder %s: %s cannot be fine-tuned by `roleprint train`, which trains the GoMLX encoders of sv/neural (transformer, luar, onnx, ...)", base+sv.FineTunedSuffix, base)
 	}
 	settings[neural.SetCheckpointDir] = *out
 	c, inputs, err := trainLoadPairs(ctx, e, fs.Args(), *seed)
@@ -344,11 +346,7 @@ func trainWriteJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return fsx.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 func trainSortedKeys[V any](m map[string]V) []string {

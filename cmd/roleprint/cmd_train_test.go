@@ -94,6 +94,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train"}, 2, "--out DIR is required"},
 		{[]string{"train", "--out", t.TempDir(), "--eval", "seen-nothing"}, 2, "unknown test set"},
 		{[]string{"train", "--out", t.TempDir(), "--encoder", "tfidf", "--backend", "go", "--max-steps", "1"}, 1, "cannot be fine-tuned"},
+		{[]string{"train", "--out", t.TempDir(), "--encoder", "ngram-metric", "--backend", "go", "--max-steps", "1"}, 1, "GoMLX encoders"},
 		{[]string{"train", "--out", t.TempDir(), "--backend", "tpu"}, 1, "unknown backend"},
 	}
 	for _, c := range cases {

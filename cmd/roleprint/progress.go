@@ -1,35 +1,46 @@
 package main
 
 import (
-	"fmt"
+	"sync"
 	"time"
+
+	"github.com/roleprint/roleprint/kernel"
 )
 
-// progress returns a callback that prints "label: done/total (pct)" to
-// stderr at most every 500 ms, overwriting the line in a terminal, and a
-// finish function that prints the final count and elapsed time. It fits
-// sv.Progress and the other packages' progress callbacks.
+// progressDelay is how long a phase runs before its progress shows, so
+// that quick phases print nothing on stderr.
+var progressDelay = time.Second
+
+// progress returns a callback for a long phase and a finish function. It
+// is kernel.Progress on stderr, the one progress type of the CLI and the
+// notebooks (in a terminal a line redrawn in place, in a log a line every
+// 10 %), shown once the phase has run progressDelay; finish prints the
+// final count and the phase's whole duration when it was shown. It fits
+// sv.Progress and the other packages' progress callbacks, and is safe for
+// concurrent use.
 func (e *env) progress(label string) (report func(done, total int), finish func()) {
+	bar := (&kernel.Notebook{Stderr: e.stderr}).Progress(label)
 	start := time.Now()
-	var last time.Time
-	var lastDone, lastTotal int
+	var mu sync.Mutex
+	shown := false
 	report = func(done, total int) {
-		lastDone, lastTotal = done, total
-		if time.Since(last) < 500*time.Millisecond && done != total {
-			return
+		mu.Lock()
+		if !shown && time.Since(start) >= progressDelay {
+			shown = true
 		}
-		last = time.Now()
-		if total > 0 {
-			fmt.Fprintf(e.stderr, "\r%s: %d/%d (%.0f%%)", label, done, total, 100*float64(done)/float64(total))
-		} else {
-			fmt.Fprintf(e.stderr, "\r%s: %d", label, done)
+		show := shown
+		mu.Unlock()
+		if show {
+			bar.Report(done, total)
 		}
 	}
 	finish = func() {
-		if last.IsZero() && time.Since(start) < time.Second {
-			return
+		mu.Lock()
+		show := shown
+		mu.Unlock()
+		if show {
+			bar.Done()
 		}
-		fmt.Fprintf(e.stderr, "\r%s: %d/%d done in %s\n", label, lastDone, lastTotal, time.Since(start).Round(10*time.Millisecond))
 	}
 	return report, finish
 }

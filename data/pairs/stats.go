@@ -54,6 +54,23 @@ type SplitStats struct {
 // Balanced reports whether the split has as many positives as negatives.
 func (s SplitStats) Balanced() bool { return s.Positives == s.Negatives }
 
+// Unbalanced names the splits with more positives than negatives or the
+// reverse, in Splits' order (empty when every split is 1:1, as BuildPairs
+// makes them).
+func (st PairStatistics) Unbalanced() []string {
+	out := []string{}
+	for _, s := range st.Splits {
+		if !s.Balanced() {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// Balanced reports whether every split has as many positives as
+// negatives (true for no splits).
+func (st PairStatistics) Balanced() bool { return len(st.Unbalanced()) == 0 }
+
 // PairStats computes the statistics of c. A speaker is (source, speaker,
 // agent model), as in BuildPairs.
 func PairStats(c *PairCorpus) PairStatistics {
@@ -159,7 +176,7 @@ func (st PairStatistics) WriteMarkdown(w io.Writer) error {
 	for _, s := range st.tableOrder() {
 		name, level := s.Name, ""
 		if s.Exposure != "" {
-			name, level = exposureTitle(s.Exposure), levelTitle(s.Level)
+			name, level = s.Exposure.Title(), s.Level.Title()
 		} else {
 			name = strings.ToUpper(name[:1]) + name[1:]
 		}
@@ -190,23 +207,4 @@ func (st PairStatistics) tableOrder() []SplitStats {
 		}
 	}
 	return out
-}
-
-func exposureTitle(e Exposure) string {
-	switch e {
-	case SeenSeen:
-		return "Seen-Seen"
-	case SeenUnseen:
-		return "Seen-Unseen"
-	case UnseenUnseen:
-		return "Unseen-Unseen"
-	}
-	return string(e)
-}
-
-func levelTitle(l Level) string {
-	if l == "" {
-		return ""
-	}
-	return strings.ToUpper(string(l[:1])) + string(l[1:])
 }

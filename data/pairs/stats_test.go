@@ -54,6 +54,14 @@ func TestPairStatsHandMade(t *testing.T) {
 		t.Errorf("negative shares: train %.2f cross-source, %.2f same conversation (want 0, 1); unseen-unseen-hard %.2f, %.2f (want 1, 0)",
 			tr.CrossSourceNegatives, tr.SameConversationNegatives, u.CrossSourceNegatives, u.SameConversationNegatives)
 	}
+	// Train (1:1) and the empty splits are balanced, unseen-unseen-hard
+	// (1:2) is not.
+	if got := st.Unbalanced(); len(got) != 1 || got[0] != "unseen-unseen-hard" || st.Balanced() {
+		t.Errorf("unbalanced splits %v (balanced %v), want [unseen-unseen-hard]", got, st.Balanced())
+	}
+	if !(pairs.PairStatistics{Splits: []pairs.SplitStats{tr}}).Balanced() {
+		t.Errorf("train alone is balanced")
+	}
 	if st.SpeakersSeen != 2 || st.SpeakersUnseen != 3 || st.SpeakersDev != 0 || st.Sets != 5 || st.Utterances != 8 || st.Words != 14 {
 		t.Errorf("totals %+v", st)
 	}
@@ -83,4 +91,18 @@ func TestPairStatsOfBuild(t *testing.T) {
 			st.SpeakersUnseen, st.SpeakersDev, info.SpeakersUnseen, info.SpeakersDev)
 	}
 	t.Logf("fixture pair statistics:\n%s", st.Markdown())
+}
+
+func TestExposureAndLevelTitles(t *testing.T) {
+	var got []string
+	for _, e := range pairs.Exposures {
+		got = append(got, e.Title())
+	}
+	for _, l := range pairs.Levels {
+		got = append(got, l.Title())
+	}
+	got = append(got, pairs.Exposure("other").Title(), pairs.Level("").Title())
+	if want := "Seen-Seen|Seen-Unseen|Unseen-Unseen|Base|Hard|Harder|other|"; strings.Join(got, "|") != want {
+		t.Errorf("titles %q, want %q", strings.Join(got, "|"), want)
+	}
 }

@@ -1,6 +1,9 @@
 package pairs
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Exposure says whether the speakers of a test pair were seen in training.
 type Exposure string
@@ -14,6 +17,21 @@ const (
 
 // Exposures lists the exposures in the paper's column order.
 var Exposures = []Exposure{SeenSeen, SeenUnseen, UnseenUnseen}
+
+// Title is the paper's name of the exposure ("Seen-Unseen"), the one
+// heading of every table, figure and report; an unknown exposure is
+// returned as it is.
+func (e Exposure) Title() string {
+	switch e {
+	case SeenSeen:
+		return "Seen-Seen"
+	case SeenUnseen:
+		return "Seen-Unseen"
+	case UnseenUnseen:
+		return "Unseen-Unseen"
+	}
+	return string(e)
+}
 
 // Level is the difficulty of a pair set.
 type Level string
@@ -29,6 +47,15 @@ const (
 
 // Levels lists the levels in the paper's row order.
 var Levels = []Level{Base, Hard, Harder}
+
+// Title is the paper's name of the level ("Hard"): the level capitalised
+// ("" stays "").
+func (l Level) Title() string {
+	if l == "" {
+		return ""
+	}
+	return strings.ToUpper(string(l[:1])) + string(l[1:])
+}
 
 // TestKey names one of the nine test sets.
 type TestKey struct {

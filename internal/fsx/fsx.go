@@ -39,31 +39,76 @@ func WriteSeeker(path string, perm os.FileMode, fn func(w io.WriteSeeker) error)
 	return write(path, perm, func(f *os.File) error { return fn(f) })
 }
 
-// write is Write and WriteSeeker: temporary file, fn, sync, chmod, rename.
-func write(path string, perm os.FileMode, fn func(f *os.File) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// write is Write and WriteSeeker: a Pending file, fn, Commit.
+func write(path string, perm os.FileMode, fn func(f *os.File) error) error {
+	p, err := Create(path, perm)
 	if err != nil {
+		return err
+	}
+	if err := fn(p.File); err != nil {
+		p.Abort()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	name := tmp.Name()
+	return p.Commit()
+}
+
+// Pending is a file being written atomically, for writers that stay open
+// across calls (data.ParquetWriter): write to File, then Commit to move it
+// into place, or Abort to discard it.
+type Pending struct {
+	// File is the temporary file in path's folder.
+	File *os.File
+	path string
+	perm os.FileMode
+	done bool
+}
+
+// Create starts a Pending file for path with permissions perm. The
+// folder must exist.
+func Create(path string, perm os.FileMode) (*Pending, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return &Pending{File: tmp, path: path, perm: perm}, nil
+}
+
+// Commit syncs and closes the file, sets its permissions (os.CreateTemp
+// makes 0600 files) and renames it to the path; on any error the temporary
+// file is removed, an existing file at the path is left untouched, and the
+// error names the path. A second Commit, or one after Abort, does nothing.
+func (p *Pending) Commit() (err error) {
+	if p.done {
+		return nil
+	}
+	p.done = true
+	name := p.File.Name()
 	defer func() {
 		if err != nil {
-			tmp.Close()
+			p.File.Close()
 			os.Remove(name)
-			err = fmt.Errorf("write %s: %w", path, err)
+			err = fmt.Errorf("write %s: %w", p.path, err)
 		}
 	}()
-	if err = fn(tmp); err != nil {
+	if err = p.File.Sync(); err != nil {
 		return err
 	}
-	if err = tmp.Sync(); err != nil {
+	if err = p.File.Close(); err != nil {
 		return err
 	}
-	if err = tmp.Close(); err != nil {
+	if err = os.Chmod(name, p.perm); err != nil {
 		return err
 	}
-	if err = os.Chmod(name, perm); err != nil {
-		return err
+	return os.Rename(name, p.path)
+}
+
+// Abort discards the file; the path is left as it was. It does nothing
+// after Commit, so `defer p.Abort()` is the usual guard.
+func (p *Pending) Abort() {
+	if p.done {
+		return
 	}
-	return os.Rename(name, path)
+	p.done = true
+	p.File.Close()
+	os.Remove(p.File.Name())
 }

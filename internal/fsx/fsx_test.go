@@ -123,3 +123,52 @@ func TestWriteSeekerPatchesHeader(t *testing.T) {
 	}
 	assertOnly(t, dir, "out.bin")
 }
+
+// TestPendingCommitAndAbort checks the open-writer form: nothing at the
+// path until Commit; Abort (also after a failed write) leaves the old
+// file and no temporary; Commit after Abort does nothing.
+func TestPendingCommitAndAbort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rows.bin")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Create(path, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.File.WriteString("new"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("before Commit the path holds %q, want the old file", b)
+	}
+	p.Abort()
+	if err := p.Commit(); err != nil {
+		t.Errorf("Commit after Abort: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("after Abort the path holds %q, want the old file", b)
+	}
+	assertOnly(t, dir, "rows.bin")
+
+	p, err = Create(path, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Abort()
+	if _, err := p.File.WriteString("new"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if b, _ := os.ReadFile(path); string(b) != "new" || err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("after Commit: %q, mode %v, %v; want \"new\" with 0644", b, st.Mode().Perm(), err)
+	}
+	assertOnly(t, dir, "rows.bin")
+	if _, err := Create(filepath.Join(dir, "no", "x"), 0o644); err == nil || !strings.Contains(err.Error(), filepath.Join("no", "x")) {
+		t.Errorf("Create in a missing folder: %v, want an error naming the path", err)
+	}
+}

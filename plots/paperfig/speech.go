@@ -9,11 +9,9 @@ import (
 	"github.com/roleprint/roleprint/speech"
 )
 
-// Track is one named pitch track.
-type Track struct {
-	Name  string
-	Pitch *speech.Pitch
-}
+// Track is one named pitch track: speech.NamedPitch, so that
+// speech.PitchFiles' result is the figures' input as it is.
+type Track = speech.NamedPitch
 
 // PitchContours draws F0 tracks over time, in semitones re 100 Hz (or Hz
 // when hz is true), with gaps at voiceless frames.

@@ -3,7 +3,6 @@ package paperfig
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
@@ -51,26 +50,13 @@ func (m Metric) value(r sv.Table2Row) (mean, std, paper float64, err error) {
 	return 0, 0, 0, fmt.Errorf("paperfig: unknown metric %q (want auc, acc, f1 or eer)", m)
 }
 
-// ExposureName returns the paper's name of an exposure ("Seen-Unseen").
-func ExposureName(e string) string {
-	switch pairs.Exposure(e) {
-	case pairs.SeenSeen:
-		return "Seen-Seen"
-	case pairs.SeenUnseen:
-		return "Seen-Unseen"
-	case pairs.UnseenUnseen:
-		return "Unseen-Unseen"
-	}
-	return e
-}
+// ExposureName returns the paper's name of an exposure ("Seen-Unseen"):
+// pairs.Exposure.Title, for callers holding a string.
+func ExposureName(e string) string { return pairs.Exposure(e).Title() }
 
-// LevelName returns the paper's name of a level ("Harder").
-func LevelName(l string) string {
-	if l == "" {
-		return l
-	}
-	return strings.ToUpper(l[:1]) + l[1:]
-}
+// LevelName returns the paper's name of a level ("Hard"):
+// pairs.Level.Title, for callers holding a string.
+func LevelName(l string) string { return pairs.Level(l).Title() }
 
 // encodersOf lists the encoders of rows in order of first appearance.
 func encodersOf(rows []sv.Table2Row, keep func(string) bool) []string {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
+
 	"github.com/roleprint/roleprint/data/assets"
 )
 
@@ -91,11 +93,7 @@ func installONNXRuntime(ctx context.Context, logf func(string, ...any)) error {
 	if err := os.MkdirAll(filepath.Dir(rec), 0o755); err != nil {
 		return err
 	}
-	tmp := rec + ".tmp"
-	if err := os.WriteFile(tmp, []byte(lib+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, rec); err != nil {
+	if err := fsx.WriteFile(rec, []byte(lib+"\n"), 0o644); err != nil {
 		return err
 	}
 	if logf != nil {

@@ -19,8 +19,15 @@
 //     training split.
 //   - "tfidf": character n-gram TF-IDF with a vocabulary and IDF fitted on
 //     the training split.
+//   - "ngram-metric" and "ngram-metric_ft": tfidf's n-grams plus the same
+//     n-grams over topic-masked text, with per-feature weights fine-tuned
+//     by the contrastive loss (NgramMetricOptions).
+//
+// Options structs (TFIDFOptions, GloVeOptions, NgramMetricOptions, with
+// the shared CharNgramOptions) are registered with sv.RegisterOptions, so
+// `roleprint config NAME` prints their keys.
 //
 // Every encoder here is deterministic and safe for one goroutine at a time.
 package baseline
 
-//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type TFIDFOptions,GloVeOptions
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type CharNgramOptions,TFIDFOptions,NgramMetricOptions,GloVeOptions

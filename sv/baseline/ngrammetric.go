@@ -17,79 +17,95 @@ const NameNgramMetric = "ngram-metric"
 // n-gram channel exactly like the "tfidf" row, optionally a second channel
 // of the same n-grams over topic-masked text, and per-feature weights
 // fine-tuned with the paper's contrastive loss on a round's training
-// pairs. All settings are in this one struct; DefaultNgramMetricOptions
-// gives the defaults (measured best on the shared corpora, see
-// docs/training.md), NgramMetricFromSettings reads them from encoder
-// settings (the key of each field is in its comment).
+// pairs. All settings are in this one struct (keys: `roleprint config
+// ngram-metric`); DefaultNgramMetricOptions gives the defaults (measured
+// best on the shared corpora, see docs/training.md), NgramMetricFromSettings
+// applies encoder settings with internal/options.
 type NgramMetricOptions struct {
-	// Char are the character n-gram features of both channels: the "tfidf"
-	// row's options (keys "ngram_min", "ngram_max", "max_features",
-	// "min_df", "lowercase", "sublinear_tf", "center"); default tfidf's
-	// own, so the untrained char channel is tfidf bit for bit.
-	Char TFIDFOptions
+	// CharNgramOptions are the character n-gram features of both channels
+	// (keys ngram_min, ngram_max, max_features, min_df, lowercase,
+	// sublinear_tf, center): the "tfidf" row's, with its defaults, so the
+	// untrained char channel is tfidf bit for bit. The char channel is
+	// never topic-masked and always mean-pooled.
+	CharNgramOptions
 	// TopicMask > 0 adds the masked channel: the same n-grams over text in
 	// which every word outside the TopicMask most frequent training words
-	// is replaced by its shape (Stamatatos 2017; key "topic_mask"). 0 means
-	// the char channel only.
-	TopicMask int
+	// is replaced by its shape (Stamatatos 2017; tfidf's topic_mask for
+	// that channel only). 0 means the char channel only. Default 300.
+	TopicMask int `opt:"topic_mask" json:"topic_mask"`
 	// MaskedWeight is the masked channel's weight in the set similarity,
-	// (cos_char + MaskedWeight·cos_masked)/(1 + MaskedWeight) (key
-	// "masked_weight").
-	MaskedWeight float64
+	// (cos_char + MaskedWeight·cos_masked)/(1 + MaskedWeight). Default 1.
+	MaskedWeight float64 `opt:"masked_weight" json:"masked_weight"`
 	// Rank > 0 adds the projection channel: a trained d×Rank projection of
-	// the char channel's vectors, initialised at random (key "rank"), with
-	// weight RankWeight in the set similarity (key "rank_weight").
-	Rank       int
-	RankWeight float64
-	// Epochs is the most training epochs over the training pairs (key
-	// "epochs"); the epoch kept is the one with the best dev AUC (the
-	// untrained weights count as epoch 0), and training stops after
-	// Patience epochs without a better one (key "patience"; 0 counts as
-	// 1). Epochs 0 keeps the untrained weights.
-	Epochs, Patience int
-	// BatchSize is the number of training pairs per Adam step (key
-	// "batch_size"; 0 means 256).
-	BatchSize int
-	// LearningRate is Adam's step size on the feature weights (key "lr").
-	LearningRate float64
+	// the char channel's vectors, initialised at random. Default 0 (none).
+	Rank int `opt:"rank" json:"rank"`
+	// RankWeight is the projection channel's weight in the set similarity
+	// (with Rank > 0). Default 1.
+	RankWeight float64 `opt:"rank_weight" json:"rank_weight"`
+	// Epochs is the most training epochs over the training pairs; the
+	// epoch kept is the one with the best dev AUC (the untrained weights
+	// count as epoch 0). 0 keeps the untrained weights. Default 8.
+	Epochs int `opt:"epochs" json:"epochs"`
+	// Patience stops training after this many epochs without a better dev
+	// AUC (0 counts as 1). Default 2.
+	Patience int `opt:"patience" json:"patience"`
+	// BatchSize is the number of training pairs per Adam step (0 means
+	// 256). Default 256.
+	BatchSize int `opt:"batch_size" json:"batch_size"`
+	// LearningRate is Adam's step size on the feature weights. Default
+	// 0.02.
+	LearningRate float64 `opt:"lr" json:"lr"`
 	// Margin is the contrastive loss's margin m in y·d + (1−y)·max(0, m−d),
-	// d = 1 − cos (key "margin"). Default 1, not the paper's 0.5: with
-	// centred TF-IDF vectors most negatives already have cos < 0.5, so a
-	// margin of 0.5 lets them contribute nothing (measured in
-	// docs/training.md: Unseen-Unseen Hard 52.1 with 0.5, 59.3 with 1).
-	Margin float64
+	// d = 1 − cos. Default 1, not the paper's 0.5: with centred TF-IDF
+	// vectors most negatives already have cos < 0.5, so a margin of 0.5
+	// lets them contribute nothing (measured in docs/training.md:
+	// Unseen-Unseen Hard 52.1 with 0.5, 59.3 with 1).
+	Margin float64 `opt:"margin" json:"margin"`
 	// HardWeight multiplies the loss of Hard and Harder training negatives
-	// (same source; Base negatives come from another source) (key
-	// "hard_weight"; 1 = the paper's unweighted loss).
-	HardWeight float64
+	// (same source; Base negatives come from another source). Default 1,
+	// the paper's unweighted loss.
+	HardWeight float64 `opt:"hard_weight" json:"hard_weight"`
 	// DevByLevel chooses the epoch by the mean over negative kinds (Base,
 	// Hard, Harder) of the dev AUC of all dev positives against that
-	// kind's dev negatives, instead of the AUC of all dev pairs (key
-	// "dev_by_level").
-	DevByLevel bool
+	// kind's dev negatives, instead of the AUC of all dev pairs. Default
+	// false.
+	DevByLevel bool `opt:"dev_by_level" json:"dev_by_level"`
 	// Decay pulls every weight toward 1 (tfidf) with an L2 penalty
-	// Decay/2·(w−1)² per feature (key "decay").
-	Decay float64
-	// Threads is how many goroutines compute a batch's gradient (key
-	// "threads"; 0 = GOMAXPROCS). Results do not depend on it.
-	Threads int
+	// Decay/2·(w−1)² per feature. Default 0.
+	Decay float64 `opt:"decay" json:"decay"`
+	// Threads is how many goroutines compute a batch's gradient (0 =
+	// GOMAXPROCS). Results do not depend on it. Default 0.
+	Threads int `opt:"threads" json:"threads"`
+	// Weights is a trained weights file, or a training folder holding
+	// checkpoints/ngram-metric.json, applied after Fit (the GoMLX
+	// encoders' key; `reproduce` sets it to the row's checkpoints for the
+	// verifier bundle; Train, if run, starts from them). Default "": none.
+	Weights string `opt:"weights" json:"weights,omitempty"`
 }
 
 // DefaultNgramMetricOptions returns the defaults of "ngram-metric".
 func DefaultNgramMetricOptions() NgramMetricOptions {
 	return NgramMetricOptions{
-		Char:         DefaultTFIDFOptions(),
-		TopicMask:    300,
-		MaskedWeight: 1,
-		RankWeight:   1,
-		Epochs:       8,
-		Patience:     2,
-		BatchSize:    256,
-		LearningRate: 0.02,
-		Margin:       1,
-		HardWeight:   1,
-		Decay:        0,
+		CharNgramOptions: DefaultCharNgramOptions(),
+		TopicMask:        300,
+		MaskedWeight:     1,
+		RankWeight:       1,
+		Epochs:           8,
+		Patience:         2,
+		BatchSize:        256,
+		LearningRate:     0.02,
+		Margin:           1,
+		HardWeight:       1,
+		Decay:            0,
 	}
+}
+
+// tfidf returns the TF-IDF options of a channel masked with K words (0:
+// the char channel).
+func (o NgramMetricOptions) tfidf(mask int) TFIDFOptions {
+	t := DefaultTFIDFOptions()
+	t.CharNgramOptions, t.TopicMask = o.CharNgramOptions, mask
+	return t
 }
 
 // metricChannel is one feature channel: fitted TF-IDF features and their
@@ -123,9 +139,6 @@ type ngramMetric struct {
 // the training order, workDir (may be empty) receives the trained
 // weights (workDir/checkpoints/ngram-metric.json) for verifier bundles.
 func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf func(string, ...any)) (sv.Fitter, error) {
-	if opts.Char.Pool == "doc" {
-		return nil, fmt.Errorf("%s: document pooling is not supported (sets are the mean of their utterances)", NameNgramMetric)
-	}
 	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 {
 		return nil, fmt.Errorf("%s: negative setting in %+v", NameNgramMetric, opts)
 	}
@@ -137,9 +150,7 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 	}
 	e := &ngramMetric{opts: opts, seed: seed, workDir: workDir, logf: logf}
 	add := func(name string, mask int, beta float64) error {
-		o := opts.Char
-		o.TopicMask = mask
-		f, err := NewTFIDF(o)
+		f, err := NewTFIDF(opts.tfidf(mask))
 		if err != nil {
 			return fmt.Errorf("%s: %w", NameNgramMetric, err)
 		}

@@ -66,7 +66,9 @@ func metricCheckpoint(workDir string) string {
 
 // saveWeights writes the current weights to path (atomically).
 func (e *ngramMetric) saveWeights(path string) error {
-	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: e.opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained}
+	opts := e.opts
+	opts.Weights = "" // the file's own training settings, not where they were loaded from
+	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained}
 	for _, c := range e.chans {
 		f.Channels = append(f.Channels, metricFileChannel{Name: c.name, Beta: c.beta, Features: c.tf.Vocabulary(), Weights: c.w})
 	}

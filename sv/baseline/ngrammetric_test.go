@@ -82,8 +82,8 @@ func newTestMetric(t *testing.T, opts NgramMetricOptions, seed int64, dir string
 
 func testMetricOptions() NgramMetricOptions {
 	o := DefaultNgramMetricOptions()
-	o.Char.MinDF = 1
-	o.Char.MaxFeatures = 3000
+	o.MinDF = 1
+	o.MaxFeatures = 3000
 	o.TopicMask = 20
 	o.Epochs = 3
 	o.Patience = 3
@@ -99,7 +99,7 @@ func TestNgramMetricUntrainedIsTFIDF(t *testing.T) {
 	o := testMetricOptions()
 	o.TopicMask = 0
 	m := newTestMetric(t, o, 1, "")
-	tf, err := NewTFIDF(o.Char)
+	tf, err := NewTFIDF(o.tfidf(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,7 @@ func init() {
 	})
 	sv.RegisterOptions(NameTFIDF, func(o sv.EncoderOptions) (any, error) { return TFIDFOptionsFrom(o) })
 	sv.RegisterEncoder(NameNgramMetric, ngramMetricFromOptions)
+	sv.RegisterOptions(NameNgramMetric, func(o sv.EncoderOptions) (any, error) { return NgramMetricFromSettings(o) })
 	// The fine-tuned n-gram metric is the default fine-tuned row: it trains
 	// in under a minute per round on 2 cores (no GoMLX), so it is a default
 	// on every backend. Costs are wall seconds per round at load ≈ 2 (as

@@ -11,9 +11,12 @@ import (
 	"github.com/roleprint/roleprint/sv"
 )
 
-// TFIDFOptions configures the "tfidf" encoder; DefaultTFIDFOptions gives
-// every default. Keys are the `--set` settings (`roleprint config tfidf`).
-type TFIDFOptions struct {
+// CharNgramOptions are the character n-gram features that "tfidf" and
+// both channels of "ngram-metric" count: one struct squashed into both
+// options structs, so the keys and defaults are written once (and
+// "ngram-metric" does not get tfidf's "pool" and "topic_mask", which mean
+// something else there).
+type CharNgramOptions struct {
 	// MinN is the shortest character n-gram, in runes. Default 2.
 	MinN int `opt:"ngram_min" json:"ngram_min"`
 	// MaxN is the longest character n-gram, in runes. Default 4.
@@ -33,6 +36,20 @@ type TFIDFOptions struct {
 	// each text rather than the n-grams every text shares (with raw
 	// vectors, long sets look alike whoever speaks). Default true.
 	Center bool `opt:"center" json:"center"`
+}
+
+// DefaultCharNgramOptions returns the n-gram defaults of "tfidf" and
+// "ngram-metric" (the only place they are written).
+func DefaultCharNgramOptions() CharNgramOptions {
+	return CharNgramOptions{MinN: 2, MaxN: 4, MaxFeatures: 20000, MinDF: 2, SublinearTF: true, Center: true}
+}
+
+// TFIDFOptions configures the "tfidf" encoder; DefaultTFIDFOptions gives
+// every default. Keys are the `--set` settings (`roleprint config tfidf`).
+type TFIDFOptions struct {
+	// CharNgramOptions are the n-gram features (keys ngram_min, ngram_max,
+	// max_features, min_df, lowercase, sublinear_tf, center).
+	CharNgramOptions
 	// Pool is how a set is embedded: "mean" of its utterances' vectors (the
 	// paper's hierarchical pooling) or "doc", the TF-IDF vector of its
 	// concatenated text. Default "mean".
@@ -46,9 +63,9 @@ type TFIDFOptions struct {
 }
 
 // DefaultTFIDFOptions returns the "tfidf" row's defaults (the only place
-// they are written).
+// they are written, with DefaultCharNgramOptions).
 func DefaultTFIDFOptions() TFIDFOptions {
-	return TFIDFOptions{MinN: 2, MaxN: 4, MaxFeatures: 20000, MinDF: 2, SublinearTF: true, Center: true, Pool: "mean"}
+	return TFIDFOptions{CharNgramOptions: DefaultCharNgramOptions(), Pool: "mean"}
 }
 
 // Validate checks the options (errors name the setting).

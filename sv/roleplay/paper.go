@@ -49,13 +49,16 @@ func PaperTable6() []PaperRank {
 	}
 }
 
-// paperFor returns the Table 3 and Table 7 numbers of a model (×100 for
-// Table 3), matching names loosely ("RoleGPT" = "rolegpt").
-func paperFor(model string) (sim, dist, rank float64, ok3, ok7 bool) {
+// PaperScoresOf returns a model's published numbers: its Table 3 row
+// (Simulation and Distinction ×100) and its Table 7 average rank, with
+// whether each table has the model. Names match loosely (case, spaces and
+// punctuation ignored: "RoleGPT" = "role-gpt"); the text table of
+// WriteModels and report's Table 3 and Table 7 both look models up here.
+func PaperScoresOf(model string) (t3 PaperScore, rank float64, ok3, ok7 bool) {
 	key := normKey(model)
 	for _, p := range PaperTable3() {
 		if normKey(p.Model) == key {
-			sim, dist, ok3 = p.Simulation, p.Distinction, true
+			t3, ok3 = p, true
 		}
 	}
 	for m, r := range PaperTable7() {

@@ -72,10 +72,10 @@ func WriteModels(w io.Writer, r *Report, paper bool) error {
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%d", m.Model, pct(m.Simulation), pctCI(m.SimulationCI),
 			pct(m.Distinction), pctCI(m.DistinctionCI), num(m.ModelRank), num(m.AvgRank), numCI(m.AvgRankCI), m.RolesWithReal, m.Roles, m.Sets)
 		if paper {
-			sim, dist, rank, ok3, ok7 := paperFor(m.Model)
+			t3, rank, ok3, ok7 := PaperScoresOf(m.Model)
 			p3, p3d, p7 := "", "", ""
 			if ok3 {
-				p3, p3d = fmt.Sprintf("%.2f", sim), fmt.Sprintf("%.2f", dist)
+				p3, p3d = fmt.Sprintf("%.2f", t3.Simulation), fmt.Sprintf("%.2f", t3.Distinction)
 			}
 			if ok7 {
 				p7 = fmt.Sprintf("%.2f", rank)

@@ -40,3 +40,21 @@ func TestWriteTables(t *testing.T) {
 		t.Error("rank table of an unknown role")
 	}
 }
+
+// TestPaperScoresOf checks the loose lookup of the paper's Table 3 and
+// Table 7 that the text table and report's tables share.
+func TestPaperScoresOf(t *testing.T) {
+	var want PaperScore
+	for _, p := range PaperTable3() {
+		if p.Model == "RoleGPT" {
+			want = p
+		}
+	}
+	t3, rank, ok3, ok7 := PaperScoresOf("role-gpt")
+	if !ok3 || !ok7 || t3 != want || rank != PaperTable7()["RoleGPT"] || want.Model == "" {
+		t.Errorf("role-gpt: %+v rank %g (%v, %v); want %+v rank %g", t3, rank, ok3, ok7, want, PaperTable7()["RoleGPT"])
+	}
+	if _, _, ok3, ok7 := PaperScoresOf("nobody"); ok3 || ok7 {
+		t.Errorf("an unknown model matched the paper's tables")
+	}
+}

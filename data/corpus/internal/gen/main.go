@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/roleprint/roleprint/internal/fsx"
+
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
 )
@@ -44,11 +46,7 @@ func run(src, out string) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(out, "."+corpus.ManifestName+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(out, corpus.ManifestName)); err != nil {
+	if err := fsx.WriteFile(filepath.Join(out, corpus.ManifestName), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
 	st, err := os.Stat(filepath.Join(out, corpus.FileName))
