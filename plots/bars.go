@@ -147,7 +147,7 @@ func (b *Bars) Render(c draw.Canvas) error {
 	lowest, highest := 0.0, math.Inf(-1)
 	var entries []legendEntry
 	for s := range b.series {
-		bs := &rects{fill: st.Color(s), line: draw.LineStyle{Color: color.Black, Width: vg.Points(0.3)}}
+		bs := &rects{fill: st.Color(s), line: draw.LineStyle{Color: color.Black, Width: vg.Points(0.3)}, hatch: st.Hatch(s)}
 		var errs errorBarData
 		for g := range b.groups {
 			y := b.y[s][g]
@@ -236,6 +236,9 @@ type rects struct {
 	boxes [][4]float64
 	fill  color.Color
 	line  draw.LineStyle
+	// hatch is the series' hatching (Style.Hatch): bars of series that
+	// reuse a palette colour differ by it.
+	hatch Hatch
 }
 
 // Plot implements plot.Plotter.
@@ -245,6 +248,7 @@ func (r *rects) Plot(c draw.Canvas, p *plot.Plot) {
 		pts := []vg.Point{{X: trX(b[0]), Y: trY(b[1])}, {X: trX(b[2]), Y: trY(b[1])},
 			{X: trX(b[2]), Y: trY(b[3])}, {X: trX(b[0]), Y: trY(b[3])}}
 		c.FillPolygon(r.fill, c.ClipPolygonXY(pts))
+		drawHatch(c, r.hatch, r.fill, trX(b[0]), trY(b[1]), trX(b[2]), trY(b[3]))
 		closed := append(pts, pts[0])
 		c.StrokeLines(r.line, c.ClipLinesXY(closed)...)
 	}
@@ -265,6 +269,7 @@ func (r *rects) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (r *rects) Thumbnail(c *draw.Canvas) {
 	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
 	c.FillPolygon(r.fill, pts)
+	drawHatch(*c, r.hatch, r.fill, c.Min.X, c.Min.Y, c.Max.X, c.Max.Y)
 	c.StrokeLines(r.line, append(pts, pts[0]))
 }
 
