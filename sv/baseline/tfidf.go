@@ -60,12 +60,23 @@ type TFIDFOptions struct {
 	// per digit; Stamatatos 2017), so the n-grams keep style and lose
 	// topic. Default 0: no masking.
 	TopicMask int `opt:"topic_mask" json:"topic_mask"`
+	// CenterBy is what a set vector is centred on (with center, pool
+	// "mean"): "global", the mean of all training texts, or "source" /
+	// "corpus", the mean of the training texts of one source ("friends",
+	// "shakespeare/hamlet") or corpus ("shakespeare"), so the n-grams a
+	// whole show shares cancel and what is left is a speaker's deviation
+	// from his show. A set's group is the one whose training mean (or the
+	// global mean, the fallback for a source never seen in training) is
+	// nearest its raw vector by cosine: no metadata of test sets is read.
+	// Needs the runner's FitSources; plain Fit centres globally. Default
+	// "global".
+	CenterBy string `opt:"center_by" json:"center_by"`
 }
 
 // DefaultTFIDFOptions returns the "tfidf" row's defaults (the only place
 // they are written, with DefaultCharNgramOptions).
 func DefaultTFIDFOptions() TFIDFOptions {
-	return TFIDFOptions{CharNgramOptions: DefaultCharNgramOptions(), Pool: "mean"}
+	return TFIDFOptions{CharNgramOptions: DefaultCharNgramOptions(), Pool: "mean", CenterBy: centerGlobal}
 }
 
 // Validate checks the options (errors name the setting).
@@ -83,6 +94,10 @@ func (o TFIDFOptions) Validate() error {
 		return fmt.Errorf("tfidf: topic_mask %d: must be 0 (off) or more", o.TopicMask)
 	case o.Pool != "mean" && o.Pool != "doc":
 		return fmt.Errorf("tfidf: pool %q: expected mean or doc", o.Pool)
+	case o.CenterBy != centerGlobal && o.CenterBy != centerSource && o.CenterBy != centerCorpus:
+		return fmt.Errorf("tfidf: center_by %q: expected global, source or corpus", o.CenterBy)
+	case o.CenterBy != centerGlobal && (!o.Center || o.Pool != "mean"):
+		return fmt.Errorf("tfidf: center_by %q needs center=true and pool=mean", o.CenterBy)
 	}
 	return nil
 }
@@ -97,8 +112,11 @@ type tfidfEncoder struct {
 	opts  TFIDFOptions
 	vocab map[string]int32
 	idf   []float32
-	mean  []float32  // training mean; nil when not centring
-	mask  *topicMask // nil without TopicMask
+	mean  []float32 // training mean; nil when not centring
+	// groups are the per-source (or per-corpus) training means of
+	// center_by; nil when centring globally.
+	groups *groupMeans
+	mask   *topicMask // nil without TopicMask
 }
 
 // NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
@@ -162,7 +180,7 @@ func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
 	if len(texts) == 0 {
 		return fmt.Errorf("tfidf: fit: no training texts")
 	}
-	e.mask = nil
+	e.mask, e.groups = nil, nil
 	if e.opts.TopicMask > 0 {
 		m, err := fitTopicMask(ctx, texts, e.opts.TopicMask)
 		if err != nil {
@@ -327,10 +345,16 @@ func (e *tfidfEncoder) EncodeSets(ctx context.Context, sets [][]string, progress
 		}
 		v := make([]float32, len(sum))
 		inv := 1 / float64(max(len(texts), 1))
+		for d := range sum {
+			sum[d] *= inv
+		}
+		mean := e.mean
+		if e.groups != nil {
+			mean = e.groups.nearest(sum, e.mean)
+		}
 		for d, x := range sum {
-			x *= inv
-			if e.mean != nil {
-				x -= float64(e.mean[d])
+			if mean != nil {
+				x -= float64(mean[d])
 			}
 			v[d] = float32(x)
 		}
@@ -358,6 +382,9 @@ func (e *tfidfEncoder) Describe() string {
 	o := e.opts
 	s := fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
 		o.MinN, o.MaxN, e.Dim(), o.MinDF, o.SublinearTF, o.Lowercase, o.Center, o.Pool == "doc")
+	if o.CenterBy != centerGlobal {
+		s += fmt.Sprintf(", centred on the nearest %s training mean", o.CenterBy)
+	}
 	if o.TopicMask > 0 {
 		s += fmt.Sprintf(", topic-masked text (all but the %d most frequent training words as shapes)", o.TopicMask)
 	}
