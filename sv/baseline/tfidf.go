@@ -71,6 +71,13 @@ type TFIDFOptions struct {
 	// Needs the runner's FitSources; plain Fit centres globally. Default
 	// "global".
 	CenterBy string `opt:"center_by" json:"center_by"`
+	// GlobalWeight > 0, with center_by source or corpus, puts the globally
+	// centred set vector beside the group-centred one, each L2-normalised
+	// and scaled by the square root of its weight (GlobalWeight and 1), so
+	// a cosine is the weighted mean of the two: show identity (what the
+	// Base level rewards) and the speaker's deviation from his show (what
+	// Hard needs). Default 0: the group-centred vector alone.
+	GlobalWeight float64 `opt:"global_weight" json:"global_weight"`
 }
 
 // DefaultTFIDFOptions returns the "tfidf" row's defaults (the only place
@@ -96,6 +103,8 @@ func (o TFIDFOptions) Validate() error {
 		return fmt.Errorf("tfidf: pool %q: expected mean or doc", o.Pool)
 	case o.CenterBy != centerGlobal && o.CenterBy != centerSource && o.CenterBy != centerCorpus:
 		return fmt.Errorf("tfidf: center_by %q: expected global, source or corpus", o.CenterBy)
+	case o.GlobalWeight < 0:
+		return fmt.Errorf("tfidf: global_weight %g: must be 0 (off) or more", o.GlobalWeight)
 	case o.CenterBy != centerGlobal && (!o.Center || o.Pool != "mean"):
 		return fmt.Errorf("tfidf: center_by %q needs center=true and pool=mean", o.CenterBy)
 	}
@@ -140,6 +149,9 @@ func (e *tfidfEncoder) Name() string { return "tfidf" }
 // before Fit).
 func (e *tfidfEncoder) Dim() int {
 	if e.idf != nil {
+		if e.groups != nil && e.opts.GlobalWeight > 0 {
+			return 2 * len(e.idf)
+		}
 		return len(e.idf)
 	}
 	return e.opts.MaxFeatures
@@ -298,7 +310,12 @@ func (e *tfidfEncoder) sparse(t string, counts map[int32]float64, fn func(d int3
 
 // vector returns the TF-IDF vector of one text, centred when fitted so.
 func (e *tfidfEncoder) vector(t string, counts map[int32]float64) []float32 {
-	v := make([]float32, e.Dim())
+	if e.groups != nil {
+		raw := make([]float64, len(e.idf))
+		e.sparse(t, counts, func(d int32, x float64) { raw[d] = x })
+		return e.groups.center(raw, e.mean, e.opts.GlobalWeight)
+	}
+	v := make([]float32, len(e.idf))
 	if e.mean != nil {
 		for d, m := range e.mean {
 			v[d] = -m
@@ -339,22 +356,22 @@ func (e *tfidfEncoder) EncodeSets(ctx context.Context, sets [][]string, progress
 			}
 			progress.Report(i, len(sets))
 		}
-		sum := make([]float64, e.Dim())
+		sum := make([]float64, len(e.idf))
 		for _, t := range texts {
 			e.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
 		}
-		v := make([]float32, len(sum))
 		inv := 1 / float64(max(len(texts), 1))
 		for d := range sum {
 			sum[d] *= inv
 		}
-		mean := e.mean
 		if e.groups != nil {
-			mean = e.groups.nearest(sum, e.mean)
+			out[i] = e.groups.center(sum, e.mean, e.opts.GlobalWeight)
+			continue
 		}
+		v := make([]float32, len(sum))
 		for d, x := range sum {
-			if mean != nil {
-				x -= float64(mean[d])
+			if e.mean != nil {
+				x -= float64(e.mean[d])
 			}
 			v[d] = float32(x)
 		}
@@ -384,6 +401,9 @@ func (e *tfidfEncoder) Describe() string {
 		o.MinN, o.MaxN, e.Dim(), o.MinDF, o.SublinearTF, o.Lowercase, o.Center, o.Pool == "doc")
 	if o.CenterBy != centerGlobal {
 		s += fmt.Sprintf(", centred on the nearest %s training mean", o.CenterBy)
+		if o.GlobalWeight > 0 {
+			s += fmt.Sprintf(" beside the globally centred vector (weight %g)", o.GlobalWeight)
+		}
 	}
 	if o.TopicMask > 0 {
 		s += fmt.Sprintf(", topic-masked text (all but the %d most frequent training words as shapes)", o.TopicMask)

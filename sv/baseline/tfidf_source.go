@@ -35,6 +35,7 @@ func (e *tfidfEncoder) FitSources(ctx context.Context, texts, sources []string) 
 	if err := e.Fit(ctx, texts); err != nil {
 		return err
 	}
+	n := e.Dim() // the n-gram count: groups is nil until the end
 	if e.opts.CenterBy == centerGlobal {
 		return nil
 	}
@@ -54,7 +55,7 @@ func (e *tfidfEncoder) FitSources(ctx context.Context, texts, sources []string) 
 		if !ok {
 			k = len(sums)
 			idx[g] = k
-			sums = append(sums, make([]float64, e.Dim()))
+			sums = append(sums, make([]float64, n))
 			counts = append(counts, 0)
 		}
 		counts[k]++
@@ -69,7 +70,7 @@ func (e *tfidfEncoder) FitSources(ctx context.Context, texts, sources []string) 
 	gm := &groupMeans{names: names}
 	for _, g := range names {
 		k := idx[g]
-		m := make([]float32, e.Dim())
+		m := make([]float32, n)
 		var nn float64
 		for d, x := range sums[k] {
 			m[d] = float32(x / counts[k])
@@ -110,4 +111,31 @@ func (g *groupMeans) nearest(v []float64, global []float32) []float32 {
 		}
 	}
 	return best
+}
+
+// center returns the raw set vector v minus its nearest group mean; with
+// globalWeight > 0, beside v minus the global mean, each part
+// L2-normalised and scaled by √weight (global part first).
+func (g *groupMeans) center(v []float64, global []float32, globalWeight float64) []float32 {
+	sub := func(m []float32, scale float64) []float32 {
+		out := make([]float32, len(v))
+		var nn float64
+		for d, x := range v {
+			x -= float64(m[d])
+			nn += x * x
+		}
+		s := scale
+		if globalWeight > 0 && nn > 0 {
+			s = scale / math.Sqrt(nn)
+		}
+		for d, x := range v {
+			out[d] = float32((x - float64(m[d])) * s)
+		}
+		return out
+	}
+	own := sub(g.nearest(v, global), 1)
+	if globalWeight <= 0 {
+		return own
+	}
+	return append(sub(global, math.Sqrt(globalWeight)), own...)
 }
