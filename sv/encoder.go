@@ -24,3 +24,12 @@ type Fitter interface {
 	Encoder
 	Fit(ctx context.Context, texts []string) error
 }
+
+// SourceFitter is a Fitter that can also use the Source of each training
+// text (per-source statistics: tfidf's center_by). The runner calls
+// FitSources instead of Fit when an encoder has it, with sources[i] the
+// Source of texts[i]; both come from the training split only.
+type SourceFitter interface {
+	Fitter
+	FitSources(ctx context.Context, texts, sources []string) error
+}

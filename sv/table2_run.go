@@ -467,28 +467,36 @@ func setsByID(c *pairs.PairCorpus, ids map[string]bool) []*pairs.UtteranceSet {
 // training pairs, in set-ID order: what Fitters are fitted on. max > 0
 // keeps at most max of them, taken evenly.
 func TrainTexts(c *pairs.PairCorpus, max int) []string {
+	texts, _ := TrainTextSources(c, max)
+	return texts
+}
+
+// TrainTextSources is TrainTexts with each text's Source (that of the
+// first training set it occurs in): what a SourceFitter is fitted on.
+func TrainTextSources(c *pairs.PairCorpus, max int) (texts, sources []string) {
 	ids := map[string]bool{}
 	for _, p := range c.Train {
 		ids[p.A], ids[p.B] = true, true
 	}
 	seen := map[string]bool{}
-	var texts []string
 	for _, s := range setsByID(c, ids) {
 		for _, t := range s.Texts {
 			if !seen[t] {
 				seen[t] = true
 				texts = append(texts, t)
+				sources = append(sources, s.Source)
 			}
 		}
 	}
 	if max > 0 && len(texts) > max {
-		out := make([]string, max)
-		for i := range out {
-			out[i] = texts[int(float64(i)*float64(len(texts))/float64(max))]
+		outT, outS := make([]string, max), make([]string, max)
+		for i := range outT {
+			j := int(float64(i) * float64(len(texts)) / float64(max))
+			outT[i], outS[i] = texts[j], sources[j]
 		}
-		texts = out
+		texts, sources = outT, outS
 	}
-	return texts
+	return texts, sources
 }
 
 // roundRunner computes the encoders of one round.
@@ -501,6 +509,7 @@ type roundRunner struct {
 	prefix     string
 	corpusKey  string
 	trainTexts []string
+	trainSrcs  []string // the Source of each of trainTexts
 }
 
 func (rr *roundRunner) checkpointPath(name string) string {
@@ -541,11 +550,15 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 	if f, ok := enc.(Fitter); ok {
 		t := time.Now()
 		if rr.trainTexts == nil {
-			rr.trainTexts = TrainTexts(rr.corpus, rr.cfg.FitMaxTexts)
+			rr.trainTexts, rr.trainSrcs = TrainTextSources(rr.corpus, rr.cfg.FitMaxTexts)
 		}
 		p := stage("fit")
 		p.Report(0, 1)
-		if err := f.Fit(ctx, rr.trainTexts); err != nil {
+		fit := func() error { return f.Fit(ctx, rr.trainTexts) }
+		if sf, ok := enc.(SourceFitter); ok {
+			fit = func() error { return sf.FitSources(ctx, rr.trainTexts, rr.trainSrcs) }
+		}
+		if err := fit(); err != nil {
 			return nil, fmt.Errorf("encoder %s: fit: %w", name, err)
 		}
 		p.Report(1, 1)

@@ -15,8 +15,10 @@ func init() {
 		"SublinearTF": "SublinearTF weighs a count c as 1+ln(c) instead of c. Default true.",
 	})
 	options.Document[TFIDFOptions](map[string]string{
-		"Pool":      "Pool is how a set is embedded: \"mean\" of its utterances' vectors (the paper's hierarchical pooling) or \"doc\", the TF-IDF vector of its concatenated text. Default \"mean\".",
-		"TopicMask": "TopicMask > 0 distorts every text before counting n-grams: words outside the TopicMask most frequent words of the training texts become shapes ('*' per lower-case letter, '^' per upper-case one, '#' per digit; Stamatatos 2017), so the n-grams keep style and lose topic. Default 0: no masking.",
+		"CenterBy":     "CenterBy is what a set vector is centred on (with center, pool \"mean\"): \"global\", the mean of all training texts, or \"source\" / \"corpus\", the mean of the training texts of one source (\"friends\", \"shakespeare/hamlet\") or corpus (\"shakespeare\"), so the n-grams a whole show shares cancel and what is left is a speaker's deviation from his show. A set's group is the one whose training mean (or the global mean, the fallback for a source never seen in training) is nearest its raw vector by cosine: no metadata of test sets is read. Needs the runner's FitSources; plain Fit centres globally. Default \"global\".",
+		"GlobalWeight": "GlobalWeight > 0, with center_by source or corpus, puts the globally centred set vector beside the group-centred one, each L2-normalised and scaled by the square root of its weight (GlobalWeight and 1), so a cosine is the weighted mean of the two: show identity (what the Base level rewards) and the speaker's deviation from his show (what Hard needs). Default 0: the group-centred vector alone.",
+		"Pool":         "Pool is how a set is embedded: \"mean\" of its utterances' vectors (the paper's hierarchical pooling) or \"doc\", the TF-IDF vector of its concatenated text. Default \"mean\".",
+		"TopicMask":    "TopicMask > 0 distorts every text before counting n-grams: words outside the TopicMask most frequent words of the training texts become shapes ('*' per lower-case letter, '^' per upper-case one, '#' per digit; Stamatatos 2017), so the n-grams keep style and lose topic. Default 0: no masking.",
 	})
 	options.Document[NgramMetricOptions](map[string]string{
 		"BatchSize":    "BatchSize is the number of training pairs per Adam step (0 means 256). Default 256.",

@@ -60,12 +60,30 @@ type TFIDFOptions struct {
 	// per digit; Stamatatos 2017), so the n-grams keep style and lose
 	// topic. Default 0: no masking.
 	TopicMask int `opt:"topic_mask" json:"topic_mask"`
+	// CenterBy is what a set vector is centred on (with center, pool
+	// "mean"): "global", the mean of all training texts, or "source" /
+	// "corpus", the mean of the training texts of one source ("friends",
+	// "shakespeare/hamlet") or corpus ("shakespeare"), so the n-grams a
+	// whole show shares cancel and what is left is a speaker's deviation
+	// from his show. A set's group is the one whose training mean (or the
+	// global mean, the fallback for a source never seen in training) is
+	// nearest its raw vector by cosine: no metadata of test sets is read.
+	// Needs the runner's FitSources; plain Fit centres globally. Default
+	// "global".
+	CenterBy string `opt:"center_by" json:"center_by"`
+	// GlobalWeight > 0, with center_by source or corpus, puts the globally
+	// centred set vector beside the group-centred one, each L2-normalised
+	// and scaled by the square root of its weight (GlobalWeight and 1), so
+	// a cosine is the weighted mean of the two: show identity (what the
+	// Base level rewards) and the speaker's deviation from his show (what
+	// Hard needs). Default 0: the group-centred vector alone.
+	GlobalWeight float64 `opt:"global_weight" json:"global_weight"`
 }
 
 // DefaultTFIDFOptions returns the "tfidf" row's defaults (the only place
 // they are written, with DefaultCharNgramOptions).
 func DefaultTFIDFOptions() TFIDFOptions {
-	return TFIDFOptions{CharNgramOptions: DefaultCharNgramOptions(), Pool: "mean"}
+	return TFIDFOptions{CharNgramOptions: DefaultCharNgramOptions(), Pool: "mean", CenterBy: centerGlobal}
 }
 
 // Validate checks the options (errors name the setting).
@@ -83,6 +101,12 @@ func (o TFIDFOptions) Validate() error {
 		return fmt.Errorf("tfidf: topic_mask %d: must be 0 (off) or more", o.TopicMask)
 	case o.Pool != "mean" && o.Pool != "doc":
 		return fmt.Errorf("tfidf: pool %q: expected mean or doc", o.Pool)
+	case o.CenterBy != centerGlobal && o.CenterBy != centerSource && o.CenterBy != centerCorpus:
+		return fmt.Errorf("tfidf: center_by %q: expected global, source or corpus", o.CenterBy)
+	case o.GlobalWeight < 0:
+		return fmt.Errorf("tfidf: global_weight %g: must be 0 (off) or more", o.GlobalWeight)
+	case o.CenterBy != centerGlobal && (!o.Center || o.Pool != "mean"):
+		return fmt.Errorf("tfidf: center_by %q needs center=true and pool=mean", o.CenterBy)
 	}
 	return nil
 }
@@ -97,8 +121,11 @@ type tfidfEncoder struct {
 	opts  TFIDFOptions
 	vocab map[string]int32
 	idf   []float32
-	mean  []float32  // training mean; nil when not centring
-	mask  *topicMask // nil without TopicMask
+	mean  []float32 // training mean; nil when not centring
+	// groups are the per-source (or per-corpus) training means of
+	// center_by; nil when centring globally.
+	groups *groupMeans
+	mask   *topicMask // nil without TopicMask
 }
 
 // NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
@@ -122,6 +149,9 @@ func (e *tfidfEncoder) Name() string { return "tfidf" }
 // before Fit).
 func (e *tfidfEncoder) Dim() int {
 	if e.idf != nil {
+		if e.groups != nil && e.opts.GlobalWeight > 0 {
+			return 2 * len(e.idf)
+		}
 		return len(e.idf)
 	}
 	return e.opts.MaxFeatures
@@ -162,7 +192,7 @@ func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
 	if len(texts) == 0 {
 		return fmt.Errorf("tfidf: fit: no training texts")
 	}
-	e.mask = nil
+	e.mask, e.groups = nil, nil
 	if e.opts.TopicMask > 0 {
 		m, err := fitTopicMask(ctx, texts, e.opts.TopicMask)
 		if err != nil {
@@ -280,7 +310,12 @@ func (e *tfidfEncoder) sparse(t string, counts map[int32]float64, fn func(d int3
 
 // vector returns the TF-IDF vector of one text, centred when fitted so.
 func (e *tfidfEncoder) vector(t string, counts map[int32]float64) []float32 {
-	v := make([]float32, e.Dim())
+	if e.groups != nil {
+		raw := make([]float64, len(e.idf))
+		e.sparse(t, counts, func(d int32, x float64) { raw[d] = x })
+		return e.groups.center(raw, e.mean, e.opts.GlobalWeight)
+	}
+	v := make([]float32, len(e.idf))
 	if e.mean != nil {
 		for d, m := range e.mean {
 			v[d] = -m
@@ -321,14 +356,20 @@ func (e *tfidfEncoder) EncodeSets(ctx context.Context, sets [][]string, progress
 			}
 			progress.Report(i, len(sets))
 		}
-		sum := make([]float64, e.Dim())
+		sum := make([]float64, len(e.idf))
 		for _, t := range texts {
 			e.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
 		}
-		v := make([]float32, len(sum))
 		inv := 1 / float64(max(len(texts), 1))
+		for d := range sum {
+			sum[d] *= inv
+		}
+		if e.groups != nil {
+			out[i] = e.groups.center(sum, e.mean, e.opts.GlobalWeight)
+			continue
+		}
+		v := make([]float32, len(sum))
 		for d, x := range sum {
-			x *= inv
 			if e.mean != nil {
 				x -= float64(e.mean[d])
 			}
@@ -358,6 +399,12 @@ func (e *tfidfEncoder) Describe() string {
 	o := e.opts
 	s := fmt.Sprintf("character %d–%d-grams, %d features (min_df %d), sublinear_tf %v, lowercase %v, centred %v, document pooling %v",
 		o.MinN, o.MaxN, e.Dim(), o.MinDF, o.SublinearTF, o.Lowercase, o.Center, o.Pool == "doc")
+	if o.CenterBy != centerGlobal {
+		s += fmt.Sprintf(", centred on the nearest %s training mean", o.CenterBy)
+		if o.GlobalWeight > 0 {
+			s += fmt.Sprintf(" beside the globally centred vector (weight %g)", o.GlobalWeight)
+		}
+	}
 	if o.TopicMask > 0 {
 		s += fmt.Sprintf(", topic-masked text (all but the %d most frequent training words as shapes)", o.TopicMask)
 	}
