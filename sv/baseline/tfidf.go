@@ -189,6 +189,19 @@ func (e *tfidfEncoder) ngrams(t string, fn func(g string)) {
 // document frequency among those in at least MinDF texts; ties broken
 // alphabetically) and the IDF weights.
 func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
+	if e.opts.CenterBy != centerGlobal {
+		// Centring by source needs each text's source (FitSources); a caller
+		// that fits on texts alone (a verifier bundle refitting its parts,
+		// pair rescoring) would silently centre globally and score otherwise
+		// than the run did.
+		return fmt.Errorf("tfidf: center_by=%s needs the training texts' sources (sv.SourceFitter); this caller fits on texts alone, use center_by=global here", e.opts.CenterBy)
+	}
+	return e.fitTexts(ctx, texts)
+}
+
+// fitTexts fits the vocabulary, document frequencies and global mean on
+// texts (Fit without the centring check; FitSources adds the group means).
+func (e *tfidfEncoder) fitTexts(ctx context.Context, texts []string) error {
 	if len(texts) == 0 {
 		return fmt.Errorf("tfidf: fit: no training texts")
 	}

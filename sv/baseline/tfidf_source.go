@@ -32,7 +32,7 @@ func (e *tfidfEncoder) FitSources(ctx context.Context, texts, sources []string) 
 	if len(sources) != len(texts) {
 		return fmt.Errorf("tfidf: fit: %d sources for %d texts", len(sources), len(texts))
 	}
-	if err := e.Fit(ctx, texts); err != nil {
+	if err := e.fitTexts(ctx, texts); err != nil {
 		return err
 	}
 	n := e.Dim() // the n-gram count: groups is nil until the end

@@ -75,17 +75,7 @@ func TestTFIDFCenterByCorpusCancelsTheShow(t *testing.T) {
 	if n := norm32(sv[1]); n > 1e-6 {
 		t.Errorf("wild set centred by source: norm %v, want 0", n)
 	}
-	// Plain Fit (no sources) centres globally.
-	enc, _ := NewTFIDF(tfidfOpts(func(o *TFIDFOptions) { o.MinDF, o.CenterBy = 1, centerCorpus }))
-	if err := enc.Fit(ctx, append(append([]string{}, srcTextsA...), srcTextsB...)); err != nil {
-		t.Fatal(err)
-	}
-	pv, _ := enc.(*tfidfEncoder).EncodeSets(ctx, sets, nil)
-	for d := range pv[0] {
-		if pv[0][d] != gv[0][d] {
-			t.Fatalf("plain Fit with center_by corpus: dim %d = %v, global %v", d, pv[0][d], gv[0][d])
-		}
-	}
+	// Plain Fit (no sources) is refused: TestTFIDFCenterBySourceRefusesPlainFit.
 }
 
 func TestTFIDFGlobalWeightMixesTheCosines(t *testing.T) {
@@ -132,5 +122,23 @@ func TestTFIDFCenterByValidation(t *testing.T) {
 		if err := o.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Validate: err %v, want %q", err, c.want)
 		}
+	}
+}
+
+// TestTFIDFCenterBySourceRefusesPlainFit checks that a per-source centred
+// TF-IDF cannot be fitted without sources (a verifier bundle refitting it
+// would otherwise centre globally and score otherwise than the run).
+func TestTFIDFCenterBySourceRefusesPlainFit(t *testing.T) {
+	o := DefaultTFIDFOptions()
+	o.MinDF, o.CenterBy = 1, centerSource
+	enc, err := NewTFIDF(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = enc.(interface {
+		Fit(context.Context, []string) error
+	}).Fit(context.Background(), []string{"a text", "another text"})
+	if err == nil || !strings.Contains(err.Error(), "needs the training texts' sources") {
+		t.Fatalf("plain Fit with center_by=source: err %v", err)
 	}
 }
