@@ -281,7 +281,7 @@ func registerDefaultRows() {
 		Costs: withStep(perText(1.0/292, 1.0/2275, 1.0/20000, 32, 8), 5, 0.7, 0.1),
 		Steps: trainSteps(DefaultTrainConfig()),
 		// Its CPU budget (one epoch, at most 150 steps) is the cpu
-		// preset's (sv/table2_presets.go).
+		// preset's (sv/table2/table2_presets.go).
 		Calibrate:           true,
 		CalibrationSettings: calib,
 		Why:                 "the from-scratch transformer fine-tuned with the paper's contrastive loss",
@@ -297,7 +297,7 @@ func registerDefaultRows() {
 		Costs: withStep(perText(1.0/9, 1.0/150, 1.0/1000, 128, 10), 9, 1.2, 0.05),
 		Steps: trainSteps(DefaultTrainConfig()),
 		// docs/use-lite.md's recipe (200 steps of 16 pairs × 4 utterances
-		// × 32 pieces) is the cpu preset's (sv/table2_presets.go).
+		// × 32 pieces) is the cpu preset's (sv/table2/table2_presets.go).
 		Calibrate:           true,
 		CalibrationSettings: calib,
 		Why:                 "USE-Lite fine-tuned with the paper's contrastive loss",
