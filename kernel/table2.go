@@ -10,7 +10,7 @@ import (
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/options"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // Table2Run declares a notebook's Table 2 experiment, so that a cell names
@@ -21,11 +21,11 @@ import (
 type Table2Run struct {
 	// Name names the run in progress bars and cache keys ("table2").
 	Name string
-	// Preset is the sv preset; "" means sv.DefaultPreset, and quick mode
-	// always uses "quick" (sv.Presets).
+	// Preset is the sv preset; "" means table2.DefaultPreset, and quick mode
+	// always uses "quick" (table2.Presets).
 	Preset string
 	// Encoders and Mixed are the rows; nil means the preset's, else the
-	// rows this machine affords (sv.SelectDefaultRows), as `roleprint
+	// rows this machine affords (table2.SelectDefaultRows), as `roleprint
 	// reproduce` runs them. Rows named here run even in quick mode.
 	Encoders, Mixed []string
 	// Set holds settings as --set writes them ("enc.key=value;...").
@@ -36,7 +36,7 @@ type Table2Run struct {
 	QuickEncoders, QuickMixed []string
 	QuickSet                  string
 	// QuickEmbedded runs quick mode on the embedded Shakespeare only (with
-	// sv.EmbeddedPairConfig) instead of every available paper corpus.
+	// table2.EmbeddedPairConfig) instead of every available paper corpus.
 	QuickEmbedded bool
 }
 
@@ -62,7 +62,7 @@ var Table2FineTuning = Table2Run{
 // the pair configuration and the corpora it runs on.
 type Table2Plan struct {
 	Run     Table2Run
-	Config  sv.Table2Config
+	Config  table2.Table2Config
 	Pairs   pairs.PairConfig
 	Corpora []string
 
@@ -74,7 +74,7 @@ type Table2Plan struct {
 func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan, error) {
 	name := run.Preset
 	if name == "" {
-		name = sv.DefaultPreset
+		name = table2.DefaultPreset
 	}
 	encoders, mixed, set := run.Encoders, run.Mixed, run.Set
 	if nb.Quick {
@@ -89,18 +89,18 @@ func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan,
 			set = run.QuickSet
 		}
 	}
-	preset, err := sv.PresetNamed(name)
+	preset, err := table2.PresetNamed(name)
 	if err != nil {
 		return nil, nb.Report(err)
 	}
-	env, err := sv.DetectRowEnvironment("")
+	env, err := table2.DetectRowEnvironment("")
 	if err != nil {
 		return nil, nb.Report(err)
 	}
-	p := &Table2Plan{Run: run, Config: sv.Table2ConfigFor(sv.SelectDefaultRows(env, preset.Quick)), Pairs: pairs.DefaultPairConfig()}
+	p := &Table2Plan{Run: run, Config: table2.Table2ConfigFor(table2.SelectDefaultRows(env, preset.Quick)), Pairs: pairs.DefaultPairConfig()}
 	embedded := nb.Quick && run.QuickEmbedded
 	if embedded {
-		p.Pairs = sv.EmbeddedPairConfig(p.Pairs)
+		p.Pairs = table2.EmbeddedPairConfig(p.Pairs)
 	}
 	if _, err := preset.Apply(&p.Config, &p.Pairs); err != nil {
 		return nil, nb.Report(err)
@@ -143,7 +143,7 @@ func (nb *Notebook) table2Dir() string { return filepath.Join(filepath.Dir(nb.Di
 // run shows a progress bar, prints the runner's notes, and checkpoints
 // every (round, encoder) there so an interrupted run resumes. The result
 // keeps its pair scores (Table2Config.KeepScores) for ROC figures.
-func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*sv.Table2, error) {
+func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Table2, error) {
 	p, err := nb.PlanTable2(ctx, run)
 	if err != nil {
 		return nil, err
@@ -151,20 +151,20 @@ func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*sv.Table2, e
 	shared := *nb
 	shared.Dir = nb.table2Dir()
 	key := Key(run.Name, p.Config, p.Pairs, p.Corpora, len(p.utts))
-	return Memo(&shared, key, func() (*sv.Table2, error) {
+	return Memo(&shared, key, func() (*table2.Table2, error) {
 		bar := nb.Progress("Table 2 (" + run.Name + ")")
 		defer bar.Done()
 		cfg := p.Config
 		cfg.Progress = bar.Stage
 		cfg.CheckpointDir = filepath.Join(shared.Dir, "checkpoints")
 		cfg.Logf = func(format string, args ...any) { nb.Note(format, args...) }
-		return sv.RunTable2(ctx, cfg, sv.PairsFrom(p.utts, p.Pairs))
+		return table2.RunTable2(ctx, cfg, table2.PairsFrom(p.utts, p.Pairs))
 	})
 }
 
 // Table2Summary prints what a finished run was: its rows, time and
 // rounds, the rows it skipped and why, and its notes.
-func (nb *Notebook) Table2Summary(t *sv.Table2) {
+func (nb *Notebook) Table2Summary(t *table2.Table2) {
 	nb.Printf("%d rows in %.0f s over %d round(s); preset %s\n", len(t.Rows), t.Seconds, len(t.Rounds), orNone(t.Config.Preset))
 	for _, s := range t.Skipped {
 		nb.Printf("skipped %s: %s\n", s.Encoder, s.Reason)
@@ -187,7 +187,7 @@ type Table2Timing struct {
 
 // Table2Timings lists every (round, encoder) of t with its timing, for
 // TableOf.
-func Table2Timings(t *sv.Table2) []Table2Timing {
+func Table2Timings(t *table2.Table2) []Table2Timing {
 	out := make([]Table2Timing, 0, len(t.PerRound))
 	for _, r := range t.PerRound {
 		out = append(out, Table2Timing{Round: r.Round, Encoder: r.Encoder, Backend: r.Backend, Dim: r.Dim,

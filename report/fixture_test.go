@@ -8,6 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // wordCorpus is a small pair corpus: speaker k's utterances use the word
@@ -94,14 +95,14 @@ func init() {
 
 // table2Run runs Table 2 on wordCorpus with the two test encoders and
 // "liwc"'s paper counterpart registered for one of them.
-func table2Run() (*sv.Table2, error) {
-	sv.RegisterPaperCounterpart("report-test-a", "LIWC")
-	cfg := sv.DefaultTable2Config()
+func table2Run() (*table2.Table2, error) {
+	table2.RegisterPaperCounterpart("report-test-a", "LIWC")
+	cfg := table2.DefaultTable2Config()
 	cfg.Encoders = []string{"report-test-a", "report-test-b"}
 	cfg.Mixed = []string{"report-test-a", "report-test-b"}
 	cfg.Rounds = 2
 	cfg.Selection = nil
-	return sv.RunTable2(context.Background(), cfg, func(_ context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
+	return table2.RunTable2(context.Background(), cfg, func(_ context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		return wordCorpus(seed, 0.5), nil
 	})
 }

@@ -95,10 +95,10 @@ func SettingsFor(name string, kv map[string]string) map[string]string {
 	return out
 }
 
-// checkGlobalSetting returns an error when no encoder of run has setting
+// CheckGlobalSetting (used by the Table 2 config) returns an error when no encoder of run has setting
 // key and every one of them registered its options (so none could read
 // it).
-func checkGlobalSetting(key string, run []string) error {
+func CheckGlobalSetting(key string, run []string) error {
 	var valid []string
 	for _, n := range run {
 		if !HasOptions(n) {
@@ -119,9 +119,9 @@ func checkGlobalSetting(key string, run []string) error {
 	return fmt.Errorf("setting %q: no encoder of this run has it (theirs: %s; scope one with ENCODER.%s)", key, strings.Join(valid, ", "), key)
 }
 
-// checkScopedSetting returns an error when encoder enc registered options
+// CheckScopedSetting returns an error when encoder enc registered options
 // without key.
-func checkScopedSetting(enc, key string) error {
+func CheckScopedSetting(enc, key string) error {
 	if !HasOptions(enc) {
 		return nil
 	}

@@ -109,5 +109,13 @@ func TestRegistryAndSettings(t *testing.T) {
 	if base, ft := SplitFineTuned("luar_ft"); base != "luar" || !ft {
 		t.Errorf("SplitFineTuned = %q %v", base, ft)
 	}
-	RegisterEncoder("test-bow", func(EncoderOptions) (Encoder, error) { return nil, nil })
+	nop := func(EncoderOptions) (Encoder, error) { return nil, nil }
+	if IsRegistered("test-twice") {
+		t.Error("test-twice registered before RegisterEncoder")
+	}
+	RegisterEncoder("test-twice", nop)
+	if !IsRegistered("test-twice") {
+		t.Error("IsRegistered(test-twice) = false after RegisterEncoder")
+	}
+	RegisterEncoder("test-twice", nop)
 }

@@ -187,3 +187,11 @@ func SplitFineTuned(name string) (base string, fineTuned bool) {
 	}
 	return name, false
 }
+
+// IsRegistered reports whether an encoder factory is registered under name.
+func IsRegistered(name string) bool {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	_, ok := registry[name]
+	return ok
+}

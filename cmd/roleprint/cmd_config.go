@@ -11,6 +11,7 @@ import (
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/options"
 	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 func init() {
@@ -24,14 +25,14 @@ func init() {
 // Component names of `roleprint config` that are not encoders.
 const (
 	configPairs  = "pairs"  // pairs.PairConfig (--pair-set, "pairs.KEY")
-	configTable2 = "table2" // sv.Table2Config (preset keys without a scope)
+	configTable2 = "table2" // table2.Table2Config (preset keys without a scope)
 )
 
 // configListOutput is `roleprint config --json` without a name.
 type configListOutput struct {
-	Components []string    `json:"components"`
-	NoSettings []string    `json:"no_settings"`
-	Presets    []sv.Preset `json:"presets"`
+	Components []string        `json:"components"`
+	NoSettings []string        `json:"no_settings"`
+	Presets    []table2.Preset `json:"presets"`
 }
 
 // configKeysOutput is `roleprint config NAME --json`.
@@ -43,7 +44,7 @@ type configKeysOutput struct {
 
 // configPresetOutput is `roleprint config --preset NAME --json`.
 type configPresetOutput struct {
-	Preset   sv.Preset         `json:"preset"`
+	Preset   table2.Preset     `json:"preset"`
 	Settings map[string]string `json:"settings"`
 }
 
@@ -59,9 +60,9 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 1 {
 		return usagef("config takes at most one NAME (got %d)", fs.NArg())
 	}
-	var preset *sv.Preset
+	var preset *table2.Preset
 	if *presetName != "" {
-		p, err := sv.PresetNamed(*presetName)
+		p, err := table2.PresetNamed(*presetName)
 		if err != nil {
 			return usagef("--preset: %v", err)
 		}
@@ -90,7 +91,7 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	out := configListOutput{Components: []string{configTable2, configPairs}, NoSettings: []string{}, Presets: sv.Presets()}
+	out := configListOutput{Components: []string{configTable2, configPairs}, NoSettings: []string{}, Presets: table2.Presets()}
 	for _, n := range sv.EncoderNames() {
 		if sv.HasOptions(n) {
 			out.Components = append(out.Components, n)
@@ -112,9 +113,9 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 
 // configKeys prints the keys of component name, with preset's settings
 // for it applied to the defaults when preset is not nil.
-func configKeys(e *env, name string, preset *sv.Preset, asJSON bool) error {
+func configKeys(e *env, name string, preset *table2.Preset, asJSON bool) error {
 	var keys []options.Key
-	cfg := sv.DefaultTable2Config()
+	cfg := table2.DefaultTable2Config()
 	pairs := pairs.DefaultPairConfig()
 	if preset != nil {
 		if _, err := preset.Apply(&cfg, &pairs); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // TestConfigListsKeysDefaultsAndDocs checks `config transformer_ft --json`:
@@ -70,7 +70,7 @@ func TestConfigPresetsCheckAgainstRealOptions(t *testing.T) {
 			t.Errorf("components %v lack %s", list.Components, want)
 		}
 	}
-	for _, p := range sv.Presets() {
+	for _, p := range table2.Presets() {
 		for _, c := range []string{"table2", "pairs", "transformer_ft", "use-lite_ft", "tfidf"} {
 			if code, _, stderr := reproRun("config", "--preset", p.Name, c); code != 0 {
 				t.Errorf("config --preset %s %s: exit %d %s", p.Name, c, code, stderr)

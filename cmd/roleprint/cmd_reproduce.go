@@ -21,16 +21,17 @@ import (
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
 	_ "github.com/roleprint/roleprint/sv/neural"   // transformer(_ft) rows and the backend probe
-	_ "github.com/roleprint/roleprint/sv/uselite"  // use-lite(_ft) rows
+	"github.com/roleprint/roleprint/sv/table2"
+	_ "github.com/roleprint/roleprint/sv/uselite" // use-lite(_ft) rows
 )
 
 // reproDetectEnv describes this machine for the default-row selection;
 // tests replace it so that they do not depend on the real asset cache.
-var reproDetectEnv = sv.DetectRowEnvironment
+var reproDetectEnv = table2.DetectRowEnvironment
 
 // reproCalibrate measures the GoMLX rows' costs on this machine (cached);
 // tests replace it so that they build no network.
-var reproCalibrate = sv.CalibrateRows
+var reproCalibrate = table2.CalibrateRows
 
 func init() {
 	register(&command{
@@ -41,37 +42,37 @@ func init() {
 }
 
 // reproduceOutput is the --json output of `roleprint reproduce`: the rows
-// of Table 2 (sv.Table2Row: encoder, exposure, level, auc_mean, auc_std,
+// of Table 2 (table2.Table2Row: encoder, exposure, level, auc_mean, auc_std,
 // acc_mean, acc_std, f1_mean, f1_std, best_acc_*, best_f1_*, eer_*,
 // rounds, pairs, paper_*; fractions in [0, 1]) and what the run was.
 type reproduceOutput struct {
-	Corpus   string              `json:"corpus"`
-	Inputs   []sv.InputFile      `json:"inputs"`
-	Rounds   int                 `json:"rounds"`
-	Seeds    []int64             `json:"seeds"`
-	Quick    bool                `json:"quick"`
-	Preset   string              `json:"preset"`
-	Encoders []string            `json:"encoders"`
-	Mixed    []string            `json:"mixed"`
-	Rows     []sv.Table2Row      `json:"rows"`
-	Pairs    []sv.RoundInfo      `json:"pairs"`
-	Skipped  []sv.SkippedEncoder `json:"skipped"`
-	Setup    string              `json:"setup,omitempty"`
-	Backend  string              `json:"backend"`
-	Notes    []string            `json:"notes"`
-	OutDir   string              `json:"out_dir"`
-	Files    []string            `json:"files"`
-	Seconds  float64             `json:"seconds"`
+	Corpus   string                  `json:"corpus"`
+	Inputs   []table2.InputFile      `json:"inputs"`
+	Rounds   int                     `json:"rounds"`
+	Seeds    []int64                 `json:"seeds"`
+	Quick    bool                    `json:"quick"`
+	Preset   string                  `json:"preset"`
+	Encoders []string                `json:"encoders"`
+	Mixed    []string                `json:"mixed"`
+	Rows     []table2.Table2Row      `json:"rows"`
+	Pairs    []table2.RoundInfo      `json:"pairs"`
+	Skipped  []table2.SkippedEncoder `json:"skipped"`
+	Setup    string                  `json:"setup,omitempty"`
+	Backend  string                  `json:"backend"`
+	Notes    []string                `json:"notes"`
+	OutDir   string                  `json:"out_dir"`
+	Files    []string                `json:"files"`
+	Seconds  float64                 `json:"seconds"`
 }
 
-// runReproduce runs sv.RunTable2 on the embedded Shakespeare corpus (no
+// runReproduce runs table2.RunTable2 on the embedded Shakespeare corpus (no
 // files) or on utterance Parquet files, prints Table 2 (or one JSON
 // object) and writes the reports, manifest and checkpoints into --out.
 func runReproduce(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "reproduce", "[X.parquet...]")
-	def := sv.DefaultTable2Config()
+	def := table2.DefaultTable2Config()
 	quick := fs.Bool("quick", false, "smoke run (< 60 s on 2 cores), the same as --preset quick: 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders")
-	presetName := fs.String("preset", sv.DefaultPreset, "named recipe (settings below the other flags and --set; `roleprint config` lists them): "+reproPresetNames())
+	presetName := fs.String("preset", table2.DefaultPreset, "named recipe (settings below the other flags and --set; `roleprint config` lists them): "+reproPresetNames())
 	out := fs.String("out", "reproduce-out", "output folder for table2.{md,csv,parquet,json}, manifest.json and checkpoints/")
 	encoders := fs.String("encoders", "", "comma-separated encoders (rows); x_ft fine-tunes x. Default: the baselines plus the GoMLX rows this machine's assets and backend can afford (printed on stderr). Known: "+strings.Join(sv.EncoderNames(), ", "))
 	mixed := fs.String("mixed", strings.Join(def.Mixed, ","), `comma-separated parts of the "mixed" row (Mixed Features); "none" for no mixed row`)
@@ -102,7 +103,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		}
 		*presetName = "quick"
 	}
-	preset, err := sv.PresetNamed(*presetName)
+	preset, err := table2.PresetNamed(*presetName)
 	if err != nil {
 		return usagef("--preset: %v", err)
 	}
@@ -119,9 +120,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	// then the flags and --set "pairs.KEY=..." / --pair-set.
 	pairCfg := pairs.DefaultPairConfig()
 	if fs.NArg() == 0 {
-		pairCfg = sv.EmbeddedPairConfig(pairCfg)
+		pairCfg = table2.EmbeddedPairConfig(pairCfg)
 	}
-	presetCfg := sv.DefaultTable2Config()
+	presetCfg := table2.DefaultTable2Config()
 	applied, err := preset.Apply(&presetCfg, &pairCfg)
 	if err != nil {
 		return usagef("--preset: %v", err)
@@ -167,7 +168,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if given["encoders"] { // named rows are checked before the inputs load
-		pre := sv.DefaultTable2Config()
+		pre := table2.DefaultTable2Config()
 		pre.Encoders, pre.Mixed = reproSplitList(*encoders), nil
 		if _, err := pre.Validate(); err != nil {
 			return usagef("%v", err)
@@ -185,21 +186,21 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	loadS := time.Since(tLoad).Seconds()
 	// The workload of these inputs (round 1's pairs, timed) and, for the
 	// default selection, the GoMLX rows' speed on this backend.
-	source := sv.PairsFrom(utts, pairCfg)
+	source := table2.PairsFrom(utts, pairCfg)
 	t0 := time.Now()
 	first, err := source(ctx, 1, firstSeed)
 	if err != nil {
 		return fmt.Errorf("round 1: pairs: %w", err)
 	}
-	work := sv.MeasureWorkload(first)
+	work := table2.MeasureWorkload(first)
 	work.PairsSeconds = time.Since(t0).Seconds()
 	work.Embedded = fs.NArg() == 0
 	work.LoadSeconds = loadS
 	rowEnv.Workload = &work
 	// Calibrated: the default candidates (not for --quick, whose rows are
 	// fixed), or the rows named with --encoders.
-	var toCalibrate []sv.DefaultRow
-	for _, r := range sv.DefaultRows() {
+	var toCalibrate []table2.DefaultRow
+	for _, r := range table2.DefaultRows() {
 		if given["encoders"] && slices.Contains(reproSplitList(*encoders), r.Name) || !given["encoders"] && !*quick {
 			toCalibrate = append(toCalibrate, r)
 		}
@@ -207,10 +208,10 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if len(toCalibrate) > 0 {
 		base := presetCfg
 		base.Settings = encSettings
-		rowEnv.Costs = reproCalibrate(ctx, toCalibrate, rowEnv, first, sv.CalibrationOptions{Fresh: *recalibrate, Config: &base, Logf: e.Logf})
+		rowEnv.Costs = reproCalibrate(ctx, toCalibrate, rowEnv, first, table2.CalibrationOptions{Fresh: *recalibrate, Config: &base, Logf: e.Logf})
 	}
-	sel := sv.SelectDefaultRows(rowEnv, *quick)
-	cfg := sv.Table2ConfigFor(sel)
+	sel := table2.SelectDefaultRows(rowEnv, *quick)
+	cfg := table2.Table2ConfigFor(sel)
 	scratch := pairCfg
 	if _, err := preset.Apply(&cfg, &scratch); err != nil {
 		return usagef("--preset: %v", err)
@@ -281,18 +282,18 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 
 	src := reproReuseFirst(source, first, *seed)
 	first = nil // held by src until round 1 takes it
-	res, err := sv.RunTable2(ctx, cfg, src)
+	res, err := table2.RunTable2(ctx, cfg, src)
 	prog.done()
 	if err != nil {
 		return err
 	}
-	m := sv.NewManifest(res)
+	m := table2.NewManifest(res)
 	m.Command = append([]string{"roleprint", "reproduce"}, args...)
 	m.BackendReason = rowEnv.Backend.Reason
 	m.Inputs = inputs
 	pc := pairCfg
 	m.Pairs = pc
-	files := []string{sv.ReportMarkdown, sv.ReportCSV, sv.ReportParquet, sv.ReportJSON, sv.ManifestFile}
+	files := []string{table2.ReportMarkdown, table2.ReportCSV, table2.ReportParquet, table2.ReportJSON, table2.ManifestFile}
 	m.Outputs = files
 	if files, err = reproWriteOutputs(e, outs, res, m, *out, corpusName, files); err != nil {
 		return err
@@ -300,14 +301,14 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := res.WriteReport(*out, m); err != nil {
 		return err
 	}
-	reproSaveVerifier(ctx, e, res, sv.PairsFrom(utts, pairCfg), *out, m)
+	reproSaveVerifier(ctx, e, res, table2.PairsFrom(utts, pairCfg), *out, m)
 	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), *out)
 	if *asJSON {
 		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,
 			Preset: preset.Name, Encoders: cfg.Encoders, Mixed: cfg.Mixed, Rows: res.Rows, Pairs: res.Rounds, Skipped: res.Skipped,
 			Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: res.Notes, OutDir: *out, Files: files, Seconds: res.Seconds}
 		if o.Skipped == nil {
-			o.Skipped = []sv.SkippedEncoder{}
+			o.Skipped = []table2.SkippedEncoder{}
 		}
 		if o.Notes == nil {
 			o.Notes = []string{}
@@ -326,13 +327,13 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if setup := reproSetup(res.Skipped); setup != "" {
 		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
 	}
-	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, sv.ReportMarkdown))
+	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, table2.ReportMarkdown))
 	return nil
 }
 
 // reproSetup returns one `roleprint setup` command that installs every
 // asset the skipped rows wait for ("" when none).
-func reproSetup(skipped []sv.SkippedEncoder) string {
+func reproSetup(skipped []table2.SkippedEncoder) string {
 	var steps []string
 	for _, s := range skipped {
 		for _, st := range strings.Fields(strings.TrimPrefix(s.Setup, "roleprint setup ")) {
@@ -349,20 +350,20 @@ func reproSetup(skipped []sv.SkippedEncoder) string {
 
 // reproLoadInput reads utterance Parquet files, or the embedded
 // corpus when there are none.
-func reproLoadInput(paths []string) ([]data.Utterance, []sv.InputFile, string, error) {
+func reproLoadInput(paths []string) ([]data.Utterance, []table2.InputFile, string, error) {
 	if len(paths) == 0 {
 		utts, err := corpus.Default()
 		if err != nil {
 			return nil, nil, "", err
 		}
-		in := sv.InputFile{Path: "embedded:" + corpus.DefaultName, Bytes: int64(len(corpus.DefaultParquet())), Rows: len(utts)}
+		in := table2.InputFile{Path: "embedded:" + corpus.DefaultName, Bytes: int64(len(corpus.DefaultParquet())), Rows: len(utts)}
 		if m, err := corpus.DefaultManifest(); err == nil {
 			in.SHA256 = m.SHA256
 		}
-		return utts, []sv.InputFile{in}, corpus.DefaultName + " (embedded)", nil
+		return utts, []table2.InputFile{in}, corpus.DefaultName + " (embedded)", nil
 	}
 	var all []data.Utterance
-	var inputs []sv.InputFile
+	var inputs []table2.InputFile
 	for _, p := range paths {
 		utts, err := data.ReadUtterances(p)
 		if err != nil {
@@ -380,19 +381,19 @@ func reproLoadInput(paths []string) ([]data.Utterance, []sv.InputFile, string, e
 }
 
 // reproDescribeFile returns a file's size and SHA-256.
-func reproDescribeFile(path string) (sv.InputFile, error) {
+func reproDescribeFile(path string) (table2.InputFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return sv.InputFile{}, err
+		return table2.InputFile{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return sv.InputFile{}, fmt.Errorf("read %s: %w", path, err)
+		return table2.InputFile{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	abs, _ := filepath.Abs(path)
-	return sv.InputFile{Path: abs, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return table2.InputFile{Path: abs, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 func reproSplitList(s string) []string {
@@ -419,7 +420,7 @@ func reproOrNone(xs []string) string {
 	return strings.Join(xs, "+")
 }
 
-// reproProgress shows sv.RunTable2's staged progress with env.progress:
+// reproProgress shows table2.RunTable2's staged progress with env.progress:
 // one progress line per stage, finished when the next stage starts.
 type reproProgress struct {
 	e      *env
@@ -450,7 +451,7 @@ func (s *reproProgress) done() {
 // reproPresetNames lists the presets for the --preset help.
 func reproPresetNames() string {
 	var names []string
-	for _, p := range sv.Presets() {
+	for _, p := range table2.Presets() {
 		names = append(names, p.Name)
 	}
 	return strings.Join(names, ", ")

@@ -6,40 +6,40 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // reproPlanOutput is the --dry-run output: what a run would do, and what
 // it is estimated to cost for these inputs.
 type reproPlanOutput struct {
-	Backend     sv.BackendInfo               `json:"backend"`
+	Backend     table2.BackendInfo           `json:"backend"`
 	Quick       bool                         `json:"quick"`
 	Rounds      int                          `json:"rounds"`
 	Encoders    []string                     `json:"encoders"`
 	Mixed       []string                     `json:"mixed"`
 	RowSettings map[string]map[string]string `json:"row_settings"`
-	// Workload is one round of these inputs (sv.MeasureWorkload).
-	Workload sv.Workload `json:"workload"`
+	// Workload is one round of these inputs (table2.MeasureWorkload).
+	Workload table2.Workload `json:"workload"`
 	// Estimates are the rows that run, per round, with their cost model;
 	// EstimatedSeconds the whole run (pairs and rows, Rounds rounds);
-	// BudgetSeconds the default run's budget for these inputs (sv.BudgetFor).
-	Estimates        []sv.RowEstimate `json:"estimates"`
-	EstimatedSeconds float64          `json:"estimated_seconds"`
-	BudgetSeconds    float64          `json:"budget_seconds"`
+	// BudgetSeconds the default run's budget for these inputs (table2.BudgetFor).
+	Estimates        []table2.RowEstimate `json:"estimates"`
+	EstimatedSeconds float64              `json:"estimated_seconds"`
+	BudgetSeconds    float64              `json:"budget_seconds"`
 	// Unestimated are rows that run without a cost model (none known for
 	// this backend or encoder).
-	Unestimated []string            `json:"unestimated"`
-	Selection   *sv.RowSelection    `json:"selection"`
-	Skipped     []sv.SkippedEncoder `json:"skipped"`
-	Setup       string              `json:"setup,omitempty"`
+	Unestimated []string                `json:"unestimated"`
+	Selection   *table2.RowSelection    `json:"selection"`
+	Skipped     []table2.SkippedEncoder `json:"skipped"`
+	Setup       string                  `json:"setup,omitempty"`
 }
 
 // reproMakePlan estimates the rows cfg runs for workload w on rowEnv's
 // backend (with cfg's settings).
-func reproMakePlan(cfg sv.Table2Config, rowEnv sv.RowEnvironment, w sv.Workload, quick bool) reproPlanOutput {
+func reproMakePlan(cfg table2.Table2Config, rowEnv table2.RowEnvironment, w table2.Workload, quick bool) reproPlanOutput {
 	p := reproPlanOutput{Backend: rowEnv.Backend, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
-		RowSettings: map[string]map[string]string{}, Workload: w, Selection: cfg.Selection, Skipped: []sv.SkippedEncoder{},
-		Unestimated: []string{}, BudgetSeconds: sv.BudgetFor(w)}
+		RowSettings: map[string]map[string]string{}, Workload: w, Selection: cfg.Selection, Skipped: []table2.SkippedEncoder{},
+		Unestimated: []string{}, BudgetSeconds: table2.BudgetFor(w)}
 	if p.Mixed == nil {
 		p.Mixed = []string{}
 	}
@@ -47,13 +47,13 @@ func reproMakePlan(cfg sv.Table2Config, rowEnv sv.RowEnvironment, w sv.Workload,
 	for _, n := range run {
 		rs := cfg.RowSettingsFor(n)
 		if cfg.RowSettings == nil {
-			rs = sv.DefaultRowSettings(n)
+			rs = table2.DefaultRowSettings(n)
 		}
 		if len(rs) > 0 {
 			p.RowSettings[n] = rs
 		}
 	}
-	p.Estimates = sv.EstimateRows(run, rowEnv, w, &cfg)
+	p.Estimates = table2.EstimateRows(run, rowEnv, w, &cfg)
 	perRound := w.PairsSeconds
 	known := map[string]bool{}
 	for _, e := range p.Estimates {
@@ -75,7 +75,7 @@ func reproMakePlan(cfg sv.Table2Config, rowEnv sv.RowEnvironment, w sv.Workload,
 
 // reproPrintPlan prints what the run would do (--dry-run): the stderr
 // lines of a real run and the estimate per row, or with --json one object.
-func reproPrintPlan(e *env, cfg sv.Table2Config, p reproPlanOutput, asJSON bool) error {
+func reproPrintPlan(e *env, cfg table2.Table2Config, p reproPlanOutput, asJSON bool) error {
 	if asJSON {
 		return e.JSON(p)
 	}
@@ -107,7 +107,7 @@ func reproPrintPlan(e *env, cfg sv.Table2Config, p reproPlanOutput, asJSON bool)
 // reproLogSelection says on stderr which backend GoMLX rows use and why,
 // which rows run with the estimate for these inputs, and which default
 // rows were left out and why.
-func reproLogSelection(e *env, cfg sv.Table2Config, p reproPlanOutput) {
+func reproLogSelection(e *env, cfg table2.Table2Config, p reproPlanOutput) {
 	b := p.Backend
 	why := b.Reason
 	if why == "" {
@@ -142,7 +142,7 @@ func reproLogSelection(e *env, cfg sv.Table2Config, p reproPlanOutput) {
 
 // reproReuseFirst is source with round 1's corpus (built with seed to
 // measure the workload) handed over instead of built again.
-func reproReuseFirst(source sv.CorpusSource, first *pairs.PairCorpus, seed int64) sv.CorpusSource {
+func reproReuseFirst(source table2.CorpusSource, first *pairs.PairCorpus, seed int64) table2.CorpusSource {
 	return func(ctx context.Context, round int, s int64) (*pairs.PairCorpus, error) {
 		if round == 1 && s == seed && first != nil {
 			c := first

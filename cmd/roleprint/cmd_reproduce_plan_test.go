@@ -8,7 +8,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/options"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // TestReproReuseFirstIsARebuild checks that handing the runner round 1's
@@ -27,7 +27,7 @@ func TestReproReuseFirstIsARebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	source := sv.PairsFrom(utts, cfg)
+	source := table2.PairsFrom(utts, cfg)
 	first, err := source(ctx, 1, 7)
 	if err != nil {
 		t.Fatal(err)

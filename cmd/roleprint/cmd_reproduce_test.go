@@ -13,7 +13,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // reproRun runs the CLI in-process.
@@ -155,18 +155,18 @@ func TestReproduceErrors(t *testing.T) {
 func reproFakeEnv(t *testing.T, backend string, installed ...string) {
 	t.Helper()
 	old := reproDetectEnv
-	reproDetectEnv = func(name string) (sv.RowEnvironment, error) {
-		b := sv.BackendInfo{Name: backend, Reason: "test machine"}
+	reproDetectEnv = func(name string) (table2.RowEnvironment, error) {
+		b := table2.BackendInfo{Name: backend, Reason: "test machine"}
 		if name != "" {
-			b = sv.BackendInfo{Name: name, Reason: "requested"}
+			b = table2.BackendInfo{Name: name, Reason: "requested"}
 		}
 		if !slices.Contains(installed, "onnxruntime") {
 			b.Setups = map[string]string{"onnx": "roleprint setup onnxruntime"}
 		}
-		return sv.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
+		return table2.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
 	}
 	oldCal := reproCalibrate
-	reproCalibrate = func(context.Context, []sv.DefaultRow, sv.RowEnvironment, *pairs.PairCorpus, sv.CalibrationOptions) map[string]sv.RowCost {
+	reproCalibrate = func(context.Context, []table2.DefaultRow, table2.RowEnvironment, *pairs.PairCorpus, table2.CalibrationOptions) map[string]table2.RowCost {
 		return nil // the committed costs: no network is built in tests
 	}
 	t.Cleanup(func() { reproDetectEnv, reproCalibrate = old, oldCal })
@@ -186,7 +186,7 @@ func reproPlanOf(t *testing.T, args ...string) reproPlanOutput {
 	return p
 }
 
-func reproSkippedNames(ss []sv.SkippedEncoder) []string {
+func reproSkippedNames(ss []table2.SkippedEncoder) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.Encoder)
@@ -223,7 +223,7 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 			t.Errorf("onnx: %s skipped: %q", s.Encoder, s.Reason)
 		}
 	}
-	if p.Workload.EvalTexts == 0 || p.Workload.TrainPairs == 0 || !p.Workload.Embedded || len(p.Estimates) != len(p.Encoders) || p.EstimatedSeconds <= 0 || p.EstimatedSeconds > sv.EmbeddedBudgetSeconds {
+	if p.Workload.EvalTexts == 0 || p.Workload.TrainPairs == 0 || !p.Workload.Embedded || len(p.Estimates) != len(p.Encoders) || p.EstimatedSeconds <= 0 || p.EstimatedSeconds > table2.EmbeddedBudgetSeconds {
 		t.Errorf("onnx: workload %+v estimates %d total %v", p.Workload, len(p.Estimates), p.EstimatedSeconds)
 	}
 	// A GPU: the fine-tuned transformer (and its untrained companion) and
@@ -233,7 +233,7 @@ func TestReproduceDefaultRowsFollowTheMachine(t *testing.T) {
 	if !slices.Contains(p.Encoders, "transformer_ft") || !slices.Contains(p.Encoders, "use-lite") || slices.Contains(p.Encoders, "use-lite_ft") {
 		t.Errorf("xla:cuda: rows %v skipped %v", p.Encoders, reproSkippedNames(p.Skipped))
 	}
-	if p.RowSettings["transformer_ft"]["max_steps"] == "" || p.Selection == nil || p.Selection.EstimatedSeconds > sv.EmbeddedBudgetSeconds {
+	if p.RowSettings["transformer_ft"]["max_steps"] == "" || p.Selection == nil || p.Selection.EstimatedSeconds > table2.EmbeddedBudgetSeconds {
 		t.Errorf("xla:cuda: row settings %v, selection %+v", p.RowSettings, p.Selection)
 	}
 	var steps int
@@ -320,11 +320,11 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 		Backend string `json:"backend"`
 		Config  struct {
 			Selection struct {
-				Rows    []string            `json:"rows"`
-				Skipped []sv.SkippedEncoder `json:"skipped"`
+				Rows    []string                `json:"rows"`
+				Skipped []table2.SkippedEncoder `json:"skipped"`
 			} `json:"selection"`
 		} `json:"config"`
-		Skipped []sv.SkippedEncoder `json:"skipped"`
+		Skipped []table2.SkippedEncoder `json:"skipped"`
 	}
 	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/neural"
+	"github.com/roleprint/roleprint/sv/table2"
 	"github.com/roleprint/roleprint/sv/verifier"
 )
 
@@ -19,7 +20,7 @@ import (
 // mixed_ft give the threshold and the calibration; m is the bundle's
 // manifest. A run without a fine-tuned row writes no bundle. Failures are
 // reported (the reports are already written) and return "".
-func reproSaveVerifier(ctx context.Context, e *env, res *sv.Table2, source sv.CorpusSource, out string, m *sv.Manifest) string {
+func reproSaveVerifier(ctx context.Context, e *env, res *table2.Table2, source table2.CorpusSource, out string, m *table2.Manifest) string {
 	dir, err := reproBuildVerifier(ctx, e, res, source, out, m)
 	if err != nil {
 		e.Logf("reproduce: verifier bundle not written: %v", err)
@@ -28,12 +29,12 @@ func reproSaveVerifier(ctx context.Context, e *env, res *sv.Table2, source sv.Co
 	return dir
 }
 
-func reproBuildVerifier(ctx context.Context, e *env, res *sv.Table2, source sv.CorpusSource, out string, m *sv.Manifest) (string, error) {
+func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source table2.CorpusSource, out string, m *table2.Manifest) (string, error) {
 	cfg := res.Config
 	r := cfg.Rounds
-	var row *sv.EncoderRound
+	var row *table2.EncoderRound
 	for i := range res.PerRound {
-		if er := &res.PerRound[i]; er.Round == r && er.Encoder == sv.MixedFTName {
+		if er := &res.PerRound[i]; er.Round == r && er.Encoder == table2.MixedFTName {
 			row = er
 		}
 	}
@@ -82,8 +83,8 @@ func reproBuildVerifier(ctx context.Context, e *env, res *sv.Table2, source sv.C
 		}
 	}
 	dir := filepath.Join(out, "verifier")
-	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: sv.MixedFTName, Parts: parts, FitTexts: fit,
-		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
+	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: table2.MixedFTName, Parts: parts, FitTexts: fit,
+		DevCosines: row.DevCosines(), DevLabels: table2.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
 	if err != nil {
 		return "", err
 	}

@@ -5,14 +5,14 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/report"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // reproWriteOutputs writes reproduce's figures (ROC per exposure × level,
 // Table 2 bars, level drop), table2.tex/.md, the --latex file and
 // report.html into dir, and returns files with what it wrote added (for
 // the manifest's outputs, which the page shows too).
-func reproWriteOutputs(e *env, o *outputFlags, res *sv.Table2, m *sv.Manifest, dir, corpus string, files []string) ([]string, error) {
+func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Manifest, dir, corpus string, files []string) ([]string, error) {
 	w, err := o.writer(e, dir)
 	if err != nil {
 		return nil, err

@@ -5,16 +5,16 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // RunROC draws the ROC curves of test set k in round (1-based) of a
-// finished run from the pair scores the run kept (sv.EncoderRound.Scores,
+// finished run from the pair scores the run kept (table2.EncoderRound.Scores,
 // Table2Config.KeepScores), one curve per encoder in the given order;
 // encoders without scores in that round are left out. It is an error when
 // none has scores (the run did not keep them: run it with KeepScores, or
 // score again with sv.PairScores).
-func RunROC(t *sv.Table2, k pairs.TestKey, round int, encoders ...string) (*plots.ROC, error) {
+func RunROC(t *table2.Table2, k pairs.TestKey, round int, encoders ...string) (*plots.ROC, error) {
 	var curves []plots.Curve
 	for _, name := range encoders {
 		for i := range t.PerRound {

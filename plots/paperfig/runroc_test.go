@@ -5,15 +5,15 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 func TestRunROCUsesKeptScores(t *testing.T) {
 	k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base}
-	set := sv.TestScoreSet{Scores: []float64{0.9, 0.8, 0.2, 0.1}, Positive: []bool{true, true, false, false}}
-	run := &sv.Table2{PerRound: []sv.EncoderRound{
-		{Round: 1, Encoder: "a", Scores: map[string]sv.TestScoreSet{k.String(): set}},
-		{Round: 2, Encoder: "b", Scores: map[string]sv.TestScoreSet{k.String(): set}},
+	set := table2.TestScoreSet{Scores: []float64{0.9, 0.8, 0.2, 0.1}, Positive: []bool{true, true, false, false}}
+	run := &table2.Table2{PerRound: []table2.EncoderRound{
+		{Round: 1, Encoder: "a", Scores: map[string]table2.TestScoreSet{k.String(): set}},
+		{Round: 2, Encoder: "b", Scores: map[string]table2.TestScoreSet{k.String(): set}},
 		{Round: 1, Encoder: "c"},
 	}}
 	roc, err := RunROC(run, k, 1, "c", "a", "b")

@@ -3,6 +3,7 @@ package baseline
 import (
 	"github.com/roleprint/roleprint/internal/options"
 	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // Names of the encoders this package registers.
@@ -46,20 +47,20 @@ func init() {
 	// The fine-tuned n-gram metric is the default fine-tuned row: it trains
 	// in under a minute per round on 2 cores (no GoMLX), so it is a default
 	// on every backend. Costs are wall seconds per round at load ≈ 2 (as
-	// sv.BaselineCosts), from the per-round timings of the default run on
+	// table2.BaselineCosts), from the per-round timings of the default run on
 	// the four shared corpora (66,121 training texts, 37,708 training pairs,
 	// 19,415 evaluation utterances; docs/reproduce.md "Estimates against
 	// runs"): ngram-metric fit 10.7 s, embed 3.4 s; ngram-metric_ft fit
 	// 11.0 s, train 17.8 s (up to 8 epochs, early stopping on dev), embed
 	// 2.9 s.
-	sv.RegisterDefaultRow(sv.DefaultRow{
+	table2.RegisterDefaultRow(table2.DefaultRow{
 		Name: NameNgramMetric, With: NameNgramMetric + sv.FineTunedSuffix,
-		Costs: map[string]sv.RowCost{"": {PerTrainText: 1.6e-4, PerEvalText: 1.8e-4, Source: "committed (sv/baseline/register.go)"}},
+		Costs: map[string]table2.RowCost{"": {PerTrainText: 1.6e-4, PerEvalText: 1.8e-4, Source: "committed (sv/baseline/register.go)"}},
 		Why:   "the n-gram metric untrained (tfidf and topic-masked tfidf), to show what fine-tuning adds",
 	})
-	sv.RegisterDefaultRow(sv.DefaultRow{
+	table2.RegisterDefaultRow(table2.DefaultRow{
 		Name:  NameNgramMetric + sv.FineTunedSuffix,
-		Costs: map[string]sv.RowCost{"": {PerTrainText: 1.7e-4, PerTrainPair: 4.7e-4, PerEvalText: 1.5e-4, Source: "committed (sv/baseline/register.go)"}},
+		Costs: map[string]table2.RowCost{"": {PerTrainText: 1.7e-4, PerTrainPair: 4.7e-4, PerEvalText: 1.5e-4, Source: "committed (sv/baseline/register.go)"}},
 		Why:   "per-feature weights over character n-gram and topic-masked n-gram TF-IDF, fine-tuned with the paper's contrastive loss (under a minute per round on CPU)",
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/importers"
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // TestSharedCorporaTable2 runs the baselines on the shared corpora
@@ -42,13 +42,13 @@ func TestSharedCorporaTable2(t *testing.T) {
 	}
 	pc := pairs.DefaultPairConfig()
 	pc.MaxTrainPairs, pc.MaxTestPairs, pc.MaxDevPairs = 4000, 300, 300
-	cfg := sv.DefaultTable2Config()
+	cfg := table2.DefaultTable2Config()
 	cfg.Rounds = 1
 	cfg.Encoders = []string{"liwc", "lsm", "glove-sif", "tfidf"}
 	cfg.Mixed = []string{"liwc", "tfidf"}
 	cfg.FitMaxTexts = 8000
 	cfg.Settings = map[string]string{"tfidf.max_features": "5000"}
-	res, err := sv.RunTable2(ctx, cfg, sv.PairsFrom(utts, pc))
+	res, err := table2.RunTable2(ctx, cfg, table2.PairsFrom(utts, pc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestSharedCorporaTable2(t *testing.T) {
 			auc[r.Encoder] = float64(r.AUCMean)
 		}
 	}
-	for _, enc := range append(cfg.Encoders, sv.MixedName) {
+	for _, enc := range append(cfg.Encoders, table2.MixedName) {
 		if cells[enc] != 9 && !skipped(res, enc) {
 			t.Errorf("%s: %d cells, want 9", enc, cells[enc])
 		}
@@ -76,7 +76,7 @@ func TestSharedCorporaTable2(t *testing.T) {
 	t.Logf("Unseen-Unseen Base AUC: %v (%.1f s)", auc, res.Seconds)
 }
 
-func skipped(res *sv.Table2, enc string) bool {
+func skipped(res *table2.Table2, enc string) bool {
 	for _, s := range res.Skipped {
 		if s.Encoder == enc {
 			return true

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 func TestTFIDFVocabularyAndIDF(t *testing.T) {
@@ -75,7 +76,7 @@ func TestTFIDFMaxFeaturesMinDFAndCentring(t *testing.T) {
 
 func TestRegisteredBaselines(t *testing.T) {
 	names := strings.Join(sv.EncoderNames(), ",")
-	for _, n := range []string{NameStyle, NameLSM, NamePOS, NameGloVe, NameGloVeSIF, NameTFIDF, sv.MixedName} {
+	for _, n := range []string{NameStyle, NameLSM, NamePOS, NameGloVe, NameGloVeSIF, NameTFIDF, table2.MixedName} {
 		if !strings.Contains(","+names+",", ","+n+",") {
 			t.Errorf("%s not registered (have %s)", n, names)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // DevCosines embeds the dev pairs' sets of c with enc (sv.EmbedSets) and
@@ -31,5 +32,5 @@ func DevCosines(ctx context.Context, enc sv.Encoder, c *pairs.PairCorpus) ([]flo
 	for i, p := range c.Dev {
 		cos[i] = stats.Cosine(emb[p.A], emb[p.B])
 	}
-	return cos, sv.PairLabels(c.Dev), nil
+	return cos, table2.PairLabels(c.Dev), nil
 }

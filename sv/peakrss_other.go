@@ -1,9 +1,0 @@
-//go:build !unix
-
-package sv
-
-// peakRSSMiB is unknown here.
-func peakRSSMiB() float64 { return 0 }
-
-// cpuSeconds is unknown here.
-func cpuSeconds() float64 { return 0 }

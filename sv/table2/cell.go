@@ -1,0 +1,67 @@
+package table2
+
+import (
+	"math"
+
+	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
+)
+
+// CellMetrics are one encoder's results on one test set in one round.
+// Rates are fractions in [0, 1]; reports print them ×100 as the paper does.
+type CellMetrics struct {
+	// AUC is the ROC AUC of the test scores.
+	AUC stats.Float `json:"auc"`
+	// ACC and F1 are accuracy and macro-F1 at Threshold, the threshold
+	// chosen on the dev pairs (see Table2Config.Criterion).
+	ACC stats.Float `json:"acc"`
+	F1  stats.Float `json:"f1"`
+	// Threshold is the dev-chosen threshold.
+	Threshold stats.Float `json:"threshold"`
+	// BestACC and BestF1 are the highest accuracy and macro-F1 any
+	// threshold reaches on the test set itself (each maximised on its
+	// own): an upper bound, reported separately from ACC and F1.
+	BestACC stats.Float `json:"best_acc"`
+	BestF1  stats.Float `json:"best_f1"`
+	// EER is the equal error rate on the test set.
+	EER stats.Float `json:"eer"`
+	// Pairs and Positives count the test pairs.
+	Pairs     int `json:"pairs"`
+	Positives int `json:"positives"`
+}
+
+// EvaluateCell computes a cell's metrics from test scores and labels,
+// using threshold (chosen on dev pairs by the caller, for instance with
+// BestThreshold) for ACC and F1. An empty test set gives NaN metrics.
+func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetrics {
+	m := CellMetrics{Pairs: len(scores), Threshold: stats.Float(threshold)}
+	for _, l := range labels {
+		if l {
+			m.Positives++
+		}
+	}
+	if len(scores) == 0 {
+		nan := stats.Float(math.NaN())
+		m.AUC, m.ACC, m.F1, m.BestACC, m.BestF1, m.EER = nan, nan, nan, nan, nan, nan
+		return m
+	}
+	m.AUC = stats.Float(stats.AUC(scores, labels))
+	acc, f1 := stats.AccuracyF1(scores, labels, threshold)
+	m.ACC, m.F1 = stats.Float(acc), stats.Float(f1)
+	_, best := stats.BestThreshold(scores, labels, stats.MaxAccuracy)
+	m.BestACC = stats.Float(best.Accuracy())
+	_, best = stats.BestThreshold(scores, labels, stats.MaxMacroF1)
+	m.BestF1 = stats.Float(best.MacroF1())
+	eer, _ := stats.EER(scores, labels)
+	m.EER = stats.Float(eer)
+	return m
+}
+
+// PairLabels returns the labels of pairs as booleans (true = same speaker).
+func PairLabels(pairList []pairs.Pair) []bool {
+	out := make([]bool, len(pairList))
+	for i, p := range pairList {
+		out[i] = p.Label == 1
+	}
+	return out
+}

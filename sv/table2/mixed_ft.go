@@ -1,0 +1,140 @@
+package table2
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// MixedFTName is the Table 2 row of Mixed Features of the fine-tuned
+// parts: the paper's best row, which mixes its fine-tuned encoders.
+const MixedFTName = "mixed_ft"
+
+// The paper's Mixed Features mixes its fine-tuned encoders: mixed_ft is
+// shown beside it in reports (as is the untuned "mixed").
+func init() { RegisterPaperCounterpart(MixedFTName, "Mixed Features") }
+
+// MixedChoice is the make-up of a weighted Mixed Features score: the
+// cosine of the concatenated set embeddings, each part's L2-normalised
+// embedding scaled by √weight, which is Σ wᵢ·cosᵢ / Σ wᵢ.
+type MixedChoice struct {
+	// Parts are row names; Weights their weights (same order, > 0).
+	Parts   []string  `json:"parts"`
+	Weights []float64 `json:"weights"`
+	// DevAUC is the AUC of the fused score on the dev pairs, the only
+	// pairs the choice looked at.
+	DevAUC float64 `json:"dev_auc"`
+	// Rule names the selection rule (MixedFTRule).
+	Rule string `json:"rule"`
+}
+
+// MixedFTRule describes how ChooseMixedFT picks parts and weights.
+const MixedFTRule = "dev pairs only: every fine-tuned row with weight 1; then greedily add the untuned row " +
+	"that raises the dev AUC most (at most 3, each by at least 0.001); then, per part in order, " +
+	"keep the weight in {0.25, 0.5, 1, 2, 4} with the best dev AUC"
+
+// String describes the choice ("transformer_ft×1 + tfidf×0.5 (dev AUC 0.8123)").
+func (c MixedChoice) String() string {
+	terms := make([]string, len(c.Parts))
+	for i, p := range c.Parts {
+		terms[i] = fmt.Sprintf("%s×%g", p, c.Weights[i])
+	}
+	return fmt.Sprintf("%s (dev AUC %.4f)", strings.Join(terms, " + "), c.DevAUC)
+}
+
+// FuseCosines returns Σ wᵢ·cosᵢ / Σ wᵢ per pair; cos[i] are part i's
+// per-pair cosines (all the same length).
+func FuseCosines(cos [][]float64, weights []float64) []float64 {
+	if len(cos) == 0 {
+		return nil
+	}
+	out := make([]float64, len(cos[0]))
+	var sum float64
+	for i, c := range cos {
+		w := weights[i]
+		sum += w
+		for j, x := range c {
+			out[j] += w * x
+		}
+	}
+	for j := range out {
+		out[j] /= sum
+	}
+	return out
+}
+
+// ChooseMixedFT chooses the parts and weights of mixed_ft from dev-pair
+// cosines only (devCos by row name, labels the dev labels), following
+// MixedFTRule: every fine-tuned row (a name ending in FineTunedSuffix) is
+// a part; untuned rows are added greedily while they raise the dev AUC;
+// then each weight is tuned on a small grid. It returns an error when no
+// fine-tuned row is present. Rows are considered in sorted order, so ties
+// resolve the same way every time.
+func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, error) {
+	var tuned, untuned []string
+	for name := range devCos {
+		if name == MixedName || name == MixedFTName {
+			continue
+		}
+		if _, ft := sv.SplitFineTuned(name); ft {
+			tuned = append(tuned, name)
+		} else {
+			untuned = append(untuned, name)
+		}
+	}
+	sort.Strings(tuned)
+	sort.Strings(untuned)
+	if len(tuned) == 0 {
+		return MixedChoice{}, fmt.Errorf("%s: no fine-tuned row to mix", MixedFTName)
+	}
+	auc := func(parts []string, w []float64) float64 {
+		cos := make([][]float64, len(parts))
+		for i, p := range parts {
+			cos[i] = devCos[p]
+		}
+		return stats.AUC(FuseCosines(cos, w), labels)
+	}
+	parts := append([]string(nil), tuned...)
+	weights := make([]float64, len(parts))
+	for i := range weights {
+		weights[i] = 1
+	}
+	best := auc(parts, weights)
+	const maxAdded, minGain = 3, 0.001
+	used := map[string]bool{}
+	for added := 0; added < maxAdded; added++ {
+		pick, pickAUC := "", best+minGain
+		for _, u := range untuned {
+			if used[u] {
+				continue
+			}
+			if a := auc(append(parts[:len(parts):len(parts)], u), append(weights[:len(weights):len(weights)], 1)); a >= pickAUC {
+				if a > pickAUC || pick == "" {
+					pick, pickAUC = u, a
+				}
+			}
+		}
+		if pick == "" {
+			break
+		}
+		used[pick] = true
+		parts, weights, best = append(parts, pick), append(weights, 1), pickAUC
+	}
+	grid := []float64{0.25, 0.5, 1, 2, 4}
+	if len(parts) > 1 {
+		for i := range parts {
+			keep := weights[i]
+			for _, w := range grid {
+				weights[i] = w
+				if a := auc(parts, weights); a > best {
+					best, keep = a, w
+				}
+			}
+			weights[i] = keep
+		}
+	}
+	return MixedChoice{Parts: parts, Weights: weights, DevAUC: best, Rule: MixedFTRule}, nil
+}

@@ -1,0 +1,111 @@
+package table2
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
+)
+
+// noisyScores returns cosines that separate labels with the given noise
+// (sign −1 inverts them: worse than chance).
+func noisyScores(rng *rand.Rand, labels []bool, noise, sign float64) []float64 {
+	out := make([]float64, len(labels))
+	for i, l := range labels {
+		x := 0.0
+		if l {
+			x = 1
+		}
+		out[i] = sign*x + noise*rng.NormFloat64()
+	}
+	return out
+}
+
+func TestChooseMixedFTUsesDevOnly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	dev := make([]bool, 400)
+	for i := range dev {
+		dev[i] = i%2 == 0
+	}
+	devCos := map[string][]float64{
+		"transformer_ft": noisyScores(rng, dev, 1.0, 1),
+		"tfidf":          noisyScores(rng, dev, 1.0, 1),  // independent noise: helps
+		"cheat":          noisyScores(rng, dev, 1.0, -1), // bad on dev (perfect on test below)
+		"mixed":          noisyScores(rng, dev, 0.1, 1),  // other mixed rows never take part
+	}
+	c, err := ChooseMixedFT(devCos, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("choice: %s", c)
+	has := func(name string) bool {
+		for _, p := range c.Parts {
+			if p == name {
+				return true
+			}
+		}
+		return false
+	}
+	if c.Parts[0] != "transformer_ft" || !has("tfidf") || has("cheat") || has("mixed") {
+		t.Fatalf("parts %v: want transformer_ft and tfidf, not cheat or mixed", c.Parts)
+	}
+	single := stats.AUC(devCos["transformer_ft"], dev)
+	if !(c.DevAUC > single) {
+		t.Fatalf("mixed dev AUC %.4f not above the fine-tuned row alone %.4f", c.DevAUC, single)
+	}
+	if _, err := ChooseMixedFT(map[string][]float64{"tfidf": devCos["tfidf"]}, dev); err == nil {
+		t.Fatal("no fine-tuned row: want an error")
+	}
+}
+
+// TestMixedFTRowIgnoresTest runs the round-level row: a part that is
+// perfect on the test pairs but inverted on the dev pairs is left out, and
+// the row's test scores are the dev-chosen mix.
+func TestMixedFTRowIgnoresTest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	mk := func(n int, prefix string) []pairs.Pair {
+		ps := make([]pairs.Pair, n)
+		for i := range ps {
+			ps[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: "a", B: "b", Label: int8(1 - i%2)}
+		}
+		return ps
+	}
+	c := &pairs.PairCorpus{Dev: mk(200, "d"), Tests: map[pairs.TestKey][]pairs.Pair{}}
+	for _, k := range allTestKeys() {
+		c.Tests[k] = mk(100, k.String())
+	}
+	rr := &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+	row := func(name string, devNoise, devSign, testNoise float64) *EncoderRound {
+		s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
+		for _, k := range allTestKeys() {
+			s.Tests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), testNoise, 1)
+		}
+		return &EncoderRound{Encoder: name, Dim: 4, scores: s}
+	}
+	rows := map[string]*EncoderRound{
+		"transformer_ft": row("transformer_ft", 0.8, 1, 0.8),
+		"cheat":          row("cheat", 0.8, -1, 0.01),
+	}
+	if got, err := rr.mixedFT(map[string]*EncoderRound{"cheat": rows["cheat"]}); err != nil || got != nil {
+		t.Fatalf("without a fine-tuned row: row %v, err %v; want none", got, err)
+	}
+	er, err := rr.mixedFT(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if er.Mixed == nil || len(er.Mixed.Parts) != 1 || er.Mixed.Parts[0] != "transformer_ft" {
+		t.Fatalf("choice %+v: the test-perfect, dev-inverted part must not be chosen", er.Mixed)
+	}
+	k := allTestKeys()[0].String()
+	want := rows["transformer_ft"].scores.Tests[k]
+	for i, x := range er.scores.Tests[k] {
+		if x != want[i] {
+			t.Fatalf("test score %d: %v, want the fine-tuned row's %v", i, x, want[i])
+		}
+	}
+	if er.Cells[k].AUC == 0 || er.About == "" {
+		t.Fatalf("row not evaluated or not described: %+v", er)
+	}
+}

@@ -1,0 +1,42 @@
+package table2
+
+// The default run's time budgets, in one place. SelectRows adds the
+// costly rows (GoMLX encoders, fine-tuned rows) only while the estimate
+// of the whole run (building the pairs and every selected row, over
+// DefaultRounds rounds, for the measured Workload on this machine) stays
+// within the budget of its inputs. Each budget is its goal minus the
+// ±30 % an estimate may miss by, so that a run the estimate puts at the
+// budget still meets the goal.
+const (
+	// EmbeddedBudgetSeconds is the budget of `roleprint reproduce` on the
+	// embedded corpus: 3 minutes, so that the main job stays within issue
+	// 20's 4 minutes on 2 cores (3 min × 1.3 = 3.9 min).
+	EmbeddedBudgetSeconds = 180.0
+	// FilesBudgetSeconds is the budget of `roleprint reproduce FILES`:
+	// 11 minutes, so that the four shared corpora (146k utterances) stay
+	// within issue 18's 15 minutes on 2 cores (11 min × 1.3 = 14.3 min).
+	FilesBudgetSeconds = 660.0
+	// DefaultRowBudgetSeconds is the budget used when no workload was
+	// measured (SelectRows on ReferenceWorkload): the embedded corpus's.
+	DefaultRowBudgetSeconds = EmbeddedBudgetSeconds
+	// CalibrationTexts and CalibrationSteps size one row's calibration
+	// (CalibrateRow): it embeds CalibrationTexts of the run's utterances
+	// twice and trains CalibrationSteps steps.
+	CalibrationTexts = 256
+	CalibrationSteps = 5
+)
+
+// DefaultRounds is the number of rounds the default-row budget is
+// computed for (the paper's 3): the default rows do not change with
+// --rounds, so tables stay comparable.
+const DefaultRounds = 3
+
+// BudgetFor returns the budget of a default run with workload w:
+// EmbeddedBudgetSeconds for the embedded corpus, FilesBudgetSeconds for
+// input files.
+func BudgetFor(w Workload) float64 {
+	if w.Embedded {
+		return EmbeddedBudgetSeconds
+	}
+	return FilesBudgetSeconds
+}

@@ -1,0 +1,61 @@
+package table2
+
+import (
+	"time"
+
+	"github.com/roleprint/roleprint/sv"
+)
+
+// mixedFT builds the round's mixed_ft row from the rows computed so far
+// (nil when none is fine-tuned): parts and weights chosen by ChooseMixedFT
+// on the dev pairs' cosines only, then applied to every test set. The
+// choice is the row's About (so it lands in the run manifest's encoders)
+// and its Mixed field.
+func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, error) {
+	t := time.Now()
+	devCos := map[string][]float64{}
+	anyFT := false
+	for name, er := range rows {
+		if er == nil || er.scores == nil {
+			continue
+		}
+		dev, _ := er.scores.cosines("")
+		devCos[name] = dev
+		if _, ft := sv.SplitFineTuned(name); ft {
+			anyFT = true
+		}
+	}
+	if !anyFT {
+		return nil, nil
+	}
+	choice, err := ChooseMixedFT(devCos, PairLabels(rr.corpus.Dev))
+	if err != nil {
+		return nil, err
+	}
+	er := &EncoderRound{Round: rr.round, Seed: rr.seed, Encoder: MixedFTName, About: "mixed features of " + choice.String(), Mixed: &choice}
+	er.scores = &pairScores{Tests: map[string][]float64{}}
+	partCos := func(key string) [][]float64 {
+		out := make([][]float64, len(choice.Parts))
+		for i, p := range choice.Parts {
+			dev, test := rows[p].scores.cosines(key)
+			if key == "" {
+				out[i] = dev
+			} else {
+				out[i] = test
+			}
+		}
+		return out
+	}
+	er.scores.Dev = FuseCosines(partCos(""), choice.Weights)
+	for _, k := range allTestKeys() {
+		ks := k.String()
+		er.scores.Tests[ks] = FuseCosines(partCos(ks), choice.Weights)
+	}
+	for _, p := range choice.Parts {
+		er.Dim += rows[p].Dim
+	}
+	er.Timing.ScoreS = time.Since(t).Seconds()
+	er.Timing.TotalS = er.Timing.ScoreS
+	rr.evaluate(er)
+	return er, nil
+}
