@@ -14,6 +14,7 @@ require (
 	github.com/gomlx/onnx-gomlx v0.5.0
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/jdkato/prose/v2 v2.0.0
+	github.com/mingrammer/commonregex v1.0.1
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sugarme/tokenizer v0.3.0
 	golang.org/x/text v0.38.0
@@ -40,7 +41,6 @@ require (
 	github.com/gomlx/exceptions v0.0.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/compress v1.18.5 // indirect
-	github.com/mingrammer/commonregex v1.0.1 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.5.0 // indirect

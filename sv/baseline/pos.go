@@ -13,7 +13,8 @@ import (
 
 // POSTags are the Penn Treebank word tags whose rates (per word) make up
 // the "pos" vector; the last dimension is the rate of punctuation tokens
-// per word. prose's averaged-perceptron tagger produces them.
+// per word. prose's averaged-perceptron tagger produces them (run
+// deterministically by posTagger).
 var POSTags = []string{
 	"CC", "CD", "DT", "EX", "FW", "IN", "JJ", "JJR", "JJS", "LS", "MD", "NN", "NNP", "NNPS",
 	"NNS", "PDT", "POS", "PRP", "PRP$", "RB", "RBR", "RBS", "RP", "SYM", "TO", "UH", "VB",
@@ -29,23 +30,16 @@ var posIndex = func() map[string]int {
 }()
 
 var (
-	proseOnce  sync.Once
-	proseModel *prose.Model
-	proseErr   error
+	taggerOnce sync.Once
+	tagger     *posTagger
+	taggerErr  error
 )
 
-// taggerModel loads prose's tagger once per process (decoding its weights
-// takes ~0.1 s; prose would otherwise do it for every document).
-func taggerModel() (*prose.Model, error) {
-	proseOnce.Do(func() {
-		doc, err := prose.NewDocument("a", prose.WithExtraction(false), prose.WithSegmentation(false))
-		if err != nil {
-			proseErr = fmt.Errorf("load prose tagger: %w", err)
-			return
-		}
-		proseModel = doc.Model
-	})
-	return proseModel, proseErr
+// taggerModel loads the tagger once per process (decoding prose's weights
+// takes ~0.1 s).
+func taggerModel() (*posTagger, error) {
+	taggerOnce.Do(func() { tagger, taggerErr = loadPOSTagger() })
+	return tagger, taggerErr
 }
 
 // posCache keeps the raw POS features of texts already tagged in this
@@ -68,27 +62,34 @@ func POSFeatures(text string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := prose.NewDocument(text, prose.UsingModel(m), prose.WithExtraction(false), prose.WithSegmentation(false))
+	// prose tokenizes; our posTagger tags (prose's own tagging is not
+	// deterministic, see posTagger).
+	doc, err := prose.NewDocument(text, prose.WithTagging(false), prose.WithExtraction(false), prose.WithSegmentation(false))
 	if err != nil {
-		return nil, fmt.Errorf("pos: tag %q: %w", text, err)
+		return nil, fmt.Errorf("pos: tokenize %q: %w", text, err)
+	}
+	toks := doc.Tokens()
+	words := make([]string, len(toks))
+	for i, tok := range toks {
+		words[i] = tok.Text
 	}
 	f := make([]float64, len(POSTags)+1)
-	var words, punct float64
-	for _, tok := range doc.Tokens() {
-		if i, ok := posIndex[tok.Tag]; ok {
+	var nwords, punct float64
+	for _, tag := range m.tag(words) {
+		if i, ok := posIndex[tag]; ok {
 			f[i]++
-			words++
+			nwords++
 		} else {
 			punct++
 		}
 	}
-	if words == 0 {
+	if nwords == 0 {
 		return make([]float64, len(f)), nil
 	}
 	for i := range POSTags {
-		f[i] /= words
+		f[i] /= nwords
 	}
-	f[len(POSTags)] = punct / words
+	f[len(POSTags)] = punct / nwords
 	return f, nil
 }
 
