@@ -2,6 +2,8 @@ package sv
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
@@ -44,6 +46,23 @@ type PairScorer interface {
 // an ONNX session); the runner calls Close when a row is done.
 type Closer interface {
 	Close() error
+}
+
+// CloseAll closes every encoder of parts that is a Closer, even after one
+// fails; the error names the combination (name) and every part's error.
+func CloseAll(name string, parts []Encoder) error {
+	var errs []string
+	for _, p := range parts {
+		if c, ok := p.(Closer); ok {
+			if err := c.Close(); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s: close: %s", name, strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 // ScorePair compares two set embeddings the way enc wants: its Score when

@@ -123,18 +123,7 @@ func ConcatNormalized(sets []*pairs.UtteranceSet, parts []map[string][]float32) 
 
 // Close closes the parts that hold resources.
 func (m *Mixed) Close() error {
-	var errs []string
-	for _, p := range m.parts {
-		if c, ok := p.(sv.Closer); ok {
-			if err := c.Close(); err != nil {
-				errs = append(errs, err.Error())
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s: close: %s", m.name, strings.Join(errs, "; "))
-	}
-	return nil
+	return sv.CloseAll(m.name, m.parts)
 }
 
 // MixedPartsSetting is the EncoderOptions setting that lists the parts of

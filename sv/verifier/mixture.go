@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
@@ -96,16 +95,5 @@ func (m *mixture) scaled(k int, v []float32) []float32 {
 
 // Close implements sv.Closer.
 func (m *mixture) Close() error {
-	var errs []string
-	for _, p := range m.parts {
-		if c, ok := p.(sv.Closer); ok {
-			if err := c.Close(); err != nil {
-				errs = append(errs, err.Error())
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s: close: %s", m.name, strings.Join(errs, "; "))
-	}
-	return nil
+	return sv.CloseAll(m.name, m.parts)
 }
