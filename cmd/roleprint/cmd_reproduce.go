@@ -280,7 +280,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		corpusName, len(utts), cfg.Rounds, strings.Join(cfg.Encoders, ","), reproOrNone(cfg.Mixed), *out)
 	reproLogSelection(e, cfg, plan)
 
-	src := reproReuseFirst(source, first, *seed)
+	src := reproReuseFirst(source, first, firstSeed)
 	first = nil // held by src until round 1 takes it
 	res, err := table2.RunTable2(ctx, cfg, src)
 	prog.done()
