@@ -36,12 +36,37 @@ type NgramMetricOptions struct {
 	// MaskedWeight is the masked channel's weight in the set similarity,
 	// (cos_char + MaskedWeight·cos_masked)/(1 + MaskedWeight). Default 1.
 	MaskedWeight float64 `opt:"masked_weight" json:"masked_weight"`
+	// WordWeight > 0 adds the word channel: TF-IDF over lower-cased word
+	// unigrams (at most max_features words in min_df texts), with this
+	// weight in the set similarity. Default 0 (none).
+	WordWeight float64 `opt:"word_weight" json:"word_weight"`
+	// GlobalWeight > 0, with center_by=corpus, adds the global channel: the
+	// char channel's n-grams centred on the global training mean (as with
+	// center_by=global), trained beside the corpus-centred channels, with
+	// this weight in the set similarity. Default 0 (none).
+	GlobalWeight float64 `opt:"global_weight" json:"global_weight"`
 	// Rank > 0 adds the projection channel: a trained d×Rank projection of
 	// the char channel's vectors, initialised at random. Default 0 (none).
 	Rank int `opt:"rank" json:"rank"`
 	// RankWeight is the projection channel's weight in the set similarity
 	// (with Rank > 0). Default 1.
 	RankWeight float64 `opt:"rank_weight" json:"rank_weight"`
+	// CenterBy is what each channel's set vectors are centred on:
+	// "global", the mean of all training texts (tfidf's centring), or
+	// "corpus", the mean of the training texts of the set's corpus, so the
+	// n-grams a whole show shares cancel and what is left, and trained, is
+	// a speaker's deviation from his show (what the Hard level asks). A
+	// set's corpus is predicted by a word-unigram naive Bayes model fitted
+	// on the training texts' corpora (no metadata of a test set is read).
+	// Needs the runner's FitSources (plain Fit is an error); not with
+	// rank > 0. Default "global".
+	CenterBy string `opt:"center_by" json:"center_by"`
+	// GroupWeight, with center_by=corpus, adds the group channel: the
+	// one-hot of the set's predicted corpus, with this weight in the set
+	// similarity, so two sets of one show score GroupWeight/Σβ higher
+	// than two of different shows (which the Base level rewards and the
+	// centring takes out of the n-gram channels). Default 0 (none).
+	GroupWeight float64 `opt:"group_weight" json:"group_weight"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -97,6 +122,7 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		Margin:           1,
 		HardWeight:       1,
 		Decay:            0,
+		CenterBy:         centerGlobal,
 	}
 }
 
@@ -111,8 +137,11 @@ func (o NgramMetricOptions) tfidf(mask int) TFIDFOptions {
 // metricChannel is one feature channel: fitted TF-IDF features and their
 // weights.
 type metricChannel struct {
-	name string // "char" or "masked"
+	name string // "char", "masked", "word" or "global"
 	tf   *tfidfEncoder
+	// global keeps the channel centred on the global mean under
+	// center_by=corpus (the "global" channel).
+	global bool
 	beta float64   // weight in the mixed cosine
 	w    []float32 // per-feature weights (1 = tfidf)
 }
@@ -126,6 +155,9 @@ type ngramMetric struct {
 	logf    func(string, ...any)
 	chans   []*metricChannel
 	proj    *projChannel // nil without Rank
+	// groups is the per-corpus centring of center_by=corpus, set by
+	// FitSources; nil when centring globally.
+	groups *metricGroups
 	// pending are weights read from a file at construction, applied (and
 	// checked against the refitted vocabularies) by Fit.
 	pending *metricFile
@@ -139,8 +171,20 @@ type ngramMetric struct {
 // the training order, workDir (may be empty) receives the trained
 // weights (workDir/checkpoints/ngram-metric.json) for verifier bundles.
 func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf func(string, ...any)) (sv.Fitter, error) {
-	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 {
+	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 || opts.WordWeight < 0 || opts.GlobalWeight < 0 {
 		return nil, fmt.Errorf("%s: negative setting in %+v", NameNgramMetric, opts)
+	}
+	switch {
+	case opts.CenterBy != centerGlobal && opts.CenterBy != centerCorpus:
+		return nil, fmt.Errorf("%s: center_by %q: expected global or corpus", NameNgramMetric, opts.CenterBy)
+	case opts.GroupWeight < 0:
+		return nil, fmt.Errorf("%s: group_weight %g: must be 0 (off) or more", NameNgramMetric, opts.GroupWeight)
+	case opts.GroupWeight > 0 && opts.CenterBy != centerCorpus:
+		return nil, fmt.Errorf("%s: group_weight %g needs center_by=corpus", NameNgramMetric, opts.GroupWeight)
+	case opts.Rank > 0 && opts.CenterBy != centerGlobal:
+		return nil, fmt.Errorf("%s: rank %d needs center_by=global", NameNgramMetric, opts.Rank)
+	case !opts.Center && opts.CenterBy != centerGlobal:
+		return nil, fmt.Errorf("%s: center_by %q needs center=true", NameNgramMetric, opts.CenterBy)
 	}
 	if opts.BatchSize == 0 {
 		opts.BatchSize = 256
@@ -154,7 +198,9 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		if err != nil {
 			return fmt.Errorf("%s: %w", NameNgramMetric, err)
 		}
-		e.chans = append(e.chans, &metricChannel{name: name, tf: f.(*tfidfEncoder), beta: beta})
+		tf := f.(*tfidfEncoder)
+		tf.words = name == "word"
+		e.chans = append(e.chans, &metricChannel{name: name, tf: tf, beta: beta, global: name == "global"})
 		return nil
 	}
 	if err := add("char", 0, 1); err != nil {
@@ -162,6 +208,16 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 	}
 	if opts.TopicMask > 0 && opts.MaskedWeight > 0 {
 		if err := add("masked", opts.TopicMask, opts.MaskedWeight); err != nil {
+			return nil, err
+		}
+	}
+	if opts.WordWeight > 0 {
+		if err := add("word", 0, opts.WordWeight); err != nil {
+			return nil, err
+		}
+	}
+	if opts.GlobalWeight > 0 && opts.CenterBy == centerCorpus {
+		if err := add("global", 0, opts.GlobalWeight); err != nil {
 			return nil, err
 		}
 	}
@@ -183,6 +239,9 @@ func (e *ngramMetric) Dim() int {
 	if e.proj != nil {
 		n += e.proj.rank
 	}
+	if e.groups != nil && e.groupBeta() > 0 {
+		n += len(e.groups.nb.names)
+	}
 	return n
 }
 
@@ -190,6 +249,15 @@ func (e *ngramMetric) Dim() int {
 // weights to 1 (the untrained encoder), or to the weights read at
 // construction, which must have been trained on these very features.
 func (e *ngramMetric) Fit(ctx context.Context, texts []string) error {
+	if e.opts.CenterBy != centerGlobal {
+		return fmt.Errorf("%s: center_by=%s needs the training texts' sources (sv.SourceFitter); this caller fits on texts alone, use center_by=global here", NameNgramMetric, e.opts.CenterBy)
+	}
+	return e.fit(ctx, texts)
+}
+
+// fit is Fit without the check: the global vocabularies, IDF and mean.
+func (e *ngramMetric) fit(ctx context.Context, texts []string) error {
+	e.groups = nil
 	for _, c := range e.chans {
 		if err := c.tf.Fit(ctx, texts); err != nil {
 			return fmt.Errorf("%s %s channel: %w", NameNgramMetric, c.name, err)
@@ -225,10 +293,22 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 		return nil, errMetricUnfitted
 	}
 	per := make([][][]float32, len(e.chans))
+	var group []int
+	if e.groups != nil {
+		group = e.groups.assign(sets)
+	}
 	for ci, c := range e.chans {
 		p := progress
 		if ci > 0 {
 			p = nil
+		}
+		if group != nil && !c.global {
+			v, err := e.groupedSets(ctx, ci, sets, group)
+			if err != nil {
+				return nil, err
+			}
+			per[ci] = v
+			continue
 		}
 		v, err := c.tf.EncodeSets(ctx, sets, p)
 		if err != nil {
@@ -241,10 +321,14 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 		}
 		per[ci] = v
 	}
-	if len(e.chans) == 1 && e.proj == nil {
+	gb := 0.0
+	if group != nil {
+		gb = e.groupBeta()
+	}
+	if len(e.chans) == 1 && e.proj == nil && gb == 0 {
 		return per[0], nil
 	}
-	var sumBeta float64
+	sumBeta := gb
 	for _, c := range e.chans {
 		sumBeta += c.beta
 	}
@@ -286,6 +370,9 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 				v = append(v, float32(f*s))
 			}
 		}
+		if gb > 0 {
+			v = e.appendGroup(v, group[i], sumBeta)
+		}
 		out[i] = v
 	}
 	return out, nil
@@ -307,6 +394,12 @@ func (e *ngramMetric) Describe() string {
 		parts[i] = fmt.Sprintf("%s channel ×%g: %s", c.name, c.beta, c.tf.Describe())
 	}
 	s := "per-feature weights over " + strings.Join(parts, "; ")
+	if e.opts.CenterBy == centerCorpus {
+		s += "; each set centred on its corpus's training mean (corpus predicted by word-unigram naive Bayes)"
+		if gb := e.groupBeta(); gb > 0 {
+			s += fmt.Sprintf("; group channel ×%g (same predicted corpus)", gb)
+		}
+	}
 	if e.proj != nil {
 		s += fmt.Sprintf("; projection channel ×%g: rank %d over the char channel", e.proj.beta, e.proj.rank)
 	}

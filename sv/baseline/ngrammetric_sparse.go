@@ -31,7 +31,7 @@ type sparseVec struct {
 // metricData are one channel's training inputs.
 type metricData struct {
 	sets []sparseVec // by set index
-	mean []float64   // m (zeros when not centring)
+	mean []float64   // m, the global mean (zeros when not centring)
 }
 
 // metricPair is a training or dev pair by set index.
@@ -89,24 +89,45 @@ func setVectors(ctx context.Context, c *metricChannel, sets []*pairs.UtteranceSe
 }
 
 // stepState holds what one step's pair computations share for a channel.
+// With center_by=corpus a set is centred on its group's mean: means[g] is
+// group g's, and q[g][h] = Σ w²·m_g·m_h; with global centring there is one
+// group, the global mean.
 type stepState struct {
 	w, wsq []float64
-	mean   []float64
-	q      float64 // Σ w²m²
+	means  [][]float64
+	q      [][]float64
 }
 
-// pairCos returns cos(w⊙(s_a−m), w⊙(s_b−m)) and the norms² A, B.
-func (st *stepState) pairCos(a, b *sparseVec) (cos, A, B float64) {
+// g maps a set's group to the index of its mean here: the group itself,
+// or 0 for a channel with one (global) mean.
+func (st *stepState) g(group int) int {
+	if len(st.means) == 1 {
+		return 0
+	}
+	return group
+}
+
+// pairCos returns cos(w⊙(s_a−m_ga), w⊙(s_b−m_gb)) and the norms² A, B, for
+// sets a, b of groups ga, gb.
+func (st *stepState) pairCos(a, b *sparseVec, ga, gb int) (cos, A, B float64) {
+	ma, mb := st.means[ga], st.means[gb]
 	var assA, asmA, assB, asmB, inter float64
+	asmAB, asmBA := 0.0, 0.0 // Σ w²·s_a·m_gb and Σ w²·s_b·m_ga (ga ≠ gb)
 	for k, i := range a.idx {
 		x := float64(a.val[k])
 		assA += st.wsq[i] * x * x
-		asmA += st.wsq[i] * x * st.mean[i]
+		asmA += st.wsq[i] * x * ma[i]
+		if ga != gb {
+			asmAB += st.wsq[i] * x * mb[i]
+		}
 	}
 	for k, i := range b.idx {
 		x := float64(b.val[k])
 		assB += st.wsq[i] * x * x
-		asmB += st.wsq[i] * x * st.mean[i]
+		asmB += st.wsq[i] * x * mb[i]
+		if ga != gb {
+			asmBA += st.wsq[i] * x * ma[i]
+		}
 	}
 	for ka, kb := 0, 0; ka < len(a.idx) && kb < len(b.idx); {
 		switch ia, ib := a.idx[ka], b.idx[kb]; {
@@ -120,29 +141,40 @@ func (st *stepState) pairCos(a, b *sparseVec) (cos, A, B float64) {
 			kb++
 		}
 	}
-	A = assA - 2*asmA + st.q
-	B = assB - 2*asmB + st.q
+	A = assA - 2*asmA + st.q[ga][ga]
+	B = assB - 2*asmB + st.q[gb][gb]
 	if A <= 1e-300 || B <= 1e-300 {
 		return 0, A, B
 	}
-	return (inter - asmA - asmB + st.q) / math.Sqrt(A*B), A, B
+	if ga != gb {
+		return (inter - asmAB - asmBA + st.q[ga][gb]) / math.Sqrt(A*B), A, B
+	}
+	return (inter - asmA - asmB + st.q[ga][ga]) / math.Sqrt(A*B), A, B
 }
 
-// pairGrad adds g·∂cos/∂w to buf on the supports of a and b and returns
-// g·κ, the coefficient of the dense part 2·w_i·m_i²·κ that every feature
-// gets (∂cos/∂w_i = 2w_i[a_i b_i/N − cos/2·(a_i²/A + b_i²/B)] with
-// a_i = s_ai − m_i, N = √(AB); off the supports a_i = b_i = −m_i).
-func (st *stepState) pairGrad(a, b *sparseVec, cos, A, B, g float64, buf []float64) float64 {
+// pairGrad adds g·∂cos/∂w to buf on the supports of a and b, and to
+// kappa[gh] the coefficients of the dense part 2·w_i·Σ κ_gh·m_g,i·m_h,i
+// that every feature gets (∂cos/∂w_i = 2w_i[a_i b_i/N − cos/2·(a_i²/A +
+// b_i²/B)] with a_i = s_ai − m_ga,i, b_i = s_bi − m_gb,i, N = √(AB); off
+// the supports a_i = −m_ga,i, b_i = −m_gb,i).
+func (st *stepState) pairGrad(a, b *sparseVec, ga, gb int, cos, A, B, g float64, buf []float64, kappa [][]float64) {
 	if A <= 1e-300 || B <= 1e-300 || g == 0 {
-		return 0
+		return
 	}
 	n := math.Sqrt(A * B)
 	h := cos / 2
-	kappa := 1/n - h*(1/A+1/B)
+	if ga == gb {
+		kappa[ga][ga] += g * (1/n - h*(1/A+1/B))
+	} else {
+		kappa[ga][gb] += g / n
+		kappa[ga][ga] -= g * h / A
+		kappa[gb][gb] -= g * h / B
+	}
+	ma, mb := st.means[ga], st.means[gb]
 	corr := func(i int32, sa, sb float64) {
-		m := st.mean[i]
-		ai, bi, m2 := sa-m, sb-m, m*m
-		buf[i] += g * 2 * st.w[i] * ((ai*bi-m2)/n - h*((ai*ai-m2)/A+(bi*bi-m2)/B))
+		mai, mbi := ma[i], mb[i]
+		ai, bi := sa-mai, sb-mbi
+		buf[i] += g * 2 * st.w[i] * ((ai*bi-mai*mbi)/n - h*((ai*ai-mai*mai)/A+(bi*bi-mbi*mbi)/B))
 	}
 	ka, kb := 0, 0
 	for ka < len(a.idx) || kb < len(b.idx) {
@@ -159,5 +191,4 @@ func (st *stepState) pairGrad(a, b *sparseVec, cos, A, B, g float64, buf []float
 			kb++
 		}
 	}
-	return g * kappa
 }

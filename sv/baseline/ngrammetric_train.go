@@ -21,18 +21,38 @@ type metricTrainer struct {
 	betas  []float64 // normalised to sum 1
 	states []*stepState
 	proj   *projState // nil without the projection channel
+	// group is each set's group (all 0 when centring globally) and
+	// groupBeta the group channel's normalised weight: a pair of one
+	// group gets groupBeta added to its cosine.
+	group     []int
+	groupBeta float64
+}
+
+// sameGroup is the group channel's part of a pair's cosine.
+func (t *metricTrainer) sameGroup(p metricPair) float64 {
+	if t.groupBeta > 0 && t.group[p.a] == t.group[p.b] {
+		return t.groupBeta
+	}
+	return 0
 }
 
 // refresh fills the step states from the weights w (and the projection).
 func (t *metricTrainer) refresh(w [][]float64) {
 	for ci, st := range t.states {
 		st.w = w[ci]
-		var q float64
 		for i, x := range w[ci] {
 			st.wsq[i] = x * x
-			q += st.wsq[i] * st.mean[i] * st.mean[i]
 		}
-		st.q = q
+		for g, mg := range st.means {
+			for h := g; h < len(st.means); h++ {
+				mh := st.means[h]
+				var q float64
+				for i, x := range st.wsq {
+					q += x * mg[i] * mh[i]
+				}
+				st.q[g][h], st.q[h][g] = q, q
+			}
+		}
 	}
 	if t.proj != nil {
 		t.proj.refresh()
@@ -41,9 +61,10 @@ func (t *metricTrainer) refresh(w [][]float64) {
 
 // cos returns the mixed cosine of a pair under the current states.
 func (t *metricTrainer) cos(p metricPair) float64 {
-	var c float64
+	c := t.sameGroup(p)
+	ga, gb := t.group[p.a], t.group[p.b]
 	for ci, st := range t.states {
-		x, _, _ := st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b])
+		x, _, _ := st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], st.g(ga), st.g(gb))
 		c += t.betas[ci] * x
 	}
 	if ps := t.proj; ps != nil {
@@ -60,7 +81,7 @@ func (t *metricTrainer) cos(p metricPair) float64 {
 func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, pgrad []float64, threads int) float64 {
 	type chunkOut struct {
 		buf   [][]float64
-		kappa []float64
+		kappa [][][]float64 // per channel, per group pair
 		loss  float64
 		pbuf  []float64 // projection gradient (rows of touched features)
 		r     []float64 // projection mean term
@@ -74,9 +95,13 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, pgrad []f
 			defer wg.Done()
 			for k := range work {
 				lo, hi := k*len(pairs)/chunksPerBatch, (k+1)*len(pairs)/chunksPerBatch
-				o := chunkOut{buf: make([][]float64, len(t.states)), kappa: make([]float64, len(t.states))}
-				for ci := range t.states {
-					o.buf[ci] = make([]float64, len(t.states[ci].w))
+				o := chunkOut{buf: make([][]float64, len(t.states)), kappa: make([][][]float64, len(t.states))}
+				for ci, st := range t.states {
+					o.buf[ci] = make([]float64, len(st.w))
+					o.kappa[ci] = make([][]float64, len(st.means))
+					for g := range st.means {
+						o.kappa[ci][g] = make([]float64, len(st.means))
+					}
 				}
 				cs := make([]float64, len(t.states))
 				as := make([]float64, len(t.states))
@@ -88,9 +113,10 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, pgrad []f
 					za, zb, ga, gb = make([]float64, ps.rank), make([]float64, ps.rank), make([]float64, ps.rank), make([]float64, ps.rank)
 				}
 				for _, p := range pairs[lo:hi] {
-					var c float64
+					c := t.sameGroup(p)
+					grA, grB := t.group[p.a], t.group[p.b]
 					for ci, st := range t.states {
-						cs[ci], as[ci], bs[ci] = st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b])
+						cs[ci], as[ci], bs[ci] = st.pairCos(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], st.g(grA), st.g(grB))
 						c += t.betas[ci] * cs[ci]
 					}
 					var pc, pa, pb float64
@@ -108,7 +134,7 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, pgrad []f
 						g = p.weight
 					}
 					for ci, st := range t.states {
-						o.kappa[ci] += st.pairGrad(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], cs[ci], as[ci], bs[ci], g*t.betas[ci], o.buf[ci])
+						st.pairGrad(&t.data[ci].sets[p.a], &t.data[ci].sets[p.b], st.g(grA), st.g(grB), cs[ci], as[ci], bs[ci], g*t.betas[ci], o.buf[ci], o.kappa[ci])
 					}
 					if ps != nil {
 						ps.pairGrad(&ps.sets[p.a], &ps.sets[p.b], za, zb, pc, pa, pb, g*ps.beta, o.pbuf, o.r, ga, gb)
@@ -132,9 +158,17 @@ func (t *metricTrainer) lossGrad(pairs []metricPair, grad [][]float64, pgrad []f
 			for i, x := range o.buf[ci] {
 				g[i] += x * inv
 			}
-			k := o.kappa[ci] * inv
-			for i, m := range st.mean {
-				g[i] += 2 * st.w[i] * m * m * k
+			for ga, row := range o.kappa[ci] {
+				for gb, kk := range row {
+					if kk == 0 {
+						continue
+					}
+					k := kk * inv
+					ma, mb := st.means[ga], st.means[gb]
+					for i := range g {
+						g[i] += 2 * st.w[i] * ma[i] * mb[i] * k
+					}
+				}
 			}
 		}
 		if ps := t.proj; ps != nil {
@@ -362,7 +396,17 @@ func (e *ngramMetric) trainer(ctx context.Context, c *pairs.PairCorpus) (*metric
 	if e.proj != nil {
 		sumBeta += e.proj.beta
 	}
-	for _, ch := range e.chans {
+	sumBeta += e.groupBeta()
+	t.group = make([]int, len(sets))
+	if e.groups != nil {
+		texts := make([][]string, len(sets))
+		for i, s := range sets {
+			texts[i] = s.Texts
+		}
+		t.group = e.groups.assign(texts)
+		t.groupBeta = e.groupBeta() / sumBeta
+	}
+	for ci, ch := range e.chans {
 		v, err := setVectors(ctx, ch, sets)
 		if err != nil {
 			return nil, nil, nil, err
@@ -371,9 +415,17 @@ func (e *ngramMetric) trainer(ctx context.Context, c *pairs.PairCorpus) (*metric
 		for i := range ch.tf.mean {
 			m[i] = float64(ch.tf.mean[i])
 		}
+		means := [][]float64{m}
+		if e.groups != nil && !ch.global {
+			means = e.groups.means[ci]
+		}
+		q := make([][]float64, len(means))
+		for g := range q {
+			q[g] = make([]float64, len(means))
+		}
 		t.data = append(t.data, metricData{sets: v, mean: m})
 		t.betas = append(t.betas, ch.beta/sumBeta)
-		t.states = append(t.states, &stepState{wsq: make([]float64, len(m)), mean: m})
+		t.states = append(t.states, &stepState{wsq: make([]float64, len(m)), means: means, q: q})
 	}
 	if e.proj != nil {
 		ps := &projState{rank: e.proj.rank, beta: e.proj.beta / sumBeta, p: make([]float64, len(e.proj.p)),

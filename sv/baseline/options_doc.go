@@ -22,9 +22,12 @@ func init() {
 	})
 	options.Document[NgramMetricOptions](map[string]string{
 		"BatchSize":    "BatchSize is the number of training pairs per Adam step (0 means 256). Default 256.",
+		"CenterBy":     "CenterBy is what each channel's set vectors are centred on: \"global\", the mean of all training texts (tfidf's centring), or \"corpus\", the mean of the training texts of the set's corpus, so the n-grams a whole show shares cancel and what is left, and trained, is a speaker's deviation from his show (what the Hard level asks). A set's corpus is predicted by a word-unigram naive Bayes model fitted on the training texts' corpora (no metadata of a test set is read). Needs the runner's FitSources (plain Fit is an error); not with rank > 0. Default \"global\".",
 		"Decay":        "Decay pulls every weight toward 1 (tfidf) with an L2 penalty Decay/2·(w−1)² per feature. Default 0.",
 		"DevByLevel":   "DevByLevel chooses the epoch by the mean over negative kinds (Base, Hard, Harder) of the dev AUC of all dev positives against that kind's dev negatives, instead of the AUC of all dev pairs. Default false.",
 		"Epochs":       "Epochs is the most training epochs over the training pairs; the epoch kept is the one with the best dev AUC (the untrained weights count as epoch 0). 0 keeps the untrained weights. Default 8.",
+		"GlobalWeight": "GlobalWeight > 0, with center_by=corpus, adds the global channel: the char channel's n-grams centred on the global training mean (as with center_by=global), trained beside the corpus-centred channels, with this weight in the set similarity. Default 0 (none).",
+		"GroupWeight":  "GroupWeight, with center_by=corpus, adds the group channel: the one-hot of the set's predicted corpus, with this weight in the set similarity, so two sets of one show score GroupWeight/Σβ higher than two of different shows (which the Base level rewards and the centring takes out of the n-gram channels). Default 0 (none).",
 		"HardWeight":   "HardWeight multiplies the loss of Hard and Harder training negatives (same source; Base negatives come from another source). Default 1, the paper's unweighted loss.",
 		"LearningRate": "LearningRate is Adam's step size on the feature weights. Default 0.02.",
 		"Margin":       "Margin is the contrastive loss's margin m in y·d + (1−y)·max(0, m−d), d = 1 − cos. Default 1, not the paper's 0.5: with centred TF-IDF vectors most negatives already have cos < 0.5, so a margin of 0.5 lets them contribute nothing (measured in docs/training.md: Unseen-Unseen Hard 52.1 with 0.5, 59.3 with 1).",
@@ -35,6 +38,7 @@ func init() {
 		"Threads":      "Threads is how many goroutines compute a batch's gradient (0 = GOMAXPROCS). Results do not depend on it. Default 0.",
 		"TopicMask":    "TopicMask > 0 adds the masked channel: the same n-grams over text in which every word outside the TopicMask most frequent training words is replaced by its shape (Stamatatos 2017; tfidf's topic_mask for that channel only). 0 means the char channel only. Default 300.",
 		"Weights":      "Weights is a trained weights file, or a training folder holding checkpoints/ngram-metric.json, applied after Fit (the GoMLX encoders' key; `reproduce` sets it to the row's checkpoints for the verifier bundle; Train, if run, starts from them). Default \"\": none.",
+		"WordWeight":   "WordWeight > 0 adds the word channel: TF-IDF over lower-cased word unigrams (at most max_features words in min_df texts), with this weight in the set similarity. Default 0 (none).",
 	})
 	options.Document[GloVeOptions](map[string]string{
 		"A":          "A is SIF's a. Default 1e-3, the paper's choice.",

@@ -126,6 +126,9 @@ type tfidfEncoder struct {
 	// center_by; nil when centring globally.
 	groups *groupMeans
 	mask   *topicMask // nil without TopicMask
+	// words makes the features word unigrams instead of character n-grams
+	// (ngram-metric's word channel; not a tfidf setting).
+	words bool
 }
 
 // NewTFIDF returns a "tfidf" encoder: an sv.Fitter and an sv.SetEncoder
@@ -172,6 +175,10 @@ func (e *tfidfEncoder) normalizeText(t string) string {
 // ngrams calls fn with every character n-gram of t (MinN..MaxN runes); the
 // strings share t's memory.
 func (e *tfidfEncoder) ngrams(t string, fn func(g string)) {
+	if e.words {
+		nbWords(t, fn)
+		return
+	}
 	starts := make([]int, 0, len(t)+1)
 	for i := range t {
 		starts = append(starts, i)

@@ -1,0 +1,123 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/roleprint/roleprint/data/pairs"
+)
+
+// metricGroups are ngram-metric's per-corpus centring (center_by=corpus):
+// the source model that assigns a set to a training corpus, and per
+// channel the mean training TF-IDF vector of each corpus.
+type metricGroups struct {
+	nb    *sourceNB
+	means [][][]float64 // [channel][group][feature]; nil for a global channel
+}
+
+// assign returns each set's group (an index into nb.names).
+func (g *metricGroups) assign(sets [][]string) []int {
+	out := make([]int, len(sets))
+	for i, s := range sets {
+		out[i] = g.nb.predict(s)
+	}
+	return out
+}
+
+// groupBeta is the group channel's weight in the set similarity: the
+// GroupWeight of center_by=corpus, else 0.
+func (e *ngramMetric) groupBeta() float64 {
+	if e.opts.CenterBy != centerCorpus {
+		return 0
+	}
+	return e.opts.GroupWeight
+}
+
+// FitSources is Fit, then, with center_by=corpus, the source model over
+// the training texts' corpora (sources[i] is the Source of texts[i],
+// "shakespeare/hamlet" counting as "shakespeare") and each channel's
+// per-corpus mean; with center_by=global it is Fit.
+func (e *ngramMetric) FitSources(ctx context.Context, texts, sources []string) error {
+	if len(sources) != len(texts) {
+		return fmt.Errorf("%s: fit: %d sources for %d texts", NameNgramMetric, len(sources), len(texts))
+	}
+	if err := e.fit(ctx, texts); err != nil {
+		return err
+	}
+	if e.opts.CenterBy == centerGlobal {
+		return nil
+	}
+	corpora := make([]string, len(texts))
+	for i, s := range sources {
+		corpora[i] = pairs.CorpusOf(s)
+	}
+	nb := fitSourceNB(texts, corpora)
+	idx := map[string]int{}
+	for k, n := range nb.names {
+		idx[n] = k
+	}
+	g := &metricGroups{nb: nb, means: make([][][]float64, len(e.chans))}
+	counts := map[int32]float64{}
+	for ci, c := range e.chans {
+		if c.global {
+			continue
+		}
+		sums := make([][]float64, len(nb.names))
+		n := make([]float64, len(nb.names))
+		for k := range sums {
+			sums[k] = make([]float64, c.tf.Dim())
+		}
+		for i, t := range texts {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			k := idx[corpora[i]]
+			n[k]++
+			sum := sums[k]
+			c.tf.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
+		}
+		for k := range sums {
+			for d := range sums[k] {
+				sums[k][d] /= n[k]
+			}
+		}
+		g.means[ci] = sums
+	}
+	e.groups = g
+	return nil
+}
+
+// groupedSets returns channel ci's vectors of sets centred on their
+// groups' means, times the channel's weights.
+func (e *ngramMetric) groupedSets(ctx context.Context, ci int, sets [][]string, group []int) ([][]float32, error) {
+	c := e.chans[ci]
+	out := make([][]float32, len(sets))
+	counts := map[int32]float64{}
+	sum := make([]float64, c.tf.Dim())
+	for i, s := range sets {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		clear(sum)
+		for _, t := range s {
+			c.tf.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
+		}
+		inv := 1 / float64(max(len(s), 1))
+		m := e.groups.means[ci][group[i]]
+		v := make([]float32, len(sum))
+		for d, x := range sum {
+			v[d] = float32(x*inv-m[d]) * c.w[d]
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// appendGroup appends the group channel (the one-hot of group k scaled by
+// √(β/Σβ)) to v.
+func (e *ngramMetric) appendGroup(v []float32, k int, sumBeta float64) []float32 {
+	oh := make([]float32, len(e.groups.nb.names))
+	oh[k] = float32(math.Sqrt(e.groupBeta() / sumBeta))
+	return append(v, oh...)
+}
