@@ -59,7 +59,7 @@ type benchFlags struct {
 func addBenchFlags(fs *flag.FlagSet) *benchFlags {
 	return &benchFlags{
 		preset:     fs.String("preset", "cpu", "configuration: cpu (2 layers, 128-d, 32 pairs × 2 × 8 utterances × 32 tokens) or paper (6 layers, 384-d, 1024 pairs × 2 × 5 × 32)"),
-		set:        fs.String("set", "", `extra encoder settings "key=value;..." (override the preset)`),
+		set:        settingsFlag(fs, "set", `extra encoder settings "key=value;..." (override the preset)`),
 		steps:      fs.Int("steps", 5, "timed training steps"),
 		warmup:     fs.Int("warmup", 1, "untimed steps first (the first compiles the graphs)"),
 		embed:      fs.Int("embed", 512, "utterances to embed for the embedding benchmark (0: skip)"),

@@ -39,7 +39,7 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 	name := fs.String("encoder", "", "encoder name (required); one of: "+strings.Join(sv.EncoderNames(), ", "))
 	asJSON := fs.Bool("json", false, "print one JSON object {encoder, dim, count, vectors}")
 	fitFile := fs.String("fit", "", "fit Fitter encoders on this file's lines (default: on the input itself)")
-	set := fs.String("set", "", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
+	set := settingsFlag(fs, "set", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
 	verifierDir := fs.String("verifier", "", "embed with a saved verifier bundle (OUT/verifier) instead of --encoder")

@@ -16,7 +16,8 @@ import (
 // round's mixed_ft row (its parts and weights, chosen on dev pairs), with
 // the fine-tuned parts' weights taken from their training checkpoints in
 // the run's work folders and the untuned parts refitted on the round's
-// training texts, exactly as the run fitted them. The dev cosines of
+// training texts (with their sources for sv.SourceFitter parts), exactly
+// as the run fitted them; the bundle keeps both. The dev cosines of
 // mixed_ft give the threshold and the calibration; m is the bundle's
 // manifest. A run without a fine-tuned row writes no bundle. Failures are
 // reported (the reports are already written) and return "".
@@ -46,7 +47,7 @@ func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source 
 	if err != nil {
 		return "", fmt.Errorf("round %d pairs: %w", r, err)
 	}
-	fit := sv.TrainTexts(c, cfg.FitMaxTexts)
+	fit, sources := sv.TrainTextSources(c, cfg.FitMaxTexts)
 	var parts []verifier.SavePart
 	defer func() {
 		for _, p := range parts {
@@ -77,13 +78,13 @@ func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source 
 		}
 		parts = append(parts, verifier.SavePart{Row: name, Base: base, Encoder: enc, Settings: settings, Seed: seed, Weight: row.Mixed.Weights[i]})
 		if f, ok := enc.(sv.Fitter); ok {
-			if err := f.Fit(ctx, fit); err != nil {
+			if err := sv.FitWithSources(ctx, f, fit, sources); err != nil { // as the run fitted it
 				return "", fmt.Errorf("%s: fit: %w", name, err)
 			}
 		}
 	}
 	dir := filepath.Join(out, "verifier")
-	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: table2.MixedFTName, Parts: parts, FitTexts: fit,
+	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: table2.MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
 		DevCosines: row.DevCosines(), DevLabels: table2.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
 	if err != nil {
 		return "", err

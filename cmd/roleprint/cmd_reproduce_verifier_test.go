@@ -10,14 +10,15 @@ import (
 
 // TestReproduceWritesVerifier runs a one-round reproduce with a tiny
 // fine-tuned row and checks that OUT/verifier holds the mixed_ft bundle
-// and that `roleprint verify` loads it.
+// and that `roleprint verify` loads it. tfidf centres by corpus, so a
+// bundle holding it must carry the fit texts' sources to load.
 func TestReproduceWritesVerifier(t *testing.T) {
 	in := reproFixture(t)
 	out := t.TempDir()
 	tiny := strings.ReplaceAll(tinyNeural, ";", ";transformer_ft.")
 	tiny = strings.Replace(tiny, "vocab=", "transformer_ft.vocab=", 1)
 	code, _, stderr := reproRun("reproduce", "--rounds", "1", "--encoders", "liwc,tfidf,transformer_ft", "--mixed", "none", "--backend", "go",
-		"--set", "tfidf.min_df=1;transformer_ft.max_steps=2;transformer_ft.batch_pairs=4;transformer_ft.max_utterances=2;"+tiny,
+		"--set", "tfidf.min_df=1;tfidf.center_by=corpus;transformer_ft.max_steps=2;transformer_ft.batch_pairs=4;transformer_ft.max_utterances=2;"+tiny,
 		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, in)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -36,8 +37,11 @@ func TestReproduceWritesVerifier(t *testing.T) {
 		Parts []struct {
 			Row   string            `json:"row"`
 			Files map[string]string `json:"files"`
+			Fit   bool              `json:"fit"`
 		} `json:"parts"`
-		Dev struct {
+		FitTexts   string `json:"fit_texts"`
+		FitSources string `json:"fit_sources"`
+		Dev        struct {
 			Pairs int `json:"pairs"`
 		} `json:"dev"`
 	}
@@ -46,6 +50,9 @@ func TestReproduceWritesVerifier(t *testing.T) {
 	}
 	if spec.Name != "mixed_ft" || len(spec.Parts) == 0 || spec.Parts[0].Row != "transformer_ft" || spec.Parts[0].Files["weights"] == "" || spec.Dev.Pairs == 0 {
 		t.Fatalf("bundle spec: %s", b)
+	}
+	if spec.FitTexts != "" && spec.FitSources != "fit-sources.txt" {
+		t.Fatalf("bundle with fit texts but no fit sources: %s", b)
 	}
 	t.Logf("%s", b)
 	txt := filepath.Join(t.TempDir(), "a.txt")

@@ -51,7 +51,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	fs.Var(&realFiles, "real", "corpus file(s) with the real lines (rows without agent_model); comma-separated or repeated")
 	fs.Var(&genFiles, "generated", "corpus file(s) with the agents' lines (rows with agent_model and role); comma-separated or repeated; files after the flags are added")
 	name := fs.String("encoder", "", "encoder name (required); one of: "+strings.Join(sv.EncoderNames(), ", "))
-	set := fs.String("set", "", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
+	set := settingsFlag(fs, "set", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
 	verifierDir := fs.String("verifier", "", "score with a saved verifier bundle (OUT/verifier of reproduce or train) instead of --encoder")

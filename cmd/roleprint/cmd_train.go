@@ -75,7 +75,7 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "train", "[PAIRDIR | CORPUS.parquet...]")
 	name := fs.String("encoder", neural.TransformerName, "trainable encoder: transformer, luar, onnx (--set model=PATH), roberta, sbert, stel, use-lite, ...")
 	out := fs.String("out", "", "output folder for checkpoints and train.json (required; an existing one is resumed)")
-	set := fs.String("set", "", `encoder and training settings "key=value;..." (see docs/training.md)`)
+	set := settingsFlag(fs, "set", `encoder and training settings "key=value;..." (see docs/training.md)`)
 	backendName := backend.AddFlag(fs)
 	seed := fs.Int64("seed", 1, "seed for pair building, initialisation and training order")
 	fs.Int("epochs", 0, "epochs (default 1; paper 5)")

@@ -198,7 +198,7 @@ func (e *tfidfEncoder) ngrams(t string, fn func(g string)) {
 func (e *tfidfEncoder) Fit(ctx context.Context, texts []string) error {
 	if e.opts.CenterBy != centerGlobal {
 		// Centring by source needs each text's source (FitSources); a caller
-		// that fits on texts alone (a verifier bundle refitting its parts,
+		// that fits on texts alone (a verifier bundle saved without sources,
 		// pair rescoring) would silently centre globally and score otherwise
 		// than the run did.
 		return fmt.Errorf("tfidf: center_by=%s needs the training texts' sources (sv.SourceFitter); this caller fits on texts alone, use center_by=global here", e.opts.CenterBy)

@@ -505,11 +505,7 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		}
 		p := stage("fit")
 		p.Report(0, 1)
-		fit := func() error { return f.Fit(ctx, rr.trainTexts) }
-		if sf, ok := enc.(sv.SourceFitter); ok {
-			fit = func() error { return sf.FitSources(ctx, rr.trainTexts, rr.trainSrcs) }
-		}
-		if err := fit(); err != nil {
+		if err := sv.FitWithSources(ctx, f, rr.trainTexts, rr.trainSrcs); err != nil {
 			return nil, fmt.Errorf("encoder %s: fit: %w", name, err)
 		}
 		p.Report(1, 1)

@@ -11,6 +11,7 @@
 //	PART.rpck           a fine-tuned part's weights (model and head variables)
 //	PART-*vocab.txt     its WordPiece vocabulary (transformer parts)
 //	fit.txt             training texts, one per line, that Fitter parts are fitted on at load
+//	fit-sources.txt     each fit text's Source, one per line (optional): SourceFitter parts use them
 //	manifest.json       what the verifier was trained on
 //
 // A bundle's score of two utterance sets is the weighted mean of its parts'

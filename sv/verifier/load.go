@@ -61,6 +61,12 @@ func ReadSpec(dir string) (*Spec, error) {
 	if s.FitTexts != "" {
 		files = append(files, s.FitTexts)
 	}
+	if s.FitSourcesFile != "" {
+		if s.FitTexts == "" {
+			return nil, fmt.Errorf("verifier %s: fit_sources names %s, but fit_texts is empty", path, s.FitSourcesFile)
+		}
+		files = append(files, s.FitSourcesFile)
+	}
 	for i, p := range s.Parts {
 		if p.Encoder == "" || !(p.Weight > 0) {
 			return nil, fmt.Errorf("verifier %s: part %d (%s): want an encoder name and a weight > 0", path, i+1, p.Row)
@@ -89,16 +95,28 @@ func ReadSpec(dir string) (*Spec, error) {
 }
 
 // Load reads the bundle in dir and rebuilds its encoders (fitting the
-// Fitter parts on the bundle's fit texts). Close it after use.
+// Fitter parts on the bundle's fit texts, with their sources for the
+// sv.SourceFitter parts when the bundle has them). Close it after use.
 func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 	s, err := ReadSpec(dir)
 	if err != nil {
 		return nil, err
 	}
-	var fit []string
+	var fit, sources []string
 	if s.FitTexts != "" {
 		if fit, err = readLines(filepath.Join(dir, s.FitTexts)); err != nil {
 			return nil, err
+		}
+	}
+	if s.FitSourcesFile != "" {
+		if sources, err = readLines(filepath.Join(dir, s.FitSourcesFile)); err != nil {
+			return nil, err
+		}
+		if sources == nil {
+			sources = []string{} // an empty file still means "with sources"
+		}
+		if len(sources) != len(fit) {
+			return nil, fmt.Errorf("verifier %s: %s has %d lines but %s has %d: want one source per fit text", dir, s.FitSourcesFile, len(sources), s.FitTexts, len(fit))
 		}
 	}
 	m := &mixture{name: s.Name}
@@ -118,7 +136,7 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 		m.parts = append(m.parts, enc)
 		m.weights = append(m.weights, p.Weight)
 		if f, ok := enc.(sv.Fitter); ok && p.Fit {
-			if err := f.Fit(ctx, fit); err != nil {
+			if err := sv.FitWithSources(ctx, f, fit, sources); err != nil {
 				m.Close()
 				return nil, fmt.Errorf("verifier %s: part %s: fit: %w", dir, p.Row, err)
 			}

@@ -34,6 +34,10 @@ type SaveOptions struct {
 	Parts []SavePart
 	// FitTexts are the training texts the Fitter parts were fitted on.
 	FitTexts []string
+	// FitSources are the Source of each of FitTexts (sv.TrainTextSources),
+	// which sv.SourceFitter parts were fitted with (FitSources); empty
+	// when the caller has none, else as long as FitTexts.
+	FitSources []string
 	// DevCosines are the verifier's (mixed) cosines of the dev pairs and
 	// DevLabels their labels: the threshold and the calibration come from
 	// them.
@@ -59,6 +63,9 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	}
 	if len(o.DevCosines) != len(o.DevLabels) || len(o.DevCosines) == 0 {
 		return nil, fmt.Errorf("verifier %s: %d dev cosines for %d dev labels: the threshold and calibration need dev pairs", dir, len(o.DevCosines), len(o.DevLabels))
+	}
+	if len(o.FitSources) > 0 && len(o.FitSources) != len(o.FitTexts) {
+		return nil, fmt.Errorf("verifier %s: %d fit sources for %d fit texts: want one source per text, or none", dir, len(o.FitSources), len(o.FitTexts))
 	}
 	crit := o.Criterion
 	if crit == "" {
@@ -116,13 +123,14 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	}
 	if needFit {
 		spec.FitTexts = FitFile
-		var b strings.Builder
-		for _, t := range o.FitTexts {
-			b.WriteString(strings.NewReplacer("\r", " ", "\n", " ").Replace(t))
-			b.WriteByte('\n')
-		}
-		if err := os.WriteFile(filepath.Join(tmp, FitFile), []byte(b.String()), 0o644); err != nil {
+		if err := writeLines(filepath.Join(tmp, FitFile), o.FitTexts); err != nil {
 			return nil, err
+		}
+		if len(o.FitSources) > 0 {
+			spec.FitSourcesFile = FitSourcesFile
+			if err := writeLines(filepath.Join(tmp, FitSourcesFile), o.FitSources); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := writeJSON(filepath.Join(tmp, ManifestFile), o.Manifest); err != nil {
@@ -179,6 +187,18 @@ func safeName(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// writeLines writes one line per string, with the strings' own line
+// breaks turned into spaces (readLines reads them back).
+func writeLines(path string, lines []string) error {
+	var b strings.Builder
+	r := strings.NewReplacer("\r", " ", "\n", " ")
+	for _, t := range lines {
+		b.WriteString(r.Replace(t))
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 func writeJSON(path string, v any) error {

@@ -7,11 +7,12 @@ import "time"
 const (
 	Format        = "roleprint-verifier"
 	FormatVersion = 1
-	// SpecFile is the bundle's description; FitFile and ManifestFile the
-	// fit texts and the training manifest.
-	SpecFile     = "verifier.json"
-	FitFile      = "fit.txt"
-	ManifestFile = "manifest.json"
+	// SpecFile is the bundle's description; FitFile, FitSourcesFile and
+	// ManifestFile the fit texts, their sources and the training manifest.
+	SpecFile       = "verifier.json"
+	FitFile        = "fit.txt"
+	FitSourcesFile = "fit-sources.txt"
+	ManifestFile   = "manifest.json"
 )
 
 // Spec is the content of verifier.json.
@@ -28,6 +29,11 @@ type Spec struct {
 	// FitTexts names the file of training texts Fitter parts are fitted on
 	// when the bundle loads ("" when no part needs fitting).
 	FitTexts string `json:"fit_texts,omitempty"`
+	// FitSourcesFile names the file of the fit texts' sources, one per
+	// line of FitTexts ("" when the bundle has none): parts that are
+	// sv.SourceFitters are fitted with them (tfidf's center_by). An
+	// optional addition: bundles without it load as before.
+	FitSourcesFile string `json:"fit_sources,omitempty"`
 	// Threshold is the cosine at or above which two sets are called the same
 	// speaker, chosen on the dev pairs by Criterion.
 	Threshold float64 `json:"threshold"`
