@@ -142,8 +142,8 @@ type metricChannel struct {
 	// global keeps the channel centred on the global mean under
 	// center_by=corpus (the "global" channel).
 	global bool
-	beta float64   // weight in the mixed cosine
-	w    []float32 // per-feature weights (1 = tfidf)
+	beta   float64   // weight in the mixed cosine
+	w      []float32 // per-feature weights (1 = tfidf)
 }
 
 // ngramMetric is the "ngram-metric" encoder: an sv.Fitter (the TF-IDF
