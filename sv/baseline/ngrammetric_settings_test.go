@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -12,13 +13,15 @@ import (
 
 // TestNgramMetricSettingsReachOptions sets every key of "ngram-metric" to
 // a non-default value and checks the field it names, including topic_mask
-// (the masked channel's K, not tfidf's mask of the char channel).
+// (the masked channel's K, not tfidf's mask of the char channel) and the
+// channels center_by=corpus, word_weight and global_weight build.
 func TestNgramMetricSettingsReachOptions(t *testing.T) {
 	kv := map[string]string{
 		"ngram_min": "1", "ngram_max": "5", "max_features": "123", "min_df": "3", "lowercase": "true",
 		"sublinear_tf": "false", "center": "false", "topic_mask": "50", "masked_weight": "0.5", "rank": "8",
 		"rank_weight": "2", "epochs": "4", "patience": "3", "batch_size": "64", "lr": "0.1", "margin": "0.7",
 		"hard_weight": "3", "dev_by_level": "true", "decay": "0.01", "threads": "2", "weights": "/x/w.json",
+		"center_by": "corpus", "group_weight": "2", "word_weight": "0.5", "global_weight": "0.25",
 	}
 	got, err := NgramMetricFromSettings(sv.EncoderOptions{Settings: kv})
 	if err != nil {
@@ -28,6 +31,7 @@ func TestNgramMetricSettingsReachOptions(t *testing.T) {
 		CharNgramOptions: CharNgramOptions{MinN: 1, MaxN: 5, MaxFeatures: 123, MinDF: 3, Lowercase: true},
 		TopicMask:        50, MaskedWeight: 0.5, Rank: 8, RankWeight: 2, Epochs: 4, Patience: 3, BatchSize: 64,
 		LearningRate: 0.1, Margin: 0.7, HardWeight: 3, DevByLevel: true, Decay: 0.01, Threads: 2, Weights: "/x/w.json",
+		CenterBy: "corpus", GroupWeight: 2, WordWeight: 0.5, GlobalWeight: 0.25,
 	}
 	if got != want {
 		t.Errorf("got  %+v\nwant %+v", got, want)
@@ -39,14 +43,32 @@ func TestNgramMetricSettingsReachOptions(t *testing.T) {
 	if err != nil || d != DefaultNgramMetricOptions() {
 		t.Errorf("no settings: %+v, %v; want the defaults", d, err)
 	}
-	// The masked channel gets topic_mask, the char channel none.
-	m, err := NewNgramMetric(got, 1, "", nil)
+	// rank and center=false do not go with center_by=corpus: refused.
+	if _, err := NewNgramMetric(got, 1, "", nil); err == nil || !strings.Contains(err.Error(), "center_by") {
+		t.Errorf("rank 8 with center_by=corpus: error %v, want one naming center_by", err)
+	}
+	// The masked channel gets topic_mask, the char channel none; the word
+	// and global channels follow, with their weights.
+	build := got
+	build.Rank, build.Center = 0, true
+	m, err := NewNgramMetric(build, 1, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ch := m.(*ngramMetric).chans
-	if len(ch) != 2 || ch[0].tf.opts.TopicMask != 0 || ch[1].tf.opts.TopicMask != 50 || ch[1].tf.opts.MaxFeatures != 123 || ch[0].tf.opts.Pool != "mean" {
-		t.Errorf("channels' tfidf options: %+v / %+v", ch[0].tf.opts, ch[1].tf.opts)
+	if len(ch) != 4 || ch[0].tf.opts.TopicMask != 0 || ch[1].tf.opts.TopicMask != 50 || ch[1].tf.opts.MaxFeatures != 123 || ch[0].tf.opts.Pool != "mean" {
+		t.Fatalf("%d channels; tfidf options: %+v / %+v", len(ch), ch[0].tf.opts, ch[1].tf.opts)
+	}
+	var names []string
+	for _, c := range ch {
+		names = append(names, fmt.Sprintf("%s×%g words=%v global=%v", c.name, c.beta, c.tf.words, c.global))
+	}
+	want4 := []string{"char×1 words=false global=false", "masked×0.5 words=false global=false", "word×0.5 words=true global=false", "global×0.25 words=false global=true"}
+	if !slices.Equal(names, want4) {
+		t.Errorf("channels %q, want %q", names, want4)
+	}
+	if gb := m.(*ngramMetric).groupBeta(); gb != 2 {
+		t.Errorf("group channel weight %g, want 2", gb)
 	}
 }
 
