@@ -116,6 +116,13 @@ func readMetricFile(path string) (*metricFile, error) {
 // apply sets e's weights from f after Fit, checking that the channels and
 // their fitted features are the ones the weights were trained on.
 func (f *metricFile) apply(e *ngramMetric) error {
+	trainedBy := f.Options.CenterBy
+	if trainedBy == "" { // files written before center_by existed
+		trainedBy = centerGlobal
+	}
+	if trainedBy != e.opts.CenterBy || f.Options.GroupWeight != e.opts.GroupWeight {
+		return fmt.Errorf("%s weights %s: trained with center_by=%s group_weight=%g, the encoder has center_by=%s group_weight=%g (settings differ from training)", NameNgramMetric, f.path, trainedBy, f.Options.GroupWeight, e.opts.CenterBy, e.opts.GroupWeight)
+	}
 	if len(f.Channels) != len(e.chans) {
 		return fmt.Errorf("%s weights %s: %d channels, the encoder has %d (settings differ from training)", NameNgramMetric, f.path, len(f.Channels), len(e.chans))
 	}

@@ -446,6 +446,15 @@ func TestNgramMetricCorpusWeightsRoundTrip(t *testing.T) {
 	if d := enc.(interface{ Describe() string }).Describe(); !strings.Contains(d, "kept epoch") || !strings.Contains(d, "centred on its corpus") {
 		t.Errorf("loaded Describe %q: want the training and the centring", d)
 	}
+	// The same channels under another centring: the weights must not load.
+	st["center_by"], st["group_weight"] = "global", "0"
+	other, err := sv.NewEncoder(NameNgramMetric, sv.EncoderOptions{Settings: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.(sv.Fitter).Fit(ctx, texts); err == nil || !strings.Contains(err.Error(), "center_by=corpus") {
+		t.Errorf("corpus-centred weights into a globally centred encoder: %v, want an error naming the training's center_by", err)
+	}
 }
 
 // checkTrainerMatchesEncoder checks that the similarity training optimises

