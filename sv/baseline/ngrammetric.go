@@ -67,6 +67,13 @@ type NgramMetricOptions struct {
 	// than two of different shows (which the Base level rewards and the
 	// centring takes out of the n-gram channels). Default 0 (none).
 	GroupWeight float64 `opt:"group_weight" json:"group_weight"`
+	// GroupTemperature > 0 makes the group channel soft: a set's vector is
+	// the source model's posterior over corpora from its mean per-word
+	// log-likelihood times this temperature (unit-normalised), so a set
+	// the model cannot place, as text of an unseen corpus, is not sent
+	// wholesale to one show. 0 is the one-hot of the predicted corpus.
+	// Default 0.
+	GroupTemperature float64 `opt:"group_temperature" json:"group_temperature"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -177,6 +184,8 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 	switch {
 	case opts.CenterBy != centerGlobal && opts.CenterBy != centerCorpus:
 		return nil, fmt.Errorf("%s: center_by %q: expected global or corpus", NameNgramMetric, opts.CenterBy)
+	case opts.GroupTemperature < 0:
+		return nil, fmt.Errorf("%s: group_temperature %g: must be 0 (one-hot) or more", NameNgramMetric, opts.GroupTemperature)
 	case opts.GroupWeight < 0:
 		return nil, fmt.Errorf("%s: group_weight %g: must be 0 (off) or more", NameNgramMetric, opts.GroupWeight)
 	case opts.GroupWeight > 0 && opts.CenterBy != centerCorpus:
@@ -294,8 +303,12 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 	}
 	per := make([][][]float32, len(e.chans))
 	var group []int
+	var prof [][]float64
 	if e.groups != nil {
 		group = e.groups.assign(sets)
+		if e.groupBeta() > 0 {
+			prof = e.profiles(sets)
+		}
 	}
 	for ci, c := range e.chans {
 		p := progress
@@ -371,7 +384,7 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 			}
 		}
 		if gb > 0 {
-			v = e.appendGroup(v, group[i], sumBeta)
+			v = e.appendGroup(v, prof[i], sumBeta)
 		}
 		out[i] = v
 	}

@@ -120,8 +120,9 @@ func (f *metricFile) apply(e *ngramMetric) error {
 	if trainedBy == "" { // files written before center_by existed
 		trainedBy = centerGlobal
 	}
-	if trainedBy != e.opts.CenterBy || f.Options.GroupWeight != e.opts.GroupWeight {
-		return fmt.Errorf("%s weights %s: trained with center_by=%s group_weight=%g, the encoder has center_by=%s group_weight=%g (settings differ from training)", NameNgramMetric, f.path, trainedBy, f.Options.GroupWeight, e.opts.CenterBy, e.opts.GroupWeight)
+	if trainedBy != e.opts.CenterBy || f.Options.GroupWeight != e.opts.GroupWeight || f.Options.GroupTemperature != e.opts.GroupTemperature {
+		return fmt.Errorf("%s weights %s: trained with center_by=%s group_weight=%g group_temperature=%g, the encoder has center_by=%s group_weight=%g group_temperature=%g (settings differ from training)",
+			NameNgramMetric, f.path, trainedBy, f.Options.GroupWeight, f.Options.GroupTemperature, e.opts.CenterBy, e.opts.GroupWeight, e.opts.GroupTemperature)
 	}
 	if len(f.Channels) != len(e.chans) {
 		return fmt.Errorf("%s weights %s: %d channels, the encoder has %d (settings differ from training)", NameNgramMetric, f.path, len(f.Channels), len(e.chans))

@@ -114,10 +114,22 @@ func (e *ngramMetric) groupedSets(ctx context.Context, ci int, sets [][]string, 
 	return out, nil
 }
 
-// appendGroup appends the group channel (the one-hot of group k scaled by
-// √(β/Σβ)) to v.
-func (e *ngramMetric) appendGroup(v []float32, k int, sumBeta float64) []float32 {
-	oh := make([]float32, len(e.groups.nb.names))
-	oh[k] = float32(math.Sqrt(e.groupBeta() / sumBeta))
-	return append(v, oh...)
+// profiles returns each set's group-channel vector (sourceNB.profile with
+// the group_temperature).
+func (e *ngramMetric) profiles(sets [][]string) [][]float64 {
+	out := make([][]float64, len(sets))
+	for i, s := range sets {
+		out[i] = e.groups.nb.profile(s, e.opts.GroupTemperature)
+	}
+	return out
+}
+
+// appendGroup appends the group channel (the set's profile, the one-hot
+// of its predicted corpus by default, scaled by √(β/Σβ)) to v.
+func (e *ngramMetric) appendGroup(v []float32, prof []float64, sumBeta float64) []float32 {
+	s := math.Sqrt(e.groupBeta() / sumBeta)
+	for _, x := range prof {
+		v = append(v, float32(x*s))
+	}
+	return v
 }

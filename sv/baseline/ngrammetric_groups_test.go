@@ -501,3 +501,47 @@ func checkTrainerMatchesEncoder(t *testing.T, m *ngramMetric, c *pairs.PairCorpu
 		t.Errorf("dev pairs: %d of one predicted corpus, %d of two: want both", same, cross)
 	}
 }
+
+// TestSourceNBProfile checks the group channel's vectors: with
+// temperature 0 the one-hot of predict; with a temperature, unit vectors
+// whose dot product is near 1 for two sets surely of one corpus, near 0
+// for sets surely of two, and in between for a set of words no corpus
+// has more than another (text the model cannot place).
+func TestSourceNBProfile(t *testing.T) {
+	texts := []string{"coffee ross rachel perk the", "coffee joey central the", "physics sheldon comic the", "penny physics couch the"}
+	groups := []string{"friends", "friends", "tbbt", "tbbt"}
+	m := fitSourceNB(texts, groups)
+	dot := func(a, b []float64) float64 {
+		var d, na, nb float64
+		for k := range a {
+			d, na, nb = d+a[k]*b[k], na+a[k]*a[k], nb+b[k]*b[k]
+		}
+		if math.Abs(na-1) > 1e-9 || math.Abs(nb-1) > 1e-9 {
+			t.Fatalf("profiles not unit: %v %v", a, b)
+		}
+		return d
+	}
+	fr := []string{"coffee ross rachel joey perk central coffee"}
+	tb := []string{"physics sheldon penny comic couch physics"}
+	neutral := []string{"the the the"}
+	if p := m.profile(fr, 0); p[m.predict(fr)] != 1 || dot(p, p) != 1 {
+		t.Errorf("temperature 0: %v, want the one-hot of %d", p, m.predict(fr))
+	}
+	if d := dot(m.profile(fr, 0), m.profile(tb, 0)); d != 0 {
+		t.Errorf("temperature 0, two corpora: dot %g, want 0", d)
+	}
+	const tau = 5
+	if d := dot(m.profile(fr, tau), m.profile(fr, tau)); math.Abs(d-1) > 1e-9 {
+		t.Errorf("one set with itself: %g", d)
+	}
+	if d := dot(m.profile(fr, tau), m.profile(tb, tau)); d > 0.05 {
+		t.Errorf("sure of two corpora: dot %g, want near 0", d)
+	}
+	d := dot(m.profile(fr, tau), m.profile(neutral, tau))
+	if d < 0.5 || d > 0.95 {
+		t.Errorf("a set the model cannot place against a sure one: dot %g, want in between", d)
+	}
+	if p := m.profile(nil, tau); math.Abs(p[0]-p[1]) > 1e-12 {
+		t.Errorf("no words: %v, want uniform", p)
+	}
+}

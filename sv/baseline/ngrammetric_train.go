@@ -25,15 +25,20 @@ type metricTrainer struct {
 	// groupBeta the group channel's normalised weight: a pair of one
 	// group gets groupBeta added to its cosine.
 	group     []int
+	prof      [][]float64 // group-channel vectors (with groupBeta > 0)
 	groupBeta float64
 }
 
 // sameGroup is the group channel's part of a pair's cosine.
 func (t *metricTrainer) sameGroup(p metricPair) float64 {
-	if t.groupBeta > 0 && t.group[p.a] == t.group[p.b] {
-		return t.groupBeta
+	if t.groupBeta <= 0 {
+		return 0
 	}
-	return 0
+	var d float64
+	for k, x := range t.prof[p.a] {
+		d += x * t.prof[p.b][k]
+	}
+	return t.groupBeta * d
 }
 
 // refresh fills the step states from the weights w (and the projection).
@@ -405,6 +410,9 @@ func (e *ngramMetric) trainer(ctx context.Context, c *pairs.PairCorpus) (*metric
 		}
 		t.group = e.groups.assign(texts)
 		t.groupBeta = e.groupBeta() / sumBeta
+		if t.groupBeta > 0 {
+			t.prof = e.profiles(texts)
+		}
 	}
 	for ci, ch := range e.chans {
 		v, err := setVectors(ctx, ch, sets)

@@ -78,12 +78,49 @@ func fitSourceNB(texts, groups []string) *sourceNB {
 	return m
 }
 
-// predict returns the index (into names) of the most probable group of a
-// set of texts; ties go to the first group in sorted order.
-func (m *sourceNB) predict(texts []string) int {
+// profile returns the group channel's vector of a set: with tau <= 0 the
+// one-hot of predict, else the posterior p_k ∝ exp(tau·ℓ_k), ℓ_k the mean
+// per-word log-likelihood of the set under group k (so the evidence per
+// word, not the set's length, sets how sure it is), scaled to unit L2
+// norm. The dot product of two profiles is 1 for two sets surely of one
+// group, 0 for two surely of different groups, and in between for a set
+// the model cannot place (text of a corpus it never saw).
+func (m *sourceNB) profile(texts []string, tau float64) []float64 {
+	out := make([]float64, len(m.names))
+	if tau <= 0 {
+		out[m.predict(texts)] = 1
+		return out
+	}
+	score, n := m.logLik(texts)
+	if n == 0 {
+		for k := range out {
+			out[k] = 1 / math.Sqrt(float64(len(out)))
+		}
+		return out
+	}
+	best := math.Inf(-1)
+	for _, s := range score {
+		best = max(best, s)
+	}
+	var nn float64
+	for k, s := range score {
+		out[k] = math.Exp(tau * (s - best) / float64(n))
+		nn += out[k] * out[k]
+	}
+	for k := range out {
+		out[k] /= math.Sqrt(nn)
+	}
+	return out
+}
+
+// logLik returns the log-likelihood of a set's words under each group and
+// the number of words.
+func (m *sourceNB) logLik(texts []string) ([]float64, int) {
 	score := make([]float64, len(m.names))
+	n := 0
 	for _, t := range texts {
 		nbWords(t, func(w string) {
+			n++
 			for k, lp := range m.logp {
 				if p, ok := lp[w]; ok {
 					score[k] += p
@@ -93,6 +130,13 @@ func (m *sourceNB) predict(texts []string) int {
 			}
 		})
 	}
+	return score, n
+}
+
+// predict returns the index (into names) of the most probable group of a
+// set of texts; ties go to the first group in sorted order.
+func (m *sourceNB) predict(texts []string) int {
+	score, _ := m.logLik(texts)
 	best := 0
 	for k, s := range score {
 		if s > score[best] {
