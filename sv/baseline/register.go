@@ -61,7 +61,7 @@ func init() {
 	table2.RegisterDefaultRow(table2.DefaultRow{
 		Name:  NameNgramMetric + sv.FineTunedSuffix,
 		Costs: map[string]table2.RowCost{"": {PerTrainText: 1.7e-4, PerTrainPair: 4.7e-4, PerEvalText: 1.5e-4, Source: "committed (sv/baseline/register.go)"}},
-		Why:   "per-feature weights over character n-gram and topic-masked n-gram TF-IDF, fine-tuned with the paper's contrastive loss (under a minute per round on CPU)",
+		Why:   "per-feature weights over character n-gram, topic-masked n-gram and word TF-IDF, each set centred on its predicted corpus, fine-tuned with the paper's contrastive loss (under a minute per round on CPU; recipe: table2's ngramMetricFTSettings)",
 	})
 }
 
