@@ -62,7 +62,8 @@ type NgramMetricOptions struct {
 	// rank > 0. Default "global".
 	CenterBy string `opt:"center_by" json:"center_by"`
 	// GroupWeight, with center_by=corpus, adds the group channel: the
-	// one-hot of the set's predicted corpus, with this weight in the set
+	// one-hot of the set's predicted corpus (or, with group_temperature,
+	// the source model's posterior), with this weight in the set
 	// similarity, so two sets of one show score GroupWeight/Σβ higher
 	// than two of different shows (which the Base level rewards and the
 	// centring takes out of the n-gram channels). Default 0 (none).
@@ -190,6 +191,8 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: group_weight %g: must be 0 (off) or more", NameNgramMetric, opts.GroupWeight)
 	case opts.GroupWeight > 0 && opts.CenterBy != centerCorpus:
 		return nil, fmt.Errorf("%s: group_weight %g needs center_by=corpus", NameNgramMetric, opts.GroupWeight)
+	case opts.GlobalWeight > 0 && opts.CenterBy != centerCorpus:
+		return nil, fmt.Errorf("%s: global_weight %g needs center_by=corpus (with center_by=global every channel is globally centred)", NameNgramMetric, opts.GlobalWeight)
 	case opts.Rank > 0 && opts.CenterBy != centerGlobal:
 		return nil, fmt.Errorf("%s: rank %d needs center_by=global", NameNgramMetric, opts.Rank)
 	case !opts.Center && opts.CenterBy != centerGlobal:
@@ -225,7 +228,7 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 			return nil, err
 		}
 	}
-	if opts.GlobalWeight > 0 && opts.CenterBy == centerCorpus {
+	if opts.GlobalWeight > 0 {
 		if err := add("global", 0, opts.GlobalWeight); err != nil {
 			return nil, err
 		}
@@ -305,10 +308,7 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 	var group []int
 	var prof [][]float64
 	if e.groups != nil {
-		group = e.groups.assign(sets)
-		if e.groupBeta() > 0 {
-			prof = e.profiles(sets)
-		}
+		group, prof = e.groups.place(sets, e.opts.GroupTemperature, e.groupBeta() > 0)
 	}
 	for ci, c := range e.chans {
 		p := progress

@@ -16,13 +16,22 @@ type metricGroups struct {
 	means [][][]float64 // [channel][group][feature]; nil for a global channel
 }
 
-// assign returns each set's group (an index into nb.names).
-func (g *metricGroups) assign(sets [][]string) []int {
-	out := make([]int, len(sets))
-	for i, s := range sets {
-		out[i] = g.nb.predict(s)
+// place returns each set's group (an index into nb.names) and, when
+// prof, its group-channel vector (sourceNB.place at temperature tau).
+func (g *metricGroups) place(sets [][]string, tau float64, prof bool) ([]int, [][]float64) {
+	group := make([]int, len(sets))
+	var profs [][]float64
+	if prof {
+		profs = make([][]float64, len(sets))
 	}
-	return out
+	for i, s := range sets {
+		k, p := g.nb.place(s, tau)
+		group[i] = k
+		if prof {
+			profs[i] = p
+		}
+	}
+	return group, profs
 }
 
 // groupBeta is the group channel's weight in the set similarity: the
@@ -41,6 +50,9 @@ func (e *ngramMetric) groupBeta() float64 {
 func (e *ngramMetric) FitSources(ctx context.Context, texts, sources []string) error {
 	if len(sources) != len(texts) {
 		return fmt.Errorf("%s: fit: %d sources for %d texts", NameNgramMetric, len(sources), len(texts))
+	}
+	if len(texts) == 0 {
+		return fmt.Errorf("%s: fit: no training texts", NameNgramMetric)
 	}
 	if err := e.fit(ctx, texts); err != nil {
 		return err
@@ -112,16 +124,6 @@ func (e *ngramMetric) groupedSets(ctx context.Context, ci int, sets [][]string, 
 		out[i] = v
 	}
 	return out, nil
-}
-
-// profiles returns each set's group-channel vector (sourceNB.profile with
-// the group_temperature).
-func (e *ngramMetric) profiles(sets [][]string) [][]float64 {
-	out := make([][]float64, len(sets))
-	for i, s := range sets {
-		out[i] = e.groups.nb.profile(s, e.opts.GroupTemperature)
-	}
-	return out
 }
 
 // appendGroup appends the group channel (the set's profile, the one-hot

@@ -194,16 +194,21 @@ func TestNgramMetricCenterByCorpus(t *testing.T) {
 	if err := m.FitSources(ctx, texts, sources[1:]); err == nil {
 		t.Error("FitSources with one source too few: want an error")
 	}
+	if err := m.FitSources(ctx, nil, nil); err == nil {
+		t.Error("FitSources without texts: want an error")
+	}
 	for _, bad := range []func(*NgramMetricOptions){
 		func(o *NgramMetricOptions) { o.CenterBy, o.GroupWeight = centerGlobal, 1 },
 		func(o *NgramMetricOptions) { o.Rank = 2 },
 		func(o *NgramMetricOptions) { o.CenterBy = "source" },
 		func(o *NgramMetricOptions) { o.GroupWeight = -1 },
 		func(o *NgramMetricOptions) { o.Center = false },
+		func(o *NgramMetricOptions) { o.CenterBy, o.GlobalWeight = centerGlobal, 1 },
+		func(o *NgramMetricOptions) { o.GroupTemperature = -1 },
 	} {
 		o := corpusMetricOptions()
 		bad(&o)
-		if _, err := NewNgramMetric(o, 1, "", nil); err == nil || !strings.Contains(err.Error(), "center_by") && !strings.Contains(err.Error(), "group_weight") {
+		if _, err := NewNgramMetric(o, 1, "", nil); err == nil || !strings.Contains(err.Error(), "center_by") && !strings.Contains(err.Error(), "group_") {
 			t.Errorf("center_by %q, group_weight %g, rank %d, center %v: error %v, want one naming the setting", o.CenterBy, o.GroupWeight, o.Rank, o.Center, err)
 		}
 	}
@@ -236,7 +241,7 @@ func TestNgramMetricGroupChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	group := grouped.groups.assign(sets)
+	group, _ := grouped.groups.place(sets, 0, false)
 	ng := len(grouped.groups.nb.names)
 	if ng != 2 || grouped.Dim() != plain.Dim()+ng || len(v1[0]) != grouped.Dim() {
 		t.Fatalf("%d groups; dims %d and %d (vectors %d), want the group block's %d more", ng, plain.Dim(), grouped.Dim(), len(v1[0]), ng)
@@ -337,31 +342,14 @@ func TestNgramMetricCorpusGradientMatchesFiniteDifferences(t *testing.T) {
 	}
 }
 
-// corpusWeights trains a fresh center_by=corpus encoder and returns its
-// weights.
-func corpusWeights(t *testing.T, o NgramMetricOptions, seed int64) [][]float32 {
-	t.Helper()
-	c := styleCorpus(2)
-	m := newTestMetric(t, o, seed, "")
-	fitSources(t, m, c)
-	if err := m.Train(context.Background(), c, nil); err != nil {
-		t.Fatal(err)
-	}
-	var out [][]float32
-	for _, ch := range m.chans {
-		out = append(out, ch.w)
-	}
-	return out
-}
-
 func TestNgramMetricCorpusTrainDeterministic(t *testing.T) {
 	o := corpusMetricOptions()
 	o.WordWeight, o.GroupWeight, o.GlobalWeight = 1, 1, 0.5
 	o.Threads = 1
-	a := corpusWeights(t, o, 5)
+	a := trainedWeights(t, o, 5)
 	o.Threads = 4
-	b := corpusWeights(t, o, 5)
-	c := corpusWeights(t, o, 6)
+	b := trainedWeights(t, o, 5)
+	c := trainedWeights(t, o, 6)
 	if len(a) != 4 {
 		t.Fatalf("%d channels, want 4", len(a))
 	}

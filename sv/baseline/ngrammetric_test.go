@@ -136,7 +136,9 @@ func trainedWeights(t *testing.T, o NgramMetricOptions, seed int64) [][]float32 
 	ctx := context.Background()
 	c := styleCorpus(2)
 	m := newTestMetric(t, o, seed, "")
-	if err := m.Fit(ctx, trainTextsOf(c)); err != nil {
+	if o.CenterBy == centerCorpus {
+		fitSources(t, m, c)
+	} else if err := m.Fit(ctx, trainTextsOf(c)); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Train(ctx, c, nil); err != nil {

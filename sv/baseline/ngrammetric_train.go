@@ -408,11 +408,8 @@ func (e *ngramMetric) trainer(ctx context.Context, c *pairs.PairCorpus) (*metric
 		for i, s := range sets {
 			texts[i] = s.Texts
 		}
-		t.group = e.groups.assign(texts)
 		t.groupBeta = e.groupBeta() / sumBeta
-		if t.groupBeta > 0 {
-			t.prof = e.profiles(texts)
-		}
+		t.group, t.prof = e.groups.place(texts, e.opts.GroupTemperature, t.groupBeta > 0)
 	}
 	for ci, ch := range e.chans {
 		v, err := setVectors(ctx, ch, sets)

@@ -86,31 +86,38 @@ func fitSourceNB(texts, groups []string) *sourceNB {
 // group, 0 for two surely of different groups, and in between for a set
 // the model cannot place (text of a corpus it never saw).
 func (m *sourceNB) profile(texts []string, tau float64) []float64 {
-	out := make([]float64, len(m.names))
-	if tau <= 0 {
-		out[m.predict(texts)] = 1
-		return out
-	}
+	_, p := m.place(texts, tau)
+	return p
+}
+
+// place returns predict and profile of a set from one pass over its words.
+func (m *sourceNB) place(texts []string, tau float64) (int, []float64) {
 	score, n := m.logLik(texts)
-	if n == 0 {
+	best := 0
+	for k, s := range score {
+		if s > score[best] {
+			best = k
+		}
+	}
+	out := make([]float64, len(m.names))
+	switch {
+	case tau <= 0:
+		out[best] = 1
+	case n == 0:
 		for k := range out {
 			out[k] = 1 / math.Sqrt(float64(len(out)))
 		}
-		return out
+	default:
+		var nn float64
+		for k, s := range score {
+			out[k] = math.Exp(tau * (s - score[best]) / float64(n))
+			nn += out[k] * out[k]
+		}
+		for k := range out {
+			out[k] /= math.Sqrt(nn)
+		}
 	}
-	best := math.Inf(-1)
-	for _, s := range score {
-		best = max(best, s)
-	}
-	var nn float64
-	for k, s := range score {
-		out[k] = math.Exp(tau * (s - best) / float64(n))
-		nn += out[k] * out[k]
-	}
-	for k := range out {
-		out[k] /= math.Sqrt(nn)
-	}
-	return out
+	return best, out
 }
 
 // logLik returns the log-likelihood of a set's words under each group and
@@ -136,12 +143,6 @@ func (m *sourceNB) logLik(texts []string) ([]float64, int) {
 // predict returns the index (into names) of the most probable group of a
 // set of texts; ties go to the first group in sorted order.
 func (m *sourceNB) predict(texts []string) int {
-	score, _ := m.logLik(texts)
-	best := 0
-	for k, s := range score {
-		if s > score[best] {
-			best = k
-		}
-	}
-	return best
+	k, _ := m.place(texts, 0)
+	return k
 }
