@@ -33,3 +33,17 @@ type SourceFitter interface {
 	Fitter
 	FitSources(ctx context.Context, texts, sources []string) error
 }
+
+// Adapter is an Encoder whose unsupervised statistics (vocabulary, IDF,
+// centring mean) can be re-estimated, without labels, on the texts it is
+// about to score, keeping what training learned: domain adaptation, the
+// mean normalisation speaker verification applies to a new channel. A
+// verifier trained on four TV and theatre corpora centres its sets on
+// those corpora's means; adapted to another domain's texts (a role-play
+// benchmark's real and generated lines) it centres every set on that
+// domain's mean instead, so what the whole new domain shares cancels.
+// Adapt replaces any earlier adaptation; it is an error with no texts.
+type Adapter interface {
+	Encoder
+	Adapt(ctx context.Context, texts []string) error
+}

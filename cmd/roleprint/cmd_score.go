@@ -68,6 +68,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	rankAmong := fs.String("rank-among", string(def.RankAmong), "Simulation Rank candidates: real (a model's sets for a role against every real role; Table 6's reading) or agent (the model's roles against the role's real sets)")
 	allReal := fs.Bool("all-real-speakers", false, "make every real speaker a real role (Real row, rank candidate), also those no agent plays")
 	fitReal := fs.Bool("fit-real-only", false, "fit TF-IDF and feature statistics on the real texts only (default: on all texts scored)")
+	adapt := fs.Bool("adapt", false, "with --verifier: re-centre its n-gram parts on the texts scored (those --fit-real-only picks): domain adaptation for corpora it was not trained on")
 	roleMap := fs.String("role-map", "", "file mapping generated roles to real speakers (\"Role = Speaker; Speaker\" lines, or JSON); overrides automatic matching")
 	models := fs.String("models", "", "score only these agent models (comma-separated)")
 	perRole := fs.Bool("per-role", false, "also print every model's per-role rows")
@@ -85,6 +86,8 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	genFiles = append(genFiles, fs.Args()...)
 	*verifierDir = scoreDefaultVerifier(e, *name, *verifierDir)
 	switch {
+	case *adapt && *verifierDir == "":
+		return usagef("--adapt re-centres a verifier bundle (--verifier DIR); an --encoder is fitted on the scored texts already")
 	case *name == "" && *verifierDir == "":
 		return usagef("--encoder is required (one of: %s), or --verifier DIR", strings.Join(sv.EncoderNames(), ", "))
 	case len(realFiles) == 0:
@@ -101,7 +104,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := roleplay.Config{Grouping: roleplay.Grouping(*grouping), SetSize: *setSize, MinSetSize: *minSet, HeldOut: *heldOut,
 		RealModel: *realName, Bootstrap: *boot, Confidence: *conf, Seed: *seed, TopK: *topK, RankAmong: roleplay.RankAmong(*rankAmong),
-		AllRealSpeakers: *allReal, FitRealOnly: *fitReal, Bins: *bins, MaxDistributionPairs: *maxPairs}
+		AllRealSpeakers: *allReal, FitRealOnly: *fitReal, Adapt: *adapt, Bins: *bins, MaxDistributionPairs: *maxPairs}
 	if *roleMap != "" {
 		if cfg.RoleMap, err = roleplay.ReadRoleMap(*roleMap); err != nil {
 			return err

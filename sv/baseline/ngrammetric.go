@@ -166,6 +166,11 @@ type ngramMetric struct {
 	// groups is the per-corpus centring of center_by=corpus, set by
 	// FitSources; nil when centring globally.
 	groups *metricGroups
+	// target is the per-channel centring mean set by Adapt; nil when
+	// centring as trained. trainedW holds the trained weights by n-gram
+	// (per channel) once Adapt has refitted the vocabularies.
+	target   [][]float64
+	trainedW []map[string]float32
 	// pending are weights read from a file at construction, applied (and
 	// checked against the refitted vocabularies) by Fit.
 	pending *metricFile
@@ -242,7 +247,8 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 // Name is "ngram-metric".
 func (e *ngramMetric) Name() string { return NameNgramMetric }
 
-// Dim is the sum of the channels' dimensions.
+// Dim is the sum of the channels' dimensions (the group channel's
+// too, unless adapted).
 func (e *ngramMetric) Dim() int {
 	n := 0
 	for _, c := range e.chans {
@@ -251,7 +257,7 @@ func (e *ngramMetric) Dim() int {
 	if e.proj != nil {
 		n += e.proj.rank
 	}
-	if e.groups != nil && e.groupBeta() > 0 {
+	if e.groups != nil && e.target == nil && e.groupBeta() > 0 {
 		n += len(e.groups.nb.names)
 	}
 	return n
@@ -269,7 +275,7 @@ func (e *ngramMetric) Fit(ctx context.Context, texts []string) error {
 
 // fit is Fit without the check: the global vocabularies, IDF and mean.
 func (e *ngramMetric) fit(ctx context.Context, texts []string) error {
-	e.groups = nil
+	e.groups, e.target, e.trainedW = nil, nil, nil
 	for _, c := range e.chans {
 		if err := c.tf.Fit(ctx, texts); err != nil {
 			return fmt.Errorf("%s %s channel: %w", NameNgramMetric, c.name, err)
@@ -307,13 +313,21 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 	per := make([][][]float32, len(e.chans))
 	var group []int
 	var prof [][]float64
-	if e.groups != nil {
+	if e.groups != nil && e.target == nil {
 		group, prof = e.groups.place(sets, e.opts.GroupTemperature, e.groupBeta() > 0)
 	}
 	for ci, c := range e.chans {
 		p := progress
 		if ci > 0 {
 			p = nil
+		}
+		if e.target != nil {
+			v, err := e.adaptedSets(ctx, ci, sets)
+			if err != nil {
+				return nil, err
+			}
+			per[ci] = v
+			continue
 		}
 		if group != nil && !c.global {
 			v, err := e.groupedSets(ctx, ci, sets, group)

@@ -122,6 +122,12 @@ type Config struct {
 	// features) on the real texts only; default false: on every text
 	// scored, real and generated (unsupervised statistics such as IDF).
 	FitRealOnly bool `json:"fit_real_only"`
+	// Adapt re-centres an sv.Adapter encoder (a verifier bundle's
+	// ngram-metric parts) on the texts a Fitter would be fitted on
+	// (FitRealOnly decides which) before embedding: unsupervised domain
+	// adaptation to a corpus the verifier was not trained on. Default
+	// false: the verifier centres as it was trained.
+	Adapt bool `json:"adapt"`
 	// KeepRealDuplicates keeps every copy of a real line that occurs more
 	// than once in a real role's pooled lines. Default false: a line of
 	// four words or more is kept once (by genimport.CopyKey), because the

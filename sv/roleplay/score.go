@@ -279,7 +279,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 			}
 		}
 	}
-	r.emb, err = embed(ctx, enc, r.sets, fit, progress)
+	r.emb, err = embed(ctx, enc, r.sets, fit, cfg.Adapt, progress)
 	if err != nil {
 		return nil, fmt.Errorf("roleplay: %w", err)
 	}

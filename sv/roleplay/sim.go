@@ -24,12 +24,18 @@ type embedding struct {
 	scorer sv.PairScorer
 }
 
-// embed fits enc when it is an sv.Fitter (on fitTexts) and embeds sets with
+// embed fits enc when it is an sv.Fitter (on fitTexts), adapts it to
+// fitTexts when adapt and it is an sv.Adapter, and embeds sets with
 // sv.EmbedSets (mean of utterance vectors).
-func embed(ctx context.Context, enc sv.Encoder, sets []*uset, fitTexts []string, progress sv.Progress) (*embedding, error) {
+func embed(ctx context.Context, enc sv.Encoder, sets []*uset, fitTexts []string, adapt bool, progress sv.Progress) (*embedding, error) {
 	if f, ok := enc.(sv.Fitter); ok {
 		if err := f.Fit(ctx, fitTexts); err != nil {
 			return nil, fmt.Errorf("fit encoder %s: %w", enc.Name(), err)
+		}
+	}
+	if a, ok := enc.(sv.Adapter); ok && adapt {
+		if err := a.Adapt(ctx, fitTexts); err != nil {
+			return nil, fmt.Errorf("adapt encoder %s: %w", enc.Name(), err)
 		}
 	}
 	in := make([]*pairs.UtteranceSet, len(sets))

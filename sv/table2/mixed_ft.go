@@ -33,8 +33,18 @@ type MixedChoice struct {
 
 // MixedFTRule describes how ChooseMixedFT picks parts and weights.
 const MixedFTRule = "dev pairs only: every fine-tuned row with weight 1; then greedily add the untuned row " +
-	"that raises the dev AUC most (at most 3, each by at least 0.001); then, per part in order, " +
-	"keep the weight in {0.25, 0.5, 1, 2, 4} with the best dev AUC"
+	"that raises the dev AUC most (at most 3, each by at least 0.001; stop at the first that fails the bar below); then, per part in order, " +
+	"the weight in {0.25, 0.5, 1, 2, 4} with the best dev AUC; a change is kept only when it raises the " +
+	"dev AUC in at least 95 % of 200 paired bootstrap resamples of the dev pairs"
+
+// The bootstrap bar of ChooseMixedFT: a few hundred dev pairs cannot
+// tell apart mixes a fraction of a point apart, and choices made on such
+// differences did not hold on the test pairs (docs/training.md).
+const (
+	mixBootstrap     = 200
+	mixBootstrapKeep = 0.95
+	mixBootstrapSeed = 18
+)
 
 // String describes the choice ("transformer_ft×1 + tfidf×0.5 (dev AUC 0.8123)").
 func (c MixedChoice) String() string {
@@ -70,7 +80,9 @@ func FuseCosines(cos [][]float64, weights []float64) []float64 {
 // cosines only (devCos by row name, labels the dev labels), following
 // MixedFTRule: every fine-tuned row (a name ending in FineTunedSuffix) is
 // a part; untuned rows are added greedily while they raise the dev AUC;
-// then each weight is tuned on a small grid. It returns an error when no
+// then each weight is tuned on a small grid; every change must beat the
+// current mix in 95 % of paired bootstrap resamples of the dev pairs, so
+// that a gain within their noise is not taken. It returns an error when no
 // fine-tuned row is present. Rows are considered in sorted order, so ties
 // resolve the same way every time.
 func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, error) {
@@ -90,19 +102,21 @@ func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, err
 	if len(tuned) == 0 {
 		return MixedChoice{}, fmt.Errorf("%s: no fine-tuned row to mix", MixedFTName)
 	}
-	auc := func(parts []string, w []float64) float64 {
+	fused := func(parts []string, w []float64) []float64 {
 		cos := make([][]float64, len(parts))
 		for i, p := range parts {
 			cos[i] = devCos[p]
 		}
-		return stats.AUC(FuseCosines(cos, w), labels)
+		return FuseCosines(cos, w)
 	}
+	auc := func(parts []string, w []float64) float64 { return stats.AUC(fused(parts, w), labels) }
 	parts := append([]string(nil), tuned...)
 	weights := make([]float64, len(parts))
 	for i := range weights {
 		weights[i] = 1
 	}
 	best := auc(parts, weights)
+	boot := newDevBootstrap(labels)
 	const maxAdded, minGain = 3, 0.001
 	used := map[string]bool{}
 	for added := 0; added < maxAdded; added++ {
@@ -120,20 +134,33 @@ func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, err
 		if pick == "" {
 			break
 		}
+		cand, candW := append(parts[:len(parts):len(parts)], pick), append(weights[:len(weights):len(weights)], 1)
+		if !boot.better(fused(cand, candW), fused(parts, weights)) {
+			break // the best candidate's gain is within the dev pairs' noise
+		}
 		used[pick] = true
 		parts, weights, best = append(parts, pick), append(weights, 1), pickAUC
 	}
 	grid := []float64{0.25, 0.5, 1, 2, 4}
 	if len(parts) > 1 {
 		for i := range parts {
-			keep := weights[i]
+			cur, curAUC := weights[i], best
+			keep, keepAUC := cur, best
 			for _, w := range grid {
 				weights[i] = w
-				if a := auc(parts, weights); a > best {
-					best, keep = a, w
+				if a := auc(parts, weights); a > keepAUC {
+					keepAUC, keep = a, w
 				}
 			}
-			weights[i] = keep
+			if keep != cur {
+				weights[i] = keep
+				cand := fused(parts, weights)
+				weights[i] = cur
+				if boot.better(cand, fused(parts, weights)) {
+					cur, curAUC = keep, keepAUC
+				}
+			}
+			weights[i], best = cur, curAUC
 		}
 	}
 	return MixedChoice{Parts: parts, Weights: weights, DevAUC: best, Rule: MixedFTRule}, nil

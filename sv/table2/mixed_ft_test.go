@@ -109,3 +109,50 @@ func TestMixedFTRowIgnoresTest(t *testing.T) {
 		t.Fatalf("row not evaluated or not described: %+v", er)
 	}
 }
+
+// TestChooseMixedFTNeedsASignificantGain checks the bootstrap bar over
+// 100 draws of 120 dev pairs: an untuned row that is the fine-tuned row's
+// scores with a trace of noise (mixing it in cannot help on new pairs)
+// often raises the dev AUC by more than the 0.001 minimum by chance, and
+// is then rarely mixed in; a row with independent information is mixed in
+// nearly always.
+func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
+	dev := make([]bool, 120)
+	for i := range dev {
+		dev[i] = i%2 == 0
+	}
+	chance, echoed, informed := 0, 0, 0
+	const draws = 100
+	for seed := uint64(1); seed <= draws; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		ft := noisyScores(rng, dev, 1.0, 1)
+		echo := make([]float64, len(ft))
+		for i, x := range ft {
+			echo[i] = x + 0.3*rng.NormFloat64()
+		}
+		if stats.AUC(FuseCosines([][]float64{ft, echo}, []float64{1, 1}), dev) >= stats.AUC(ft, dev)+0.001 {
+			chance++
+		}
+		c, err := ChooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "echo": echo}, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Parts) > 1 {
+			echoed++
+		}
+		c, err = ChooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "tfidf": noisyScores(rng, dev, 1.0, 1)}, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Parts) == 2 {
+			informed++
+		}
+	}
+	t.Logf("of %d draws: the echo gains ≥ 0.001 by chance in %d, is mixed in %d; the informative row is mixed in %d", draws, chance, echoed, informed)
+	if chance < 25 {
+		t.Fatalf("the echo gained by chance in only %d draws: the test checks little", chance)
+	}
+	if echoed > 10 || informed < 80 {
+		t.Errorf("echo mixed in %d of %d draws (want ≤ 10), the informative row %d (want ≥ 80)", echoed, draws, informed)
+	}
+}

@@ -97,3 +97,18 @@ func (m *mixture) scaled(k int, v []float32) []float32 {
 func (m *mixture) Close() error {
 	return sv.CloseAll(m.name, m.parts)
 }
+
+var _ sv.Adapter = (*mixture)(nil)
+
+// Adapt implements sv.Adapter: every part that is an sv.Adapter is
+// adapted to texts; the others are left as loaded.
+func (m *mixture) Adapt(ctx context.Context, texts []string) error {
+	for _, p := range m.parts {
+		if a, ok := p.(sv.Adapter); ok {
+			if err := a.Adapt(ctx, texts); err != nil {
+				return fmt.Errorf("%s: %s: %w", m.name, p.Name(), err)
+			}
+		}
+	}
+	return nil
+}

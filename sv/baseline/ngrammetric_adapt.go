@@ -1,0 +1,84 @@
+package baseline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roleprint/roleprint/sv"
+)
+
+var _ sv.Adapter = (*ngramMetric)(nil)
+
+// Adapt implements sv.Adapter, refitting what training fitted without
+// labels on texts, the domain to score, and keeping what it learned:
+// every channel's vocabulary, IDF and topic mask are refitted on texts,
+// each n-gram keeps its trained weight (an n-gram the training texts
+// lacked gets 1, the untrained weight), and every set is centred on the
+// mean of texts' TF-IDF vectors whatever its predicted corpus. The group
+// channel (which training show a set is like) is left out: in a domain
+// the verifier never saw, every set belongs to that one new domain, and
+// the show it is nearest is noise (on ChatHaruhi it lowered the Real
+// row's separation by 4.7 AUC points). A second Adapt starts again from
+// the trained weights. The projection channel (rank > 0) is trained on
+// the training vocabulary and cannot follow: Adapt is an error with it.
+func (e *ngramMetric) Adapt(ctx context.Context, texts []string) error {
+	switch {
+	case len(e.chans) == 0 || e.chans[0].w == nil:
+		return errMetricUnfitted
+	case e.proj != nil:
+		return fmt.Errorf("%s: adapt: the rank-%d projection is tied to the training vocabulary; adapt needs rank=0", NameNgramMetric, e.proj.rank)
+	case len(texts) == 0:
+		return fmt.Errorf("%s: adapt: no texts to adapt to", NameNgramMetric)
+	}
+	if e.trainedW == nil {
+		e.trainedW = make([]map[string]float32, len(e.chans))
+		for ci, c := range e.chans {
+			m := make(map[string]float32, len(c.w))
+			for i, g := range c.tf.Vocabulary() {
+				m[g] = c.w[i]
+			}
+			e.trainedW[ci] = m
+		}
+	}
+	target := make([][]float64, len(e.chans))
+	counts := map[int32]float64{}
+	kept, total := 0, 0
+	for ci, c := range e.chans {
+		if err := c.tf.fitTexts(ctx, texts); err != nil {
+			return fmt.Errorf("%s %s channel: adapt: %w", NameNgramMetric, c.name, err)
+		}
+		vocab := c.tf.Vocabulary()
+		c.w = make([]float32, len(vocab))
+		for i, g := range vocab {
+			w, ok := e.trainedW[ci][g]
+			if !ok {
+				w = 1
+			} else {
+				kept++
+			}
+			c.w[i] = w
+		}
+		total += len(vocab)
+		sum := make([]float64, c.tf.Dim())
+		for i, t := range texts {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			c.tf.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
+		}
+		inv := 1 / float64(len(texts))
+		for d := range sum {
+			sum[d] *= inv
+		}
+		target[ci] = sum
+	}
+	e.target = target
+	e.logf("%s: adapted to %d texts: vocabularies refitted, %d of %d features keep a trained weight, every set centred on their mean, group channel off", NameNgramMetric, len(texts), kept, total)
+	return nil
+}
+
+// adaptedSets returns channel ci's vectors of sets centred on the
+// adaptation mean, times the channel's weights.
+func (e *ngramMetric) adaptedSets(ctx context.Context, ci int, sets [][]string) ([][]float32, error) {
+	return centredSets(ctx, e.chans[ci], sets, func(int) []float64 { return e.target[ci] })
+}
