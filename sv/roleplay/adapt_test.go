@@ -2,6 +2,7 @@ package roleplay
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/sv"
@@ -85,5 +86,17 @@ func TestScoreAdapt(t *testing.T) {
 		if on.Models[0].Simulation == off.Models[0].Simulation {
 			t.Errorf("real only %v: Simulation %v with and without adaptation: the adapted encoder was not used", realOnly, on.Models[0].Simulation)
 		}
+	}
+}
+
+// TestScoreAdaptNeedsAnAdapter checks that Config.Adapt with an encoder
+// that cannot adapt is an error naming it, not a silent no-op.
+func TestScoreAdaptNeedsAnAdapter(t *testing.T) {
+	real, gen := synthetic(5)
+	cfg := DefaultConfig()
+	cfg.Bootstrap, cfg.Adapt = 0, true
+	_, err := Score(context.Background(), bowEncoder{}, real, gen, cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "bow cannot be adapted") {
+		t.Errorf("Adapt with bowEncoder: %v, want an error naming it", err)
 	}
 }

@@ -33,7 +33,11 @@ func embed(ctx context.Context, enc sv.Encoder, sets []*uset, fitTexts []string,
 			return nil, fmt.Errorf("fit encoder %s: %w", enc.Name(), err)
 		}
 	}
-	if a, ok := enc.(sv.Adapter); ok && adapt {
+	if adapt {
+		a, ok := enc.(sv.Adapter)
+		if !ok {
+			return nil, fmt.Errorf("adapt: encoder %s cannot be adapted (Config.Adapt needs an sv.Adapter such as a verifier bundle with an ngram-metric part)", enc.Name())
+		}
 		if err := a.Adapt(ctx, fitTexts); err != nil {
 			return nil, fmt.Errorf("adapt encoder %s: %w", enc.Name(), err)
 		}

@@ -3,6 +3,7 @@ package verifier
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/sv"
@@ -72,5 +73,22 @@ func TestMixtureAdapt(t *testing.T) {
 		if same {
 			t.Error("adaptation changed nothing")
 		}
+	}
+}
+
+// TestMixtureAdaptNeedsAnAdapter checks that a bundle with no part that
+// adapts refuses Adapt with an error naming its parts.
+func TestMixtureAdaptNeedsAnAdapter(t *testing.T) {
+	ctx := context.Background()
+	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{Settings: map[string]string{"min_df": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tf.(sv.Fitter).Fit(ctx, sv.TrainTexts(tinyCorpus(3), 0)); err != nil {
+		t.Fatal(err)
+	}
+	m := &mixture{name: "mixed_ft", parts: []sv.Encoder{tf}, weights: []float64{1}}
+	if err := m.Adapt(ctx, []string{"a b c"}); err == nil || !strings.Contains(err.Error(), "no part can be adapted") || !strings.Contains(err.Error(), "tfidf") {
+		t.Errorf("Adapt of a tfidf-only bundle: %v, want an error naming its parts", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
@@ -101,14 +102,29 @@ func (m *mixture) Close() error {
 var _ sv.Adapter = (*mixture)(nil)
 
 // Adapt implements sv.Adapter: every part that is an sv.Adapter is
-// adapted to texts; the others are left as loaded.
+// adapted to texts; the others are left as loaded. A mixture with no
+// such part is an error (adapting it would silently change nothing).
 func (m *mixture) Adapt(ctx context.Context, texts []string) error {
+	n := 0
 	for _, p := range m.parts {
 		if a, ok := p.(sv.Adapter); ok {
 			if err := a.Adapt(ctx, texts); err != nil {
 				return fmt.Errorf("%s: %s: %w", m.name, p.Name(), err)
 			}
+			n++
 		}
 	}
+	if n == 0 {
+		return fmt.Errorf("%s: adapt: no part can be adapted (only ngram-metric parts can; this bundle has %s)", m.name, m.partNames())
+	}
 	return nil
+}
+
+// partNames lists the parts' encoder names.
+func (m *mixture) partNames() string {
+	names := make([]string, len(m.parts))
+	for i, p := range m.parts {
+		names[i] = p.Name()
+	}
+	return strings.Join(names, ", ")
 }
