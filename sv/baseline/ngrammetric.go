@@ -75,6 +75,16 @@ type NgramMetricOptions struct {
 	// wholesale to one show. 0 is the one-hot of the predicted corpus.
 	// Default 0.
 	GroupTemperature float64 `opt:"group_temperature" json:"group_temperature"`
+	// Cohort > 0, with center_by=corpus, scores pairs by s-norm: each
+	// set's style cosine is normalised by the mean and deviation of its
+	// cosines to a cohort of Cohort training sets of its own predicted
+	// corpus, chosen when training (ngrammetric_cohort.go; measured in
+	// docs/training.md). 0 scores by the cosine. Default 0.
+	Cohort int `opt:"cohort" json:"cohort,omitempty"`
+	// CohortGroupWeight is the weight, under cohort > 0, of the two sets'
+	// group-channel dot product added to their s-norm (what tells two
+	// shows apart at the Base level). Default 4.
+	CohortGroupWeight float64 `opt:"cohort_group_weight" json:"cohort_group_weight,omitempty"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -119,18 +129,19 @@ type NgramMetricOptions struct {
 // DefaultNgramMetricOptions returns the defaults of "ngram-metric".
 func DefaultNgramMetricOptions() NgramMetricOptions {
 	return NgramMetricOptions{
-		CharNgramOptions: DefaultCharNgramOptions(),
-		TopicMask:        300,
-		MaskedWeight:     1,
-		RankWeight:       1,
-		Epochs:           8,
-		Patience:         2,
-		BatchSize:        256,
-		LearningRate:     0.02,
-		Margin:           1,
-		HardWeight:       1,
-		Decay:            0,
-		CenterBy:         centerGlobal,
+		CharNgramOptions:  DefaultCharNgramOptions(),
+		TopicMask:         300,
+		MaskedWeight:      1,
+		RankWeight:        1,
+		Epochs:            8,
+		Patience:          2,
+		BatchSize:         256,
+		LearningRate:      0.02,
+		Margin:            1,
+		HardWeight:        1,
+		Decay:             0,
+		CenterBy:          centerGlobal,
+		CohortGroupWeight: 4,
 	}
 }
 
@@ -174,6 +185,9 @@ type ngramMetric struct {
 	// pending are weights read from a file at construction, applied (and
 	// checked against the refitted vocabularies) by Fit.
 	pending *metricFile
+	// cohort is the s-norm cohort of cohort > 0, chosen by Train or read
+	// with the weights; nil otherwise.
+	cohort  *metricCohort
 	trained string // training summary for Describe
 	// bestEpoch and devAUC are the kept epoch and its dev score.
 	bestEpoch int
@@ -184,7 +198,7 @@ type ngramMetric struct {
 // the training order, workDir (may be empty) receives the trained
 // weights (workDir/checkpoints/ngram-metric.json) for verifier bundles.
 func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf func(string, ...any)) (sv.Fitter, error) {
-	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 || opts.WordWeight < 0 || opts.GlobalWeight < 0 {
+	if opts.MaskedWeight < 0 || opts.Epochs < 0 || opts.Patience < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Margin < 0 || opts.Decay < 0 || opts.HardWeight < 0 || opts.Rank < 0 || opts.RankWeight < 0 || opts.TopicMask < 0 || opts.WordWeight < 0 || opts.GlobalWeight < 0 || opts.Cohort < 0 || opts.CohortGroupWeight < 0 {
 		return nil, fmt.Errorf("%s: negative setting in %+v", NameNgramMetric, opts)
 	}
 	switch {
@@ -200,6 +214,8 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: global_weight %g needs center_by=corpus (with center_by=global every channel is globally centred)", NameNgramMetric, opts.GlobalWeight)
 	case opts.Rank > 0 && opts.CenterBy != centerGlobal:
 		return nil, fmt.Errorf("%s: rank %d needs center_by=global", NameNgramMetric, opts.Rank)
+	case opts.Cohort > 0 && opts.CenterBy != centerCorpus:
+		return nil, fmt.Errorf("%s: cohort %d needs center_by=corpus (the cohort is drawn per predicted corpus)", NameNgramMetric, opts.Cohort)
 	case !opts.Center && opts.CenterBy != centerGlobal:
 		return nil, fmt.Errorf("%s: center_by %q needs center=true", NameNgramMetric, opts.CenterBy)
 	}
@@ -241,6 +257,9 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 	if opts.Rank > 0 && opts.RankWeight > 0 {
 		e.proj = &projChannel{rank: opts.Rank, beta: opts.RankWeight}
 	}
+	if opts.Cohort > 0 {
+		return cohortMetric{e}, nil
+	}
 	return e, nil
 }
 
@@ -260,6 +279,9 @@ func (e *ngramMetric) Dim() int {
 	if e.groups != nil && e.target == nil && e.groupBeta() > 0 {
 		n += len(e.groups.nb.names)
 	}
+	if e.cohortActive() {
+		n += 2
+	}
 	return n
 }
 
@@ -275,7 +297,7 @@ func (e *ngramMetric) Fit(ctx context.Context, texts []string) error {
 
 // fit is Fit without the check: the global vocabularies, IDF and mean.
 func (e *ngramMetric) fit(ctx context.Context, texts []string) error {
-	e.groups, e.target, e.trainedW = nil, nil, nil
+	e.groups, e.target, e.trainedW, e.cohort = nil, nil, nil, nil
 	for _, c := range e.chans {
 		if err := c.tf.Fit(ctx, texts); err != nil {
 			return fmt.Errorf("%s %s channel: %w", NameNgramMetric, c.name, err)
@@ -305,8 +327,22 @@ var errMetricUnfitted = fmt.Errorf("%s: Encode before Fit (the n-gram vocabulari
 // (untrained: tfidf's own, bit for bit); with two, each channel's vector
 // is L2-normalised and scaled by √(β/Σβ) before concatenation, so the
 // cosine of two sets is the β-weighted mean of the channels' cosines —
-// the similarity training optimises.
+// the similarity training optimises. With a cohort (cohort > 0) two more
+// entries follow: the set's s-norm statistics (ngrammetric_cohort.go).
 func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
+	out, err := e.encodeSets(ctx, sets, progress)
+	if err != nil || !e.cohortActive() {
+		return out, err
+	}
+	group, _ := e.groups.place(sets, 0, false)
+	if err := e.appendCohortStats(ctx, out, group); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// encodeSets is EncodeSets without the s-norm statistics.
+func (e *ngramMetric) encodeSets(ctx context.Context, sets [][]string, progress sv.Progress) ([][]float32, error) {
 	if len(e.chans) == 0 || e.chans[0].w == nil {
 		return nil, errMetricUnfitted
 	}
@@ -355,6 +391,10 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 	if len(e.chans) == 1 && e.proj == nil && gb == 0 {
 		return per[0], nil
 	}
+	dim := e.Dim()
+	if e.cohortActive() {
+		dim -= 2
+	}
 	sumBeta := gb
 	for _, c := range e.chans {
 		sumBeta += c.beta
@@ -369,7 +409,7 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 	}
 	out := make([][]float32, len(sets))
 	for i := range sets {
-		v := make([]float32, 0, e.Dim())
+		v := make([]float32, 0, dim+2)
 		for ci, c := range e.chans {
 			x := per[ci][i]
 			var n float64
@@ -429,6 +469,9 @@ func (e *ngramMetric) Describe() string {
 	}
 	if e.proj != nil {
 		s += fmt.Sprintf("; projection channel ×%g: rank %d over the char channel", e.proj.beta, e.proj.rank)
+	}
+	if e.cohort != nil {
+		s += fmt.Sprintf("; pairs scored by s-norm against a cohort of %d training sets (at most %d per predicted corpus) + %g × group dot product", len(e.cohort.sets), e.opts.Cohort, e.opts.CohortGroupWeight)
 	}
 	if e.trained != "" {
 		s += "; " + e.trained

@@ -40,7 +40,9 @@ type metricFile struct {
 	// Projection is the projection channel (over the first channel's
 	// features), absent without it.
 	Projection *metricFileProj `json:"projection,omitempty"`
-	path       string
+	// Cohort holds the texts of the s-norm cohort's sets (cohort > 0).
+	Cohort [][]string `json:"cohort,omitempty"`
+	path   string
 }
 
 // metricFileProj is the projection: Weights holds the d×Rank matrix by
@@ -74,6 +76,9 @@ func (e *ngramMetric) saveWeights(path string) error {
 	}
 	if e.proj != nil {
 		f.Projection = &metricFileProj{Rank: e.proj.rank, Beta: e.proj.beta, Weights: e.proj.p}
+	}
+	if e.cohort != nil {
+		f.Cohort = e.cohort.sets
 	}
 	b, err := json.Marshal(&f)
 	if err != nil {
@@ -142,6 +147,12 @@ func (f *metricFile) apply(e *ngramMetric) error {
 			return fmt.Errorf("%s weights %s: projection rank %d with %d values, the encoder has rank %d over %d features", NameNgramMetric, f.path, f.Projection.Rank, len(f.Projection.Weights), e.proj.rank, e.chans[0].tf.Dim())
 		}
 		e.proj.p = slices.Clone(f.Projection.Weights)
+	}
+	switch {
+	case f.Options.Cohort != e.opts.Cohort || (e.opts.Cohort > 0) != (len(f.Cohort) > 0):
+		return fmt.Errorf("%s weights %s: trained with cohort=%d (%d cohort sets in the file), the encoder has cohort=%d (settings differ from training)", NameNgramMetric, f.path, f.Options.Cohort, len(f.Cohort), e.opts.Cohort)
+	case len(f.Cohort) > 0:
+		e.cohort = &metricCohort{sets: f.Cohort}
 	}
 	e.trained, e.bestEpoch, e.devAUC = f.Trained, f.BestEpoch, f.DevAUC
 	return nil

@@ -38,7 +38,7 @@ func ngramMetricFromOptions(o sv.EncoderOptions) (sv.Encoder, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.(*ngramMetric).pending = mf
+		metricOf(f).pending = mf
 	}
 	return f, nil
 }

@@ -342,6 +342,11 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 		e.proj.p = bestP
 	}
 	e.bestEpoch, e.devAUC = bestEpoch, bestAUC
+	if e.opts.Cohort > 0 {
+		if err := e.chooseCohort(c); err != nil {
+			return err
+		}
+	}
 	e.trained = fmt.Sprintf("trained on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
 		len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.HardWeight, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds())
 	e.logf("%s: %s", NameNgramMetric, e.trained)

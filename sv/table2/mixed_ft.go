@@ -56,7 +56,8 @@ func (c MixedChoice) String() string {
 }
 
 // FuseCosines returns Σ wᵢ·cosᵢ / Σ wᵢ per pair; cos[i] are part i's
-// per-pair cosines (all the same length).
+// per-pair scores (all the same length): the cosines, or a PairScorer
+// row's own scores, as mixedFT passes them.
 func FuseCosines(cos [][]float64, weights []float64) []float64 {
 	if len(cos) == 0 {
 		return nil
@@ -77,7 +78,8 @@ func FuseCosines(cos [][]float64, weights []float64) []float64 {
 }
 
 // ChooseMixedFT chooses the parts and weights of mixed_ft from dev-pair
-// cosines only (devCos by row name, labels the dev labels), following
+// scores only (devCos by row name: each row's cosines, or its own scores
+// for a PairScorer row; labels the dev labels), following
 // MixedFTRule: every fine-tuned row (a name ending in FineTunedSuffix) is
 // a part; untuned rows are added greedily while they raise the dev AUC;
 // then each weight is tuned on a small grid; every change must beat the

@@ -156,3 +156,44 @@ func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
 		t.Errorf("echo mixed in %d of %d draws (want ≤ 10), the informative row %d (want ≥ 80)", echoed, draws, informed)
 	}
 }
+
+// TestMixedFTFusesOwnScores checks that a fine-tuned row that scores pairs
+// itself (a PairScorer: its scores are not its vectors' cosines) enters
+// mixed_ft with its own scores, so mixed_ft of that row alone is the row,
+// as the verifier bundle (sv/verifier scored_mixture.go) scores it.
+func TestMixedFTFusesOwnScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	mk := func(n int, prefix string) []pairs.Pair {
+		ps := make([]pairs.Pair, n)
+		for i := range ps {
+			ps[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: "a", B: "b", Label: int8(1 - i%2)}
+		}
+		return ps
+	}
+	c := &pairs.PairCorpus{Dev: mk(200, "d"), Tests: map[pairs.TestKey][]pairs.Pair{}}
+	for _, k := range allTestKeys() {
+		c.Tests[k] = mk(100, k.String())
+	}
+	rr := &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+	s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), 0.5, 1), Tests: map[string][]float64{},
+		CosDev: noisyScores(rng, PairLabels(c.Dev), 0.5, -1), CosTests: map[string][]float64{}}
+	for _, k := range allTestKeys() {
+		s.Tests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), 0.5, 1)
+		s.CosTests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), 0.5, -1)
+	}
+	er, err := rr.mixedFT(map[string]*EncoderRound{"ngram-metric_ft": {Encoder: "ngram-metric_ft", Dim: 4, scores: s}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range er.scores.Dev {
+		if x != s.Dev[i] {
+			t.Fatalf("dev score %d: %v, want the row's own %v (its cosine: %v)", i, x, s.Dev[i], s.CosDev[i])
+		}
+	}
+	k := allTestKeys()[4].String()
+	for i, x := range er.scores.Tests[k] {
+		if x != s.Tests[k][i] {
+			t.Fatalf("%s score %d: %v, want the row's own %v", k, i, x, s.Tests[k][i])
+		}
+	}
+}

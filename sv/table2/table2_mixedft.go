@@ -8,7 +8,11 @@ import (
 
 // mixedFT builds the round's mixed_ft row from the rows computed so far
 // (nil when none is fine-tuned): parts and weights chosen by ChooseMixedFT
-// on the dev pairs' cosines only, then applied to every test set. The
+// on the dev pairs' scores only, then applied to every test set. A row's
+// score is the one its own row reports (the cosine, or a PairScorer's own
+// score such as ngram-metric_ft's s-norm), so mixed_ft of one part is that
+// row, and the verifier bundle fuses the same scores (sv/verifier
+// scored_mixture.go). The
 // choice is the row's About (so it lands in the run manifest's encoders)
 // and its Mixed field.
 func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, error) {
@@ -19,8 +23,7 @@ func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, er
 		if er == nil || er.scores == nil {
 			continue
 		}
-		dev, _ := er.scores.cosines("")
-		devCos[name] = dev
+		devCos[name] = er.scores.Dev
 		if _, ft := sv.SplitFineTuned(name); ft {
 			anyFT = true
 		}
@@ -37,11 +40,10 @@ func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, er
 	partCos := func(key string) [][]float64 {
 		out := make([][]float64, len(choice.Parts))
 		for i, p := range choice.Parts {
-			dev, test := rows[p].scores.cosines(key)
 			if key == "" {
-				out[i] = dev
+				out[i] = rows[p].scores.Dev
 			} else {
-				out[i] = test
+				out[i] = rows[p].scores.Tests[key]
 			}
 		}
 		return out

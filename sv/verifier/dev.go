@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // DevCosines embeds the dev pairs' sets of c with enc (sv.EmbedSets) and
-// returns each dev pair's cosine and label, for Save.
+// returns each dev pair's score (sv.ScorePair: the cosine, or the
+// encoder's own score) and label, for Save.
 func DevCosines(ctx context.Context, enc sv.Encoder, c *pairs.PairCorpus) ([]float64, []bool, error) {
 	if len(c.Dev) == 0 {
 		return nil, nil, fmt.Errorf("verifier: the pair corpus has no dev pairs to choose a threshold on")
@@ -30,7 +30,7 @@ func DevCosines(ctx context.Context, enc sv.Encoder, c *pairs.PairCorpus) ([]flo
 	}
 	cos := make([]float64, len(c.Dev))
 	for i, p := range c.Dev {
-		cos[i] = stats.Cosine(emb[p.A], emb[p.B])
+		cos[i] = sv.ScorePair(enc, emb[p.A], emb[p.B])
 	}
 	return cos, table2.PairLabels(c.Dev), nil
 }

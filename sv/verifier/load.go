@@ -12,7 +12,6 @@ import (
 	"sort"
 
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )
 
@@ -31,6 +30,9 @@ type Verifier struct {
 	Dir  string
 	Spec Spec
 	enc  *mixture
+	// scorer is enc as the bundle scores: enc itself, or a scoredMixture
+	// when a part scores pairs itself (scored_mixture.go).
+	scorer sv.Encoder
 }
 
 // ReadSpec reads and checks dir's verifier.json and that every file it
@@ -142,7 +144,9 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 			}
 		}
 	}
-	return &Verifier{Dir: dir, Spec: *s, enc: m}, nil
+	v := &Verifier{Dir: dir, Spec: *s, enc: m}
+	v.scorer = m.encoder()
+	return v, nil
 }
 
 // readLines reads one text per line.
@@ -166,15 +170,19 @@ func readLines(path string) ([]string, error) {
 
 // Encoder returns the verifier's encoder (not an sv.Fitter: its state is
 // the bundle's). The Verifier owns it: Close the Verifier, not it.
-func (v *Verifier) Encoder() sv.Encoder { return v.enc }
+func (v *Verifier) Encoder() sv.Encoder { return v.scorer }
 
 // Close releases the encoders.
 func (v *Verifier) Close() error { return v.enc.Close() }
 
 // Result is the verdict on two utterance sets.
 type Result struct {
-	// Cosine is the verifier's score, Probability its calibrated
-	// same-speaker probability, Same whether Cosine ≥ Threshold.
+	// Cosine is the verifier's score: the cosine of the two sets' vectors,
+	// or, for a bundle with a part that scores pairs itself (an s-norm
+	// ngram-metric part, scored_mixture.go), the weighted mean of the
+	// parts' scores (the key keeps its name for existing readers).
+	// Probability is its calibrated same-speaker probability, Same
+	// whether Cosine ≥ Threshold.
 	Cosine      float64 `json:"cosine"`
 	Probability float64 `json:"probability"`
 	Threshold   float64 `json:"threshold"`
@@ -188,14 +196,14 @@ func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
 		return Result{}, fmt.Errorf("verify: both utterance sets need at least one utterance (got %d and %d)", len(a), len(b))
 	}
 	sets := []*pairs.UtteranceSet{{ID: "a", Texts: a}, {ID: "b", Texts: b}}
-	emb, err := sv.EmbedSets(ctx, v.enc, sets, nil)
+	emb, err := sv.EmbedSets(ctx, v.scorer, sets, nil)
 	if err != nil {
 		return Result{}, err
 	}
-	return v.Judge(stats.Cosine(emb["a"], emb["b"])), nil
+	return v.Judge(sv.ScorePair(v.scorer, emb["a"], emb["b"])), nil
 }
 
-// Judge turns a cosine into a Result.
+// Judge turns a score (Result.Cosine) into a Result.
 func (v *Verifier) Judge(cos float64) Result {
 	return Result{Cosine: cos, Probability: v.Spec.Calibration.Probability(cos), Threshold: v.Spec.Threshold, Same: cos >= v.Spec.Threshold}
 }

@@ -20,6 +20,9 @@ type mixture struct {
 	name    string
 	parts   []sv.Encoder
 	weights []float64
+	// raw keeps each part's vector as the part gives it (scoredMixture):
+	// the fused score is then computed part by part, not by the cosine.
+	raw bool
 }
 
 var (
@@ -84,8 +87,12 @@ func (m *mixture) EncodeSets(ctx context.Context, sets [][]string, progress sv.P
 	return out, nil
 }
 
-// scaled returns part k's vector normalised and scaled by √weight.
+// scaled returns part k's vector normalised and scaled by √weight (as it
+// is, with raw).
 func (m *mixture) scaled(k int, v []float32) []float32 {
+	if m.raw {
+		return append([]float32(nil), v...)
+	}
 	u := stats.Normalize(append([]float32(nil), v...))
 	s := float32(math.Sqrt(m.weights[k]))
 	for j := range u {

@@ -1,0 +1,204 @@
+package baseline
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// cohortMetricOptions are the corpus-centred test options with the word
+// and group channels and an s-norm cohort of 5 sets per corpus.
+func cohortMetricOptions() NgramMetricOptions {
+	o := corpusMetricOptions()
+	o.WordWeight, o.GroupWeight, o.GroupTemperature = 1, 1, 5
+	o.Cohort = 5
+	return o
+}
+
+// TestNgramMetricCohortScore checks cohort=N: Train draws N training sets
+// per predicted corpus; a set vector carries its s-norm statistics in two
+// tail entries that do not move its cosine; Score is the s-norm of the
+// style cosine computed here from the cohort's own vectors, plus the
+// group term; and an adapted encoder falls back to the cosine.
+func TestNgramMetricCohortScore(t *testing.T) {
+	ctx := context.Background()
+	c := styleCorpus(5)
+	o := cohortMetricOptions()
+	f, err := NewNgramMetric(o, 3, "", func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, ok := f.(cohortMetric)
+	if !ok {
+		t.Fatalf("cohort=5 gives %T, want the PairScorer cohortMetric", f)
+	}
+	m := cm.ngramMetric
+	fitSources(t, m, c)
+	plainDim := m.Dim()
+	if err := m.Train(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.cohort == nil || len(m.cohort.sets) != 10 {
+		t.Fatalf("cohort after Train: %v, want 5 sets from each of 2 corpora", m.cohort)
+	}
+	if m.Dim() != plainDim+2 {
+		t.Fatalf("Dim %d, want %d + 2 tail entries", m.Dim(), plainDim)
+	}
+	sets := [][]string{c.Sets["s1-c0"].Texts, c.Sets["s1-c3"].Texts, c.Sets["s2-c2"].Texts, c.Sets["s4-c1"].Texts}
+	vec, err := m.EncodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := m.encodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohortRaw, err := m.encodeSets(ctx, m.cohort.sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohortGroup, _ := m.groups.place(m.cohort.sets, 0, false)
+	group, _ := m.groups.place(sets, 0, false)
+	d := m.styleDim()
+	// μ and σ of set i, from the cohort's vectors, independently of the
+	// encoder's cached ones.
+	moments := func(i int) (float64, float64) {
+		var xs []float64
+		for j, cv := range cohortRaw {
+			if cohortGroup[j] == group[i] {
+				xs = append(xs, stats.Cosine(raw[i][:d], cv[:d]))
+			}
+		}
+		var mu, v float64
+		for _, x := range xs {
+			mu += x
+		}
+		mu /= float64(len(xs))
+		for _, x := range xs {
+			v += (x - mu) * (x - mu)
+		}
+		return mu, math.Sqrt(v / float64(len(xs)))
+	}
+	for i := range sets {
+		if len(vec[i]) != len(raw[i])+2 {
+			t.Fatalf("set %d: %d entries, want %d + 2", i, len(vec[i]), len(raw[i]))
+		}
+		for j := range sets {
+			if dc := stats.Cosine(vec[i], vec[j]) - stats.Cosine(raw[i], raw[j]); math.Abs(dc) > 1e-6 {
+				t.Errorf("sets %d,%d: the tail moves the cosine by %g", i, j, dc)
+			}
+		}
+	}
+	var scores []float64
+	for i := range sets {
+		for j := i + 1; j < len(sets); j++ {
+			s := stats.Cosine(raw[i][:d], raw[j][:d])
+			mi, si := moments(i)
+			mj, sj := moments(j)
+			var g float64
+			for q := d; q < len(raw[i]); q++ {
+				g += float64(raw[i][q]) * float64(raw[j][q])
+			}
+			g *= m.sumBeta() / m.groupBeta()
+			want := ((s-mi)/si+(s-mj)/sj)/2 + o.CohortGroupWeight*g
+			got := cm.Score(vec[i], vec[j])
+			if math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+				t.Errorf("Score(%d,%d) = %v, want the s-norm %v", i, j, got, want)
+			}
+			scores = append(scores, got)
+		}
+	}
+	distinct := map[float64]bool{}
+	for _, s := range scores {
+		distinct[math.Round(s*1e6)] = true
+	}
+	if len(distinct) < 3 {
+		t.Errorf("scores %v: want distinct pair scores", scores)
+	}
+	// Adapted to other texts, the training cohort no longer applies.
+	if err := m.Adapt(ctx, trainTextsOf(c)[:40]); err != nil {
+		t.Fatal(err)
+	}
+	av, err := m.EncodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(av[0]) != m.Dim() || m.cohortActive() {
+		t.Fatalf("adapted: vector of %d entries, Dim %d, cohort active %v; want no tail", len(av[0]), m.Dim(), m.cohortActive())
+	}
+	if got, want := cm.Score(av[0], av[1]), stats.Cosine(av[0], av[1]); got != want {
+		t.Errorf("adapted Score %v, want the cosine %v", got, want)
+	}
+}
+
+// TestNgramMetricCohortRoundTrip checks that the cohort travels with the
+// weights file (a loaded encoder gives the trained vectors and scores bit
+// for bit), and that a file and an encoder that disagree on cohort, or a
+// cohort without center_by=corpus, are errors.
+func TestNgramMetricCohortRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	c := styleCorpus(5)
+	texts, sources := trainSourcesOf(c)
+	work := filepath.Join(t.TempDir(), "work")
+	f, err := NewNgramMetric(cohortMetricOptions(), 3, work, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := metricOf(f)
+	fitSources(t, m, c)
+	if err := m.Train(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	sets := [][]string{c.Sets["s1-c0"].Texts, c.Sets["s4-c3"].Texts, c.Sets["s2-c2"].Texts}
+	want, err := m.EncodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := map[string]string{"weights": filepath.Join(work, "checkpoints"), "min_df": "1", "max_features": "3000", "topic_mask": "20",
+		"center_by": "corpus", "word_weight": "1", "group_weight": "1", "group_temperature": "5", "cohort": "5"}
+	enc, err := sv.NewEncoder(NameNgramMetric, sv.EncoderOptions{Settings: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sv.FitWithSources(ctx, enc.(sv.Fitter), texts, sources); err != nil {
+		t.Fatal(err)
+	}
+	got, err := enc.(sv.SetEncoder).EncodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if len(got[i]) != len(want[i]) {
+			t.Fatalf("set %d: %d entries, trained %d", i, len(got[i]), len(want[i]))
+		}
+		for q := range want[i] {
+			if math.Float32bits(got[i][q]) != math.Float32bits(want[i][q]) {
+				t.Fatalf("set %d entry %d: %v, trained %v", i, q, got[i][q], want[i][q])
+			}
+		}
+	}
+	if a, b := sv.ScorePair(enc, got[0], got[1]), (cohortMetric{m}).Score(want[0], want[1]); a != b {
+		t.Errorf("loaded Score %v, trained %v", a, b)
+	}
+	if d := enc.(sv.Describer).Describe(); !strings.Contains(d, "s-norm") {
+		t.Errorf("Describe %q: want the s-norm", d)
+	}
+	st["cohort"] = "0"
+	plain, err := sv.NewEncoder(NameNgramMetric, sv.EncoderOptions{Settings: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sv.FitWithSources(ctx, plain.(sv.Fitter), texts, sources); err == nil || !strings.Contains(err.Error(), "cohort") {
+		t.Errorf("cohort weights into an encoder without cohort: %v, want an error naming cohort", err)
+	}
+	g := DefaultNgramMetricOptions()
+	g.Cohort = 5
+	if _, err := NewNgramMetric(g, 1, "", nil); err == nil || !strings.Contains(err.Error(), "center_by=corpus") {
+		t.Errorf("cohort with global centring: %v, want an error naming center_by=corpus", err)
+	}
+}

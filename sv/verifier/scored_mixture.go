@@ -1,0 +1,73 @@
+package verifier
+
+import (
+	"fmt"
+
+	"github.com/roleprint/roleprint/sv"
+)
+
+// A bundle with a part that scores pairs itself (an sv.PairScorer: an
+// ngram-metric part with an s-norm cohort, lsm) scores as mixed_ft chose
+// it: Σ wᵢ·scoreᵢ / Σ wᵢ, each part's own score on its slice of the set
+// vector (the cosine for the other parts). Its set vectors are then the
+// parts' raw vectors concatenated (a PairScorer reads its own layout), and
+// the bundle's encoder is scoredMixture, itself an sv.PairScorer, so that
+// table scoring, role-play scoring and `verify` all use that score.
+// Without such a part the bundle stays the plain mixture, whose cosine is
+// the fused score (and which role-play scores by one matrix product).
+
+// scoredMixture is a mixture with at least one PairScorer part.
+type scoredMixture struct{ *mixture }
+
+var (
+	_ sv.PairScorer = scoredMixture{}
+	_ sv.SetEncoder = scoredMixture{}
+	_ sv.Adapter    = scoredMixture{}
+)
+
+// hasPairScorer reports whether any part scores pairs itself.
+func (m *mixture) hasPairScorer() bool {
+	for _, p := range m.parts {
+		if _, ok := p.(sv.PairScorer); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// encoder is the bundle's encoder: m, or scoredMixture{m} when a part is
+// a PairScorer (then m.raw is set, so vectors keep the parts' layouts).
+func (m *mixture) encoder() sv.Encoder {
+	if !m.hasPairScorer() {
+		m.raw = false
+		return m
+	}
+	m.raw = true
+	return scoredMixture{m}
+}
+
+// Score implements sv.PairScorer: the weighted mean of the parts' scores
+// (sv.ScorePair) on their slices of a and b. Vectors of another length are
+// an error of the caller; they get 0 (never a panic).
+func (s scoredMixture) Score(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) != s.Dim() {
+		return 0
+	}
+	var sum, w float64
+	off := 0
+	for k, p := range s.parts {
+		d := p.Dim()
+		sum += s.weights[k] * sv.ScorePair(p, a[off:off+d], b[off:off+d])
+		w += s.weights[k]
+		off += d
+	}
+	if w == 0 {
+		return 0
+	}
+	return sum / w
+}
+
+// Describe says how the bundle scores.
+func (s scoredMixture) Describe() string {
+	return fmt.Sprintf("%s: weighted mean of the parts' own scores (%s)", s.name, s.partNames())
+}

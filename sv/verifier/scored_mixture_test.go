@@ -1,0 +1,114 @@
+package verifier
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
+)
+
+// TestScoredMixtureBundle saves a bundle of an s-norm ngram-metric_ft
+// (cohort=3, an sv.PairScorer) and tfidf and checks that the loaded
+// verifier scores as mixed_ft fuses: its encoder is a PairScorer whose
+// Score, and Verify's result, are the weighted mean of the trained part's
+// own score and tfidf's cosine; the loaded part gives the trained vectors
+// (with their s-norm statistics) bit for bit; and a bundle of cosine parts
+// stays the plain mixture.
+func TestScoredMixtureBundle(t *testing.T) {
+	ctx := context.Background()
+	c := tinyCorpus(5)
+	for id, s := range c.Sets {
+		s.Source = fmt.Sprintf("show%d", (id[1]-'0')%2)
+	}
+	settings := map[string]string{"min_df": "1", "max_features": "2000", "topic_mask": "8", "epochs": "3", "batch_size": "8", "lr": "0.05",
+		"center_by": "corpus", "group_weight": "1", "group_temperature": "5", "cohort": "3"}
+	enc, err := sv.NewEncoder("ngram-metric_ft", sv.EncoderOptions{Seed: 4, Settings: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, ok := enc.(sv.PairScorer)
+	if !ok {
+		t.Fatalf("ngram-metric with cohort=3 is %T, want an sv.PairScorer", enc)
+	}
+	fit, sources := sv.TrainTextSources(c, 0)
+	if err := sv.FitWithSources(ctx, enc.(sv.Fitter), fit, sources); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.(sv.Trainable).Train(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tf.(sv.Fitter).Fit(ctx, fit); err != nil {
+		t.Fatal(err)
+	}
+	m := &mixture{name: "mixed_ft", parts: []sv.Encoder{enc, tf}, weights: []float64{2, 1}}
+	scorer := m.encoder()
+	cos, labels, err := DevCosines(ctx, scorer, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "verifier")
+	if _, err := Save(dir, SaveOptions{Name: "mixed_ft", FitTexts: fit, FitSources: sources, DevCosines: cos, DevLabels: labels, Manifest: map[string]any{},
+		Parts: []SavePart{{Row: "ngram-metric_ft", Encoder: enc, Settings: settings, Seed: 4, Weight: 2}, {Row: "tfidf", Encoder: tf, Weight: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Load(ctx, dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if _, ok := v.Encoder().(sv.PairScorer); !ok {
+		t.Fatalf("loaded encoder %T: want a PairScorer (a part scores pairs itself)", v.Encoder())
+	}
+	a, b := c.Sets["s0-0"], c.Sets["s3-1"]
+	sets := []*pairs.UtteranceSet{a, b}
+	want, err := sv.EmbedSets(ctx, enc, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sv.EmbedSets(ctx, v.enc.parts[0], sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sets {
+		if len(got[s.ID]) != len(want[s.ID]) || len(want[s.ID]) != enc.Dim() {
+			t.Fatalf("set %s: %d entries loaded, %d trained, Dim %d", s.ID, len(got[s.ID]), len(want[s.ID]), enc.Dim())
+		}
+		for d := range want[s.ID] {
+			if math.Float32bits(want[s.ID][d]) != math.Float32bits(got[s.ID][d]) {
+				t.Fatalf("set %s entry %d: trained %v, loaded %v", s.ID, d, want[s.ID][d], got[s.ID][d])
+			}
+		}
+	}
+	own := ps.Score(want["s0-0"], want["s3-1"])
+	if own == stats.Cosine(want["s0-0"], want["s3-1"]) {
+		t.Fatal("the part's own score equals its cosine: the test would not see a bundle that ignores it")
+	}
+	te, err := sv.EmbedSets(ctx, tf, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fused := (2*own + stats.Cosine(te["s0-0"], te["s3-1"])) / 3
+	r, err := v.Verify(ctx, a.Texts, b.Texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.Cosine-fused) > 1e-6*math.Max(1, math.Abs(fused)) {
+		t.Errorf("verify score %v, want the weighted mean of the parts' scores %v", r.Cosine, fused)
+	}
+	if s := v.Spec.Dev.Pairs; s != len(c.Dev) {
+		t.Errorf("dev pairs %d, want %d", s, len(c.Dev))
+	}
+	plain := &mixture{name: "mixed_ft", parts: []sv.Encoder{tf}, weights: []float64{1}}
+	if _, ok := plain.encoder().(sv.PairScorer); ok || plain.raw {
+		t.Error("a bundle of cosine parts must stay the plain mixture")
+	}
+}
