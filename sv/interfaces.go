@@ -42,6 +42,22 @@ type PairScorer interface {
 	Score(a, b []float32) float64
 }
 
+// SimilarityNamer is implemented by PairScorers whose score is not a
+// cosine, to name it in reports and on figure axes ("P(same speaker)").
+type SimilarityNamer interface {
+	SimilarityName() string
+}
+
+// SimilarityName names the similarity ScorePair gives for enc: the
+// encoder's own name for it, else "Cosine similarity" (also for a
+// PairScorer that does not name its score).
+func SimilarityName(enc Encoder) string {
+	if n, ok := enc.(SimilarityNamer); ok {
+		return n.SimilarityName()
+	}
+	return "Cosine similarity"
+}
+
 // Closer is implemented by encoders that hold resources (a GoMLX backend,
 // an ONNX session); the runner calls Close when a row is done.
 type Closer interface {

@@ -98,7 +98,16 @@ func verifierEncoder(ctx context.Context, e *env, dir, backend string, batch int
 // when set, else the registered encoder name built with opts.
 func scoreEncoder(ctx context.Context, e *env, dir, name string, opts sv.EncoderOptions) (sv.Encoder, func(), error) {
 	if dir != "" {
-		return verifierEncoder(ctx, e, dir, opts.Backend, opts.BatchSize)
+		v, err := verifier.Load(ctx, dir, verifier.LoadOptions{Backend: opts.Backend, BatchSize: opts.BatchSize, Logf: e.Logf})
+		if err != nil {
+			return nil, nil, err
+		}
+		e.Logf("verifier %s: %s (threshold %.4f on %d dev pairs)", dir, v.Spec.Name, v.Spec.Threshold, v.Spec.Dev.Pairs)
+		enc := v.Similarity()
+		if enc != v.Encoder() {
+			e.Logf("verifier %s: its score is not a cosine (a part scores pairs itself, the s-norm), so role-play similarities are its calibrated P(same speaker), in [0, 1]", dir)
+		}
+		return enc, func() { _ = v.Close() }, nil
 	}
 	enc, err := sv.NewEncoder(name, opts)
 	if err != nil {

@@ -43,6 +43,9 @@ func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, erro
 		if err != nil {
 			return nil, err
 		}
+		if r.Similarity != "" {
+			f.XLabel = r.Similarity
+		}
 		panels = append(panels, f)
 	}
 	if len(panels) == 0 {

@@ -9,6 +9,10 @@ import "github.com/roleprint/roleprint/stats"
 type Report struct {
 	// Encoder is the encoder's name.
 	Encoder string `json:"encoder"`
+	// Similarity names what Simulation, Distinction and the distributions
+	// average (sv.SimilarityName): "Cosine similarity", or a verifier's
+	// "P(same speaker)".
+	Similarity string `json:"similarity"`
 	// Config is the resolved configuration.
 	Config Config `json:"config"`
 	// Models holds the Real row first (when Config.HeldOut > 0 and real

@@ -85,7 +85,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		return nil, err
 	}
 	r := &run{cfg: cfg, refOf: map[string]int{}}
-	rep := &Report{Encoder: enc.Name(), Config: cfg}
+	rep := &Report{Encoder: enc.Name(), Similarity: sv.SimilarityName(enc), Config: cfg}
 
 	// Real speakers and generated roles.
 	realBySpeaker := map[string][]data.Utterance{}

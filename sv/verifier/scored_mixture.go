@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/roleprint/roleprint/sv"
@@ -70,4 +71,57 @@ func (s scoredMixture) Score(a, b []float32) float64 {
 // Describe says how the bundle scores.
 func (s scoredMixture) Describe() string {
 	return fmt.Sprintf("%s: weighted mean of the parts' own scores (%s)", s.name, s.partNames())
+}
+
+// Similarity is the encoder role-play scoring (Eq. 2, Eq. 3 and the
+// similarity distributions) uses. For a bundle whose score is the cosine
+// it is Encoder(). For a bundle whose score is not (a part scores pairs
+// itself: the s-norm's z-scale, unbounded), it is a PairScorer whose score
+// is the calibrated same-speaker probability of the fused score, in [0, 1]:
+// the equations average a similarity and 1 − similarity, which needs a
+// bounded one, and the calibration is monotone, so every ranking and AUC
+// is the fused score's. Once adapted (score --adapt drops the s-norm
+// cohort, so the fused score is a cosine again, which the calibration was
+// not fitted on) it scores by the fused score.
+func (v *Verifier) Similarity() sv.Encoder {
+	s, ok := v.scorer.(scoredMixture)
+	if !ok {
+		return v.scorer
+	}
+	return &probMixture{scoredMixture: s, cal: v.Spec.Calibration}
+}
+
+// probMixture is Verifier.Similarity of a scoredMixture.
+type probMixture struct {
+	scoredMixture
+	cal     Calibration
+	adapted bool
+}
+
+// Score implements sv.PairScorer: P(same) of the fused score, or the fused
+// score once adapted.
+func (p *probMixture) Score(a, b []float32) float64 {
+	s := p.scoredMixture.Score(a, b)
+	if p.adapted {
+		return s
+	}
+	return p.cal.Probability(s)
+}
+
+// Adapt implements sv.Adapter (the mixture's Adapt), after which Score is
+// the fused score.
+func (p *probMixture) Adapt(ctx context.Context, texts []string) error {
+	if err := p.mixture.Adapt(ctx, texts); err != nil {
+		return err
+	}
+	p.adapted = true
+	return nil
+}
+
+// SimilarityName implements sv.SimilarityNamer.
+func (p *probMixture) SimilarityName() string {
+	if p.adapted {
+		return "Verifier score"
+	}
+	return "P(same speaker)"
 }

@@ -104,11 +104,29 @@ func TestScoredMixtureBundle(t *testing.T) {
 	if math.Abs(r.Cosine-fused) > 1e-6*math.Max(1, math.Abs(fused)) {
 		t.Errorf("verify score %v, want the weighted mean of the parts' scores %v", r.Cosine, fused)
 	}
+	// Role-play's similarity is the calibrated probability of that score.
+	sim, ok := v.Similarity().(sv.PairScorer)
+	if !ok {
+		t.Fatalf("Similarity %T: want a PairScorer", v.Similarity())
+	}
+	ve, err := sv.EmbedSets(ctx, v.Similarity(), sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, want := sim.Score(ve["s0-0"], ve["s3-1"]), v.Spec.Calibration.Probability(r.Cosine); math.Abs(p-want) > 1e-9 || p <= 0 || p >= 1 {
+		t.Errorf("role-play similarity %v, want P(same) %v in (0, 1)", p, want)
+	}
+	if n := sv.SimilarityName(v.Similarity()); n != "P(same speaker)" {
+		t.Errorf("role-play similarity named %q, want P(same speaker)", n)
+	}
 	if s := v.Spec.Dev.Pairs; s != len(c.Dev) {
 		t.Errorf("dev pairs %d, want %d", s, len(c.Dev))
 	}
 	plain := &mixture{name: "mixed_ft", parts: []sv.Encoder{tf}, weights: []float64{1}}
 	if _, ok := plain.encoder().(sv.PairScorer); ok || plain.raw {
 		t.Error("a bundle of cosine parts must stay the plain mixture")
+	}
+	if n := sv.SimilarityName(plain); n != "Cosine similarity" {
+		t.Errorf("plain mixture similarity named %q", n)
 	}
 }

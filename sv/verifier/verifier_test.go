@@ -131,6 +131,9 @@ func TestSaveLoadSameEmbeddings(t *testing.T) {
 			}
 		}
 	}
+	if v.Similarity() != v.Encoder() {
+		t.Error("a bundle of cosine parts: role-play must use its cosine (Similarity = Encoder)")
+	}
 	if _, fitter := v.Encoder().(sv.Fitter); fitter {
 		t.Fatal("the loaded verifier must not be refitted by its callers")
 	}
