@@ -78,7 +78,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if r.Same {
 		verdict, cmp = "same speaker", "≥"
 	}
-	fmt.Fprintf(e.Stdout(), "%s: cosine %.4f %s threshold %.4f, P(same) %.3f (%s, %d vs %d utterances)\n",
+	fmt.Fprintf(e.Stdout(), "%s: score %.4f %s threshold %.4f, P(same) %.3f (%s, %d vs %d utterances)\n",
 		verdict, r.Cosine, cmp, r.Threshold, r.Probability, v.Spec.Name, len(a), len(b))
 	return nil
 }

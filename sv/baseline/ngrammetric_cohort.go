@@ -45,8 +45,7 @@ const cohortTail = 1e-6
 // predicted corpus and unit-length style vector.
 type metricCohort struct {
 	sets  [][]string
-	once  sync.Once
-	err   error
+	mu    sync.Mutex
 	group []int
 	vecs  [][]float32
 }
@@ -125,23 +124,28 @@ func (e *ngramMetric) styleDim() int {
 	return n
 }
 
-// cohortReady embeds the cohort with the current weights once.
+// cohortReady embeds the cohort with the current weights once (on the
+// first EncodeSets after Train or load; a cancelled attempt is not kept,
+// so the next call tries again).
 func (e *ngramMetric) cohortReady(ctx context.Context) error {
 	k := e.cohort
-	k.once.Do(func() {
-		v, err := e.encodeSets(ctx, k.sets, nil)
-		if err != nil {
-			k.err = fmt.Errorf("%s: cohort: %w", NameNgramMetric, err)
-			return
-		}
-		k.group, _ = e.groups.place(k.sets, 0, false)
-		d := e.styleDim()
-		k.vecs = make([][]float32, len(v))
-		for i, x := range v {
-			k.vecs[i] = stats.Normalize(append([]float32(nil), x[:d]...))
-		}
-	})
-	return k.err
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.vecs != nil {
+		return nil
+	}
+	v, err := e.encodeSets(ctx, k.sets, nil)
+	if err != nil {
+		return fmt.Errorf("%s: cohort: %w", NameNgramMetric, err)
+	}
+	k.group, _ = e.groups.place(k.sets, 0, false)
+	d := e.styleDim()
+	vecs := make([][]float32, len(v))
+	for i, x := range v {
+		vecs[i] = stats.Normalize(append([]float32(nil), x[:d]...))
+	}
+	k.vecs = vecs
+	return nil
 }
 
 // appendCohortStats appends ε·μ and ε·σ of each set's style cosines to the
@@ -171,14 +175,19 @@ func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, gr
 				copy(u, out[i][:d])
 				stats.Normalize(u)
 				var m, m2, n float64
-				for j, c := range k.vecs {
-					if k.group[j] != group[i] {
-						continue
+				for pass := 0; pass < 2 && n < 2; pass++ {
+					// A corpus with fewer than 2 cohort sets is normalised
+					// against the whole cohort, so every set gets a z-score.
+					m, m2, n = 0, 0, 0
+					for j, c := range k.vecs {
+						if pass == 0 && k.group[j] != group[i] {
+							continue
+						}
+						s := dot32(u, c)
+						m += s
+						m2 += s * s
+						n++
 					}
-					s := dot32(u, c)
-					m += s
-					m2 += s * s
-					n++
 				}
 				mu, sd := 0.0, 0.0
 				if n > 0 {
@@ -226,7 +235,7 @@ func dot32(a, b []float32) float64 {
 func (m cohortMetric) Score(a, b []float32) float64 {
 	e := m.ngramMetric
 	d := e.styleDim()
-	if len(a) != len(b) || len(a) < d+2 || !e.cohortActive() {
+	if len(a) != len(b) || len(a) != e.Dim() || !e.cohortActive() || len(a) < d+2 {
 		return stats.Cosine(a, b)
 	}
 	n := len(a)

@@ -85,7 +85,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		return nil, err
 	}
 	r := &run{cfg: cfg, refOf: map[string]int{}}
-	rep := &Report{Encoder: enc.Name(), Similarity: sv.SimilarityName(enc), Config: cfg}
+	rep := &Report{Encoder: enc.Name(), Config: cfg}
 
 	// Real speakers and generated roles.
 	realBySpeaker := map[string][]data.Utterance{}
@@ -309,6 +309,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		return nil, err
 	}
 	RankModels(rep.Models)
+	rep.Similarity = sv.SimilarityName(enc) // after embed: an adapted encoder may name its score otherwise
 	rep.Notes = r.notes
 	return rep, nil
 }

@@ -60,11 +60,9 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 	}
 }
 
-// TestMixedFTRowIgnoresTest runs the round-level row: a part that is
-// perfect on the test pairs but inverted on the dev pairs is left out, and
-// the row's test scores are the dev-chosen mix.
-func TestMixedFTRowIgnoresTest(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
+// mixedTestRound is a round of 200 alternating dev pairs and 100 per test
+// set (the sets themselves are never read: rows come with their scores).
+func mixedTestRound() (*pairs.PairCorpus, *roundRunner) {
 	mk := func(n int, prefix string) []pairs.Pair {
 		ps := make([]pairs.Pair, n)
 		for i := range ps {
@@ -76,7 +74,15 @@ func TestMixedFTRowIgnoresTest(t *testing.T) {
 	for _, k := range allTestKeys() {
 		c.Tests[k] = mk(100, k.String())
 	}
-	rr := &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+	return c, &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+}
+
+// TestMixedFTRowIgnoresTest runs the round-level row: a part that is
+// perfect on the test pairs but inverted on the dev pairs is left out, and
+// the row's test scores are the dev-chosen mix.
+func TestMixedFTRowIgnoresTest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	c, rr := mixedTestRound()
 	row := func(name string, devNoise, devSign, testNoise float64) *EncoderRound {
 		s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
 		for _, k := range allTestKeys() {
@@ -163,18 +169,7 @@ func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
 // as the verifier bundle (sv/verifier scored_mixture.go) scores it.
 func TestMixedFTFusesOwnScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	mk := func(n int, prefix string) []pairs.Pair {
-		ps := make([]pairs.Pair, n)
-		for i := range ps {
-			ps[i] = pairs.Pair{ID: fmt.Sprintf("%s%d", prefix, i), A: "a", B: "b", Label: int8(1 - i%2)}
-		}
-		return ps
-	}
-	c := &pairs.PairCorpus{Dev: mk(200, "d"), Tests: map[pairs.TestKey][]pairs.Pair{}}
-	for _, k := range allTestKeys() {
-		c.Tests[k] = mk(100, k.String())
-	}
-	rr := &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+	c, rr := mixedTestRound()
 	s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), 0.5, 1), Tests: map[string][]float64{},
 		CosDev: noisyScores(rng, PairLabels(c.Dev), 0.5, -1), CosTests: map[string][]float64{}}
 	for _, k := range allTestKeys() {

@@ -7,8 +7,9 @@ import (
 
 // DevCosines returns the row's cosines of the dev pairs (in pair order):
 // the cosines of its set embeddings, also for rows that score pairs with
-// their own similarity; nil when the row has no scores. A verifier bundle
-// calibrates on them (sv/verifier).
+// their own similarity; for mixed_ft, its fused scores (of the parts' own
+// scores, which a bundle of it computes); nil when the row has no scores.
+// A verifier bundle calibrates on them (sv/verifier).
 func (er *EncoderRound) DevCosines() []float64 {
 	if er.scores == nil {
 		return nil

@@ -145,7 +145,7 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 		}
 	}
 	v := &Verifier{Dir: dir, Spec: *s, enc: m}
-	v.scorer = m.encoder()
+	v.scorer = m.encoder(s.Scores == ScoresParts)
 	return v, nil
 }
 

@@ -84,6 +84,11 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 			spec.Dev.Positive++
 		}
 	}
+	for _, p := range o.Parts {
+		if _, ok := p.Encoder.(sv.PairScorer); ok {
+			spec.Scores = ScoresParts
+		}
+	}
 	if err := replaceable(dir); err != nil {
 		return nil, err
 	}

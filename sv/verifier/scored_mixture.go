@@ -17,6 +17,10 @@ import (
 // Without such a part the bundle stays the plain mixture, whose cosine is
 // the fused score (and which role-play scores by one matrix product).
 
+// ScoresParts is Spec.Scores of a bundle that scores by its parts' own
+// scores.
+const ScoresParts = "parts"
+
 // scoredMixture is a mixture with at least one PairScorer part.
 type scoredMixture struct{ *mixture }
 
@@ -37,9 +41,11 @@ func (m *mixture) hasPairScorer() bool {
 }
 
 // encoder is the bundle's encoder: m, or scoredMixture{m} when a part is
-// a PairScorer (then m.raw is set, so vectors keep the parts' layouts).
-func (m *mixture) encoder() sv.Encoder {
-	if !m.hasPairScorer() {
+// a PairScorer and parts is set (then m.raw is set, so vectors keep the
+// parts' layouts); a bundle saved before Spec.Scores existed (parts
+// false) keeps the cosine its threshold was chosen on.
+func (m *mixture) encoder(parts bool) sv.Encoder {
+	if !parts || !m.hasPairScorer() {
 		m.raw = false
 		return m
 	}

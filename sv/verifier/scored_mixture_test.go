@@ -50,7 +50,7 @@ func TestScoredMixtureBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &mixture{name: "mixed_ft", parts: []sv.Encoder{enc, tf}, weights: []float64{2, 1}}
-	scorer := m.encoder()
+	scorer := m.encoder(true)
 	cos, labels, err := DevCosines(ctx, scorer, c)
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +65,12 @@ func TestScoredMixtureBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
+	if v.Spec.Scores != ScoresParts {
+		t.Errorf("spec scores %q, want %q", v.Spec.Scores, ScoresParts)
+	}
+	if _, ok := m.encoder(false).(sv.PairScorer); ok {
+		t.Error("a bundle saved before Spec.Scores (cosine threshold) must keep the cosine")
+	}
 	if _, ok := v.Encoder().(sv.PairScorer); !ok {
 		t.Fatalf("loaded encoder %T: want a PairScorer (a part scores pairs itself)", v.Encoder())
 	}
@@ -123,7 +129,7 @@ func TestScoredMixtureBundle(t *testing.T) {
 		t.Errorf("dev pairs %d, want %d", s, len(c.Dev))
 	}
 	plain := &mixture{name: "mixed_ft", parts: []sv.Encoder{tf}, weights: []float64{1}}
-	if _, ok := plain.encoder().(sv.PairScorer); ok || plain.raw {
+	if _, ok := plain.encoder(true).(sv.PairScorer); ok || plain.raw {
 		t.Error("a bundle of cosine parts must stay the plain mixture")
 	}
 	if n := sv.SimilarityName(plain); n != "Cosine similarity" {

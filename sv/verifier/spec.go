@@ -34,6 +34,13 @@ type Spec struct {
 	// sv.SourceFitters are fitted with them (tfidf's center_by). An
 	// optional addition: bundles without it load as before.
 	FitSourcesFile string `json:"fit_sources,omitempty"`
+	// Scores is "parts" when the bundle scores pairs by the weighted mean
+	// of its parts' own scores (a part is an sv.PairScorer: an s-norm
+	// ngram-metric part, lsm; scored_mixture.go), as mixed_ft fused them
+	// and the threshold and calibration were fitted on; "" (bundles saved
+	// before it existed) is the cosine of the mixture. An optional
+	// addition to version 1.
+	Scores string `json:"scores,omitempty"`
 	// Threshold is the cosine at or above which two sets are called the same
 	// speaker, chosen on the dev pairs by Criterion.
 	Threshold float64 `json:"threshold"`
