@@ -172,16 +172,7 @@ func TestNgramMetricCohortRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range want {
-		if len(got[i]) != len(want[i]) {
-			t.Fatalf("set %d: %d entries, trained %d", i, len(got[i]), len(want[i]))
-		}
-		for q := range want[i] {
-			if math.Float32bits(got[i][q]) != math.Float32bits(want[i][q]) {
-				t.Fatalf("set %d entry %d: %v, trained %v", i, q, got[i][q], want[i][q])
-			}
-		}
-	}
+	sameVectors(t, got, want)
 	if a, b := sv.ScorePair(enc, got[0], got[1]), (cohortMetric{m}).Score(want[0], want[1]); a != b {
 		t.Errorf("loaded Score %v, trained %v", a, b)
 	}

@@ -402,16 +402,7 @@ func TestNgramMetricCorpusWeightsRoundTrip(t *testing.T) {
 	if !moved {
 		t.Fatal("training left every weight at 1: the round trip checks nothing")
 	}
-	for i := range want {
-		if len(got[i]) != len(want[i]) {
-			t.Fatalf("set %d: dim %d, trained %d", i, len(got[i]), len(want[i]))
-		}
-		for d := range want[i] {
-			if math.Float32bits(got[i][d]) != math.Float32bits(want[i][d]) {
-				t.Fatalf("set %d dim %d: %v, trained %v", i, d, got[i][d], want[i][d])
-			}
-		}
-	}
+	sameVectors(t, got, want)
 	if d := enc.(interface{ Describe() string }).Describe(); !strings.Contains(d, "kept epoch") || !strings.Contains(d, "centred on its corpus") {
 		t.Errorf("loaded Describe %q: want the training and the centring", d)
 	}
@@ -423,6 +414,25 @@ func TestNgramMetricCorpusWeightsRoundTrip(t *testing.T) {
 	}
 	if err := other.(sv.Fitter).Fit(ctx, texts); err == nil || !strings.Contains(err.Error(), "center_by=corpus") {
 		t.Errorf("corpus-centred weights into a globally centred encoder: %v, want an error naming the training's center_by", err)
+	}
+}
+
+// sameVectors fails unless got and want are the same set vectors bit for
+// bit (a loaded encoder against the trained one).
+func sameVectors(t *testing.T, got, want [][]float32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d vectors, trained %d", len(got), len(want))
+	}
+	for i := range want {
+		if len(got[i]) != len(want[i]) {
+			t.Fatalf("set %d: %d entries, trained %d", i, len(got[i]), len(want[i]))
+		}
+		for d := range want[i] {
+			if math.Float32bits(got[i][d]) != math.Float32bits(want[i][d]) {
+				t.Fatalf("set %d entry %d: %v, trained %v", i, d, got[i][d], want[i][d])
+			}
+		}
 	}
 }
 
