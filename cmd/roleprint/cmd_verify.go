@@ -83,26 +83,35 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// verifierEncoder loads the bundle in dir for `score` and `embed`: its
-// encoder (closed with the returned function) and its name.
+// verifierEncoder loads the bundle in dir for `embed`: its encoder
+// (closed with the returned function).
 func verifierEncoder(ctx context.Context, e *env, dir, backend string, batch int) (sv.Encoder, func(), error) {
-	v, err := verifier.Load(ctx, dir, verifier.LoadOptions{Backend: backend, BatchSize: batch, Logf: e.Logf})
+	v, err := loadVerifier(ctx, e, dir, backend, batch)
 	if err != nil {
 		return nil, nil, err
 	}
-	e.Logf("verifier %s: %s (threshold %.4f on %d dev pairs)", dir, v.Spec.Name, v.Spec.Threshold, v.Spec.Dev.Pairs)
 	return v.Encoder(), func() { _ = v.Close() }, nil
 }
 
+// loadVerifier loads the bundle in dir and says on stderr what it is.
+func loadVerifier(ctx context.Context, e *env, dir, backend string, batch int) (*verifier.Verifier, error) {
+	v, err := verifier.Load(ctx, dir, verifier.LoadOptions{Backend: backend, BatchSize: batch, Logf: e.Logf})
+	if err != nil {
+		return nil, err
+	}
+	e.Logf("verifier %s: %s (threshold %.4f on %d dev pairs)", dir, v.Spec.Name, v.Spec.Threshold, v.Spec.Dev.Pairs)
+	return v, nil
+}
+
 // scoreEncoder is `roleprint score`'s encoder: the verifier bundle in dir
-// when set, else the registered encoder name built with opts.
+// when set (its role-play similarity, Verifier.Similarity), else the
+// registered encoder name built with opts.
 func scoreEncoder(ctx context.Context, e *env, dir, name string, opts sv.EncoderOptions) (sv.Encoder, func(), error) {
 	if dir != "" {
-		v, err := verifier.Load(ctx, dir, verifier.LoadOptions{Backend: opts.Backend, BatchSize: opts.BatchSize, Logf: e.Logf})
+		v, err := loadVerifier(ctx, e, dir, opts.Backend, opts.BatchSize)
 		if err != nil {
 			return nil, nil, err
 		}
-		e.Logf("verifier %s: %s (threshold %.4f on %d dev pairs)", dir, v.Spec.Name, v.Spec.Threshold, v.Spec.Dev.Pairs)
 		enc := v.Similarity()
 		if enc != v.Encoder() {
 			e.Logf("verifier %s: its score is not a cosine (a part scores pairs itself, the s-norm), so role-play similarities are its calibrated P(same speaker), in [0, 1]", dir)

@@ -395,13 +395,9 @@ func (e *ngramMetric) encodeSets(ctx context.Context, sets [][]string, progress 
 	if e.cohortActive() {
 		dim -= 2
 	}
-	sumBeta := gb
-	for _, c := range e.chans {
-		sumBeta += c.beta
-	}
+	sumBeta := e.betaSum(gb)
 	var proj [][]float64
 	if e.proj != nil {
-		sumBeta += e.proj.beta
 		var err error
 		if proj, err = e.projectSets(ctx, sets); err != nil {
 			return nil, err

@@ -247,7 +247,7 @@ func (m cohortMetric) Score(a, b []float32) float64 {
 	if gb := e.groupBeta(); gb > 0 {
 		// The group channel is scaled by √(β_g/Σβ) in the vector; undo it so
 		// that g is the profiles' own dot product.
-		g *= e.sumBeta() / gb
+		g *= e.betaSum(gb) / gb
 	}
 	z := func(v []float32) float64 {
 		mu, sd := float64(v[n-2])/cohortTail, float64(v[n-1])/cohortTail
@@ -259,10 +259,10 @@ func (m cohortMetric) Score(a, b []float32) float64 {
 	return (z(a)+z(b))/2 + e.opts.CohortGroupWeight*g
 }
 
-// sumBeta is Σβ over the channels and the group channel: what each
-// channel's share of a set vector is scaled against.
-func (e *ngramMetric) sumBeta() float64 {
-	s := e.groupBeta()
+// betaSum is Σβ over the channels, the projection and a group channel of
+// weight gb: what each channel's share of a set vector is scaled against.
+func (e *ngramMetric) betaSum(gb float64) float64 {
+	s := gb
 	for _, c := range e.chans {
 		s += c.beta
 	}

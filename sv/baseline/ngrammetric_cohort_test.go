@@ -104,7 +104,7 @@ func TestNgramMetricCohortScore(t *testing.T) {
 			for q := d; q < len(raw[i]); q++ {
 				g += float64(raw[i][q]) * float64(raw[j][q])
 			}
-			g *= m.sumBeta() / m.groupBeta()
+			g *= m.betaSum(m.groupBeta()) / m.groupBeta()
 			want := ((s-mi)/si+(s-mj)/sj)/2 + o.CohortGroupWeight*g
 			got := cm.Score(vec[i], vec[j])
 			if math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
@@ -191,5 +191,50 @@ func TestNgramMetricCohortRoundTrip(t *testing.T) {
 	g.Cohort = 5
 	if _, err := NewNgramMetric(g, 1, "", nil); err == nil || !strings.Contains(err.Error(), "center_by=corpus") {
 		t.Errorf("cohort with global centring: %v, want an error naming center_by=corpus", err)
+	}
+}
+
+// TestNgramMetricCohortThinCorpus checks that a corpus with fewer than 2
+// cohort sets (cohort=1: one per corpus) is normalised against the whole
+// cohort, so its sets still get a deviation and a z-score.
+func TestNgramMetricCohortThinCorpus(t *testing.T) {
+	ctx := context.Background()
+	c := styleCorpus(5)
+	o := cohortMetricOptions()
+	o.Cohort = 1
+	f, err := NewNgramMetric(o, 3, "", func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := metricOf(f)
+	fitSources(t, m, c)
+	if err := m.Train(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.cohort.sets) != 2 {
+		t.Fatalf("%d cohort sets, want one per corpus (2)", len(m.cohort.sets))
+	}
+	sets := [][]string{c.Sets["s1-c0"].Texts, c.Sets["s2-c2"].Texts}
+	vec, err := m.EncodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := m.encodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohort, err := m.encodeSets(ctx, m.cohort.sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := m.styleDim()
+	for i := range sets {
+		x, y := stats.Cosine(raw[i][:d], cohort[0][:d]), stats.Cosine(raw[i][:d], cohort[1][:d])
+		mu, sd := (x+y)/2, math.Abs(x-y)/2
+		n := len(vec[i])
+		gotMu, gotSd := float64(vec[i][n-2])/cohortTail, float64(vec[i][n-1])/cohortTail
+		if math.Abs(gotMu-mu) > 1e-5 || math.Abs(gotSd-sd) > 1e-5 || sd == 0 {
+			t.Errorf("set %d: μ, σ = %v, %v; want the whole cohort's %v, %v", i, gotMu, gotSd, mu, sd)
+		}
 	}
 }
