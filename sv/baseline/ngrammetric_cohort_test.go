@@ -94,6 +94,10 @@ func TestNgramMetricCohortScore(t *testing.T) {
 			}
 		}
 	}
+	form, ok := cm.DotForm()
+	if !ok || len(form.Terms) != 2 {
+		t.Fatalf("DotForm: ok %v, %d terms; want the style and group terms", ok, len(form.Terms))
+	}
 	var scores []float64
 	for i := range sets {
 		for j := i + 1; j < len(sets); j++ {
@@ -109,6 +113,9 @@ func TestNgramMetricCohortScore(t *testing.T) {
 			got := cm.Score(vec[i], vec[j])
 			if math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
 				t.Errorf("Score(%d,%d) = %v, want the s-norm %v", i, j, got, want)
+			}
+			if ev := form.Eval(vec[i], vec[j]); math.Abs(ev-got) > 1e-4*math.Max(1, math.Abs(got)) {
+				t.Errorf("DotForm(%d,%d) = %v, Score %v", i, j, ev, got)
 			}
 			scores = append(scores, got)
 		}
@@ -133,6 +140,9 @@ func TestNgramMetricCohortScore(t *testing.T) {
 	}
 	if got, want := cm.Score(av[0], av[1]), stats.Cosine(av[0], av[1]); got != want {
 		t.Errorf("adapted Score %v, want the cosine %v", got, want)
+	}
+	if af, ok := cm.DotForm(); !ok || math.Abs(af.Eval(av[0], av[1])-stats.Cosine(av[0], av[1])) > 1e-6 {
+		t.Errorf("adapted DotForm (ok %v) does not give the cosine", ok)
 	}
 }
 

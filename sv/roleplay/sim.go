@@ -17,11 +17,13 @@ import (
 // embedding holds the set vectors of a run, one row per set in the run's
 // set order. For a plain encoder the rows are L2-normalised, so a matrix
 // product gives every cosine at once; a PairScorer keeps raw vectors and
-// its own similarity.
+// its own similarity, and when that has an sv.DotForm, the form's terms
+// of every set (dot), so that blocks are still matrix products.
 type embedding struct {
 	dim    int
 	rows   []float32 // len(sets)*dim, row-major
 	scorer sv.PairScorer
+	dot    *dotRows
 }
 
 // embed fits enc when it is an sv.Fitter (on fitTexts), adapts it to
@@ -53,6 +55,18 @@ func embed(ctx context.Context, enc sv.Encoder, sets []*uset, fitTexts []string,
 	e := &embedding{dim: enc.Dim()}
 	if ps, ok := enc.(sv.PairScorer); ok {
 		e.scorer = ps
+	}
+	if df, ok := enc.(sv.DotFormer); ok {
+		if form, ok := df.DotForm(); ok {
+			ordered := make([][]float32, len(sets))
+			for i, s := range sets {
+				ordered[i] = vecs[s.id]
+			}
+			if e.dot, err = newDotRows(form, ordered, e.dim); err != nil {
+				return nil, fmt.Errorf("encoder %s: %w", enc.Name(), err)
+			}
+			return e, nil
+		}
 	}
 	e.rows = make([]float32, len(sets)*e.dim)
 	for i, s := range sets {
@@ -91,6 +105,10 @@ func (e *embedding) similarities(ctx context.Context, a0, a1, b0, b1 int) (*bloc
 	b := &block{a0: a0, a1: a1, b0: b0, b1: b1, v: make([]float32, (a1-a0)*(b1-b0))}
 	na, nb := a1-a0, b1-b0
 	if na == 0 || nb == 0 {
+		return b, nil
+	}
+	if e.dot != nil {
+		e.dot.block(b)
 		return b, nil
 	}
 	if e.scorer != nil {

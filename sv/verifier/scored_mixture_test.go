@@ -122,6 +122,29 @@ func TestScoredMixtureBundle(t *testing.T) {
 	if p, want := sim.Score(ve["s0-0"], ve["s3-1"]), v.Spec.Calibration.Probability(r.Cosine); math.Abs(p-want) > 1e-9 || p <= 0 || p >= 1 {
 		t.Errorf("role-play similarity %v, want P(same) %v in (0, 1)", p, want)
 	}
+	// Both scores have a DotForm (role-play's matrix products) that agrees.
+	for name, e := range map[string]sv.Encoder{"Encoder": v.Encoder(), "Similarity": v.Similarity()} {
+		df, ok := e.(sv.DotFormer)
+		if !ok {
+			t.Fatalf("%s %T: want an sv.DotFormer", name, e)
+		}
+		form, ok := df.DotForm()
+		if !ok {
+			t.Fatalf("%s: no DotForm for parts ngram-metric (s-norm) + tfidf", name)
+		}
+		x, y := ve["s0-0"], ve["s3-1"]
+		if got, want := form.Eval(x, y), df.Score(x, y); math.Abs(got-want) > 1e-5*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s: DotForm gives %v, Score %v", name, got, want)
+		}
+	}
+	lsm, err := sv.NewEncoder("lsm", sv.EncoderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withLSM := &mixture{name: "m", parts: []sv.Encoder{enc, lsm}, weights: []float64{1, 1}, raw: true}
+	if _, ok := (scoredMixture{withLSM}).DotForm(); ok {
+		t.Error("a mixture with an lsm part has no DotForm (LSM is not a dot product)")
+	}
 	if n := sv.SimilarityName(v.Similarity()); n != "P(same speaker)" {
 		t.Errorf("role-play similarity named %q, want P(same speaker)", n)
 	}
