@@ -46,23 +46,26 @@ func init() {
 // acc_mean, acc_std, f1_mean, f1_std, best_acc_*, best_f1_*, eer_*,
 // rounds, pairs, paper_*; fractions in [0, 1]) and what the run was.
 type reproduceOutput struct {
-	Corpus   string                  `json:"corpus"`
-	Inputs   []table2.InputFile      `json:"inputs"`
-	Rounds   int                     `json:"rounds"`
-	Seeds    []int64                 `json:"seeds"`
-	Quick    bool                    `json:"quick"`
-	Preset   string                  `json:"preset"`
-	Encoders []string                `json:"encoders"`
-	Mixed    []string                `json:"mixed"`
-	Rows     []table2.Table2Row      `json:"rows"`
-	Pairs    []table2.RoundInfo      `json:"pairs"`
-	Skipped  []table2.SkippedEncoder `json:"skipped"`
-	Setup    string                  `json:"setup,omitempty"`
-	Backend  string                  `json:"backend"`
-	Notes    []string                `json:"notes"`
-	OutDir   string                  `json:"out_dir"`
-	Files    []string                `json:"files"`
-	Seconds  float64                 `json:"seconds"`
+	Corpus   string             `json:"corpus"`
+	Inputs   []table2.InputFile `json:"inputs"`
+	Rounds   int                `json:"rounds"`
+	Seeds    []int64            `json:"seeds"`
+	Quick    bool               `json:"quick"`
+	Preset   string             `json:"preset"`
+	Encoders []string           `json:"encoders"`
+	Mixed    []string           `json:"mixed"`
+	Rows     []table2.Table2Row `json:"rows"`
+	// Comparisons: per test set, the best fine-tuned row against the best
+	// untuned one with a paired bootstrap interval (table2.Comparison).
+	Comparisons []table2.Comparison     `json:"comparisons"`
+	Pairs       []table2.RoundInfo      `json:"pairs"`
+	Skipped     []table2.SkippedEncoder `json:"skipped"`
+	Setup       string                  `json:"setup,omitempty"`
+	Backend     string                  `json:"backend"`
+	Notes       []string                `json:"notes"`
+	OutDir      string                  `json:"out_dir"`
+	Files       []string                `json:"files"`
+	Seconds     float64                 `json:"seconds"`
 }
 
 // runReproduce runs table2.RunTable2 on the embedded Shakespeare corpus (no
@@ -306,7 +309,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,
 			Preset: preset.Name, Encoders: cfg.Encoders, Mixed: cfg.Mixed, Rows: res.Rows, Pairs: res.Rounds, Skipped: res.Skipped,
-			Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: res.Notes, OutDir: *out, Files: files, Seconds: res.Seconds}
+			Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: res.Notes, Comparisons: append([]table2.Comparison{}, res.Comparisons...), OutDir: *out, Files: files, Seconds: res.Seconds}
 		if o.Skipped == nil {
 			o.Skipped = []table2.SkippedEncoder{}
 		}

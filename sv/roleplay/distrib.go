@@ -1,6 +1,7 @@
 package roleplay
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -37,6 +38,13 @@ type Distribution struct {
 	// AUC is the probability that a positive pair is more similar than a
 	// negative one (stats.AUC over every pair); 0.5 means inseparable.
 	AUC stats.Float `json:"auc"`
+	// AUCCI is AUC's percentile bootstrap interval (Config.Bootstrap
+	// replicates, Config.Confidence): the roles are resampled with
+	// replacement and every pair counts as often as the product of its
+	// two roles' draws, so a role's many pairs move together (a cluster
+	// bootstrap; the pairs of one role are not independent). Undefined
+	// without replicates or with fewer than two roles.
+	AUCCI stats.Interval `json:"auc_ci"`
 	// Overlap is the overlapping coefficient of the two distributions:
 	// the area shared by their normalised histograms (Histogram's bins),
 	// 1 for identical distributions, 0 for disjoint ones.
@@ -115,8 +123,8 @@ func (h Histogram) Overlap() float64 {
 }
 
 // distributions computes a row's two distributions.
-func (r *run) distributions(row *scoreRow) []Distribution {
-	var rgPos, rgNeg, ggPos, ggNeg []float64
+func (r *run) distributions(ctx context.Context, row *scoreRow) ([]Distribution, error) {
+	var rg, gg clusteredPairs
 	shares := func(i, j int) bool {
 		for _, k := range r.excl[i] {
 			if k == j {
@@ -125,17 +133,17 @@ func (r *run) distributions(row *scoreRow) []Distribution {
 		}
 		return false
 	}
+	// Real–generated pairs are clustered by the real roles of both sides
+	// (r.refs' indices), generated–generated ones by the row's roles.
 	for _, g := range row.roles {
 		if g.realRole != "" {
-			for _, ref := range r.refs {
-				dst := &rgNeg
-				if ref.realRole == g.realRole {
-					dst = &rgPos
-				}
+			gc := r.refOf[g.realRole]
+			for rc, ref := range r.refs {
+				pos := ref.realRole == g.realRole
 				for i := g.lo; i < g.hi; i++ {
 					for j := ref.lo; j < ref.hi; j++ {
 						if !shares(i, j) {
-							*dst = append(*dst, float64(row.gr.at(i, j)))
+							rg.add(float64(row.gr.at(i, j)), pos, gc, rc)
 						}
 					}
 				}
@@ -145,10 +153,6 @@ func (r *run) distributions(row *scoreRow) []Distribution {
 	for a, g := range row.roles {
 		for b := a; b < len(row.roles); b++ {
 			h := row.roles[b]
-			dst := &ggNeg
-			if a == b {
-				dst = &ggPos
-			}
 			for i := g.lo; i < g.hi; i++ {
 				j0 := h.lo
 				if a == b {
@@ -156,22 +160,31 @@ func (r *run) distributions(row *scoreRow) []Distribution {
 				}
 				for j := j0; j < h.hi; j++ {
 					if !shares(i, j) {
-						*dst = append(*dst, float64(row.gg.at(i, j)))
+						gg.add(float64(row.gg.at(i, j)), a == b, a, b)
 					}
 				}
 			}
 		}
 	}
 	seed := hashString(row.model) ^ uint64(r.cfg.Seed)
-	return []Distribution{
-		r.distribution(row.model, RealGenerated, rgPos, rgNeg, seed),
-		r.distribution(row.model, GeneratedGenerated, ggPos, ggNeg, seed+1),
+	out := []Distribution{
+		r.distribution(row.model, RealGenerated, rg.pos, rg.neg, seed),
+		r.distribution(row.model, GeneratedGenerated, gg.pos, gg.neg, seed+1),
 	}
+	var err error
+	if out[0].AUCCI, err = rg.aucInterval(ctx, len(r.refs), r.cfg, seed); err != nil {
+		return nil, err
+	}
+	if out[1].AUCCI, err = gg.aucInterval(ctx, len(row.roles), r.cfg, seed+1); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (r *run) distribution(model, kind string, pos, neg []float64, seed uint64) Distribution {
 	d := Distribution{Model: model, Kind: kind, NPositive: len(pos), NNegative: len(neg),
-		MeanPositive: stats.Float(stats.Mean(pos)), MeanNegative: stats.Float(stats.Mean(neg)), AUC: stats.NaN(), Overlap: stats.NaN()}
+		MeanPositive: stats.Float(stats.Mean(pos)), MeanNegative: stats.Float(stats.Mean(neg)),
+		AUC: stats.NaN(), AUCCI: stats.NoInterval(), Overlap: stats.NaN()}
 	if len(pos) > 0 && len(neg) > 0 {
 		scores := append(append(make([]float64, 0, len(pos)+len(neg)), pos...), neg...)
 		labels := make([]bool, len(scores))

@@ -303,7 +303,11 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 			return nil, err
 		}
 		rep.Models = append(rep.Models, ms)
-		rep.Distributions = append(rep.Distributions, r.distributions(row)...)
+		ds, err := r.distributions(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		rep.Distributions = append(rep.Distributions, ds...)
 	}
 	if err := r.addCommon(ctx, rep); err != nil {
 		return nil, err

@@ -375,6 +375,11 @@ func TestScoreSynthetic(t *testing.T) {
 	if !(dg.AUC > 0.9 && db.AUC < dg.AUC && dg.Overlap < db.Overlap) {
 		t.Errorf("good AUC %v overlap %v; bland AUC %v overlap %v", dg.AUC, dg.Overlap, db.AUC, db.Overlap)
 	}
+	for _, d := range rep.Distributions {
+		if d.AUC.Defined() && !(d.AUCCI[0] <= d.AUC && d.AUC <= d.AUCCI[1]) {
+			t.Errorf("%s %s: AUC %v outside its interval %v", d.Model, d.Kind, d.AUC, d.AUCCI)
+		}
+	}
 	if gg := findDist(rep, "Good", GeneratedGenerated); gg.NPositive == 0 || gg.NNegative == 0 || len(gg.Histogram.Edges) != cfg.Bins+1 {
 		t.Errorf("generated-generated distribution %+v", gg)
 	}

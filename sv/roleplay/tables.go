@@ -173,13 +173,14 @@ func WriteMatches(w io.Writer, r *Report) error {
 }
 
 // WriteDistributions prints the separability of each row's similarity
-// distributions.
+// distributions: AUC with its role-resampling bootstrap interval, and
+// the histograms' overlap.
 func WriteDistributions(w io.Writer, r *Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "Model\tPairs\tPositive\tNegative\tMean pos\tMean neg\tAUC\tOverlap")
+	fmt.Fprintln(tw, "Model\tPairs\tPositive\tNegative\tMean pos\tMean neg\tAUC\tAUC CI\tOverlap")
 	for _, d := range r.Distributions {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Model, d.Kind, d.NPositive, d.NNegative,
-			pct(d.MeanPositive), pct(d.MeanNegative), num(d.AUC), num(d.Overlap))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Model, d.Kind, d.NPositive, d.NNegative,
+			pct(d.MeanPositive), pct(d.MeanNegative), num(d.AUC), numCI(d.AUCCI), num(d.Overlap))
 	}
 	return tw.Flush()
 }

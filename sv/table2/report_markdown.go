@@ -134,6 +134,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	fmt.Fprintln(ew)
+	t.writeComparisons(ew)
 	if len(t.Rounds) > 0 {
 		fmt.Fprintf(ew, "## Pairs per round\n\n| Round | Seed | Train | Dev |")
 		for _, k := range allTestKeys() {

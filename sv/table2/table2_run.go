@@ -158,6 +158,10 @@ type Table2 struct {
 	Skipped []SkippedEncoder `json:"skipped,omitempty"`
 	// Notes are things a reader should know about this run.
 	Notes []string `json:"notes,omitempty"`
+	// Comparisons hold, per test set, the best fine-tuned row against
+	// the best untuned row with a paired bootstrap interval of their AUC
+	// difference (FineTunedVsUntuned); absent without both kinds of row.
+	Comparisons []Comparison `json:"comparisons,omitempty"`
 	// Config is the resolved configuration.
 	Config Table2Config `json:"config"`
 	// Components are the fully resolved options of every encoder of the
@@ -354,6 +358,9 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 		}
 	}
 	res.Rows = AggregateRows(res.PerRound, order)
+	if res.Comparisons, err = FineTunedVsUntuned(res); err != nil {
+		return nil, err
+	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
