@@ -42,7 +42,8 @@ type Distribution struct {
 	// replicates, Config.Confidence): the roles are resampled with
 	// replacement and every pair counts as often as the product of its
 	// two roles' draws, so a role's many pairs move together (a cluster
-	// bootstrap; the pairs of one role are not independent). Undefined
+	// bootstrap; the pairs of one role are not independent); replicates
+	// without a positive or a negative pair are left out. Undefined
 	// without replicates or with fewer than two roles.
 	AUCCI stats.Interval `json:"auc_ci"`
 	// Overlap is the overlapping coefficient of the two distributions:

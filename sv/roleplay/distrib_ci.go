@@ -26,7 +26,8 @@ func (c *clusteredPairs) add(sim float64, positive bool, a, b int) {
 
 // aucInterval is the percentile interval of the AUC over cfg.Bootstrap
 // replicates that each draw n clusters with replacement and count a pair
-// of clusters a, b as often as count(a)·count(b). The scores are sorted
+// of clusters a, b as often as count(a)·count(b) (pairWeights);
+// replicates without a positive or a negative pair are left out. The scores are sorted
 // once (stats.AUCOrder), so a replicate costs one pass over the pairs.
 // Replicate b draws from its own seeded stream, as the rows' bootstrap
 // does, so the interval does not depend on the number of cores.
@@ -52,14 +53,22 @@ func (c *clusteredPairs) aucInterval(ctx context.Context, n int, cfg Config, see
 		rng := rand.New(rand.NewPCG(seed, 0x61756300+uint64(b)))
 		count := make([]float64, n)
 		resample(rng, count)
-		w := make([]float64, len(scores))
-		for i, p := range cl {
-			w[i] = count[p[0]] * count[p[1]]
-		}
-		reps[b] = order.Weighted(w)
+		reps[b] = order.Weighted(pairWeights(cl, count))
 	})
 	if err := ctx.Err(); err != nil {
 		return stats.NoInterval(), err
 	}
 	return stats.PercentileInterval(reps, cfg.Confidence), nil
+}
+
+// pairWeights returns how often each pair of clusters cl counts when
+// cluster c was drawn count[c] times: the product of its two clusters'
+// draws (a pair within one cluster drawn twice counts four times, as the
+// pairs of two copies of its sets would).
+func pairWeights(cl [][2]int, count []float64) []float64 {
+	w := make([]float64, len(cl))
+	for i, p := range cl {
+		w[i] = count[p[0]] * count[p[1]]
+	}
+	return w
 }

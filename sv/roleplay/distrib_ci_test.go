@@ -2,6 +2,7 @@ package roleplay
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -45,5 +46,13 @@ func TestAUCIntervalResamplesRoles(t *testing.T) {
 	cfg.Bootstrap = 0
 	if ci, _ := clean.aucInterval(context.Background(), 3, cfg, 1); ci.Defined() {
 		t.Errorf("no replicates: interval %v, want undefined", ci)
+	}
+}
+
+func TestPairWeights(t *testing.T) {
+	cl := [][2]int{{0, 0}, {0, 2}, {2, 0}, {1, 2}, {2, 2}}
+	got := pairWeights(cl, []float64{2, 0, 1})
+	if want := []float64{4, 2, 2, 0, 1}; !slices.Equal(got, want) {
+		t.Errorf("weights %v, want %v", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package table2
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -62,6 +63,19 @@ func TestCompareRows(t *testing.T) {
 	if _, err := CompareRows(per, "good_ft", "absent", k, 10, 0.95, 1); err == nil || !strings.Contains(err.Error(), "no round") {
 		t.Errorf("absent row: %v", err)
 	}
+	// A round with a NaN score is left out, as the row's cell leaves it out.
+	nan := compareRounds(k, 50)
+	for i := range nan {
+		if nan[i].Encoder == "noisy" && nan[i].Round == 2 {
+			ts := nan[i].Scores[k.String()]
+			ts.Scores = append([]float64(nil), ts.Scores...)
+			ts.Scores[3] = math.NaN()
+			nan[i].Scores[k.String()] = ts
+		}
+	}
+	if c, err := CompareRows(nan, "good_ft", "noisy", k, 100, 0.95, 1); err != nil || c.Rounds != 2 || c.Pairs != 100 || !c.AUCDiff.Defined() || !c.AUCDiffCI.Defined() {
+		t.Errorf("NaN round: %+v, %v", c, err)
+	}
 	bad := compareRounds(k, 20)
 	for i := range bad {
 		if bad[i].Encoder == "noisy" {
@@ -89,10 +103,7 @@ func TestFineTunedVsUntuned(t *testing.T) {
 		}
 		tab.Rows = append(tab.Rows, aggregateCell(name, k, rs))
 	}
-	cs, err := FineTunedVsUntuned(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := FineTunedVsUntuned(tab)
 	if len(cs) != 1 || cs[0].A != "good_ft" || (cs[0].B != "noisy" && cs[0].B != "twin") || cs[0].Test != k.String() {
 		t.Fatalf("comparisons %+v", cs)
 	}
