@@ -99,8 +99,9 @@ func (b *block) at(i, j int) float32 { return b.v[(i-b.a0)*(b.b1-b.b0)+(j-b.b0)]
 func (b *block) contains(i, j int) bool { return i >= b.a0 && i < b.a1 && j >= b.b0 && j < b.b1 }
 
 // similarities computes the block [a0,a1) × [b0,b1): cosines by one
-// matrix product (gonum's BLAS, which runs on every core), or the
-// PairScorer's own score pair by pair.
+// matrix product (gonum's BLAS, which runs on every core), a PairScorer's
+// DotForm by one product per term (dotRows), or else the PairScorer's own
+// score pair by pair.
 func (e *embedding) similarities(ctx context.Context, a0, a1, b0, b1 int) (*block, error) {
 	b := &block{a0: a0, a1: a1, b0: b0, b1: b1, v: make([]float32, (a1-a0)*(b1-b0))}
 	na, nb := a1-a0, b1-b0
@@ -108,6 +109,9 @@ func (e *embedding) similarities(ctx context.Context, a0, a1, b0, b1 int) (*bloc
 		return b, nil
 	}
 	if e.dot != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		e.dot.block(b)
 		return b, nil
 	}

@@ -90,14 +90,18 @@ func CompareRows(perRound []EncoderRound, a, b string, k pairs.TestKey, replicat
 				return c, fmt.Errorf("table2: compare %s and %s on %s: round %d's labels differ", a, b, k, r)
 			}
 		}
-		d := stats.AUC(sa, la) - stats.AUC(sb, lb)
-		if math.IsNaN(d) {
-			continue // a NaN score, or a round without positives or negatives: AUC undefined, as in the row's cell
-		}
 		oa, errA := stats.NewAUCOrder(sa, la)
 		ob, errB := stats.NewAUCOrder(sb, lb)
 		if errA != nil || errB != nil {
-			continue // unreachable once d is defined; kept so a NaN never reaches Weighted
+			continue // a NaN score: the AUC is undefined, as in the row's cell
+		}
+		ones := make([]float64, len(sa))
+		for i := range ones {
+			ones[i] = 1
+		}
+		d := oa.Weighted(ones) - ob.Weighted(ones) // = AUC(a) − AUC(b)
+		if math.IsNaN(d) {
+			continue // a round without positives or negatives
 		}
 		rounds = append(rounds, round{a: oa, b: ob, n: len(sa)})
 		c.Pairs += len(sa)

@@ -10,8 +10,9 @@ import (
 	"github.com/roleprint/roleprint/stats"
 )
 
-// compareRounds builds rounds of three rows on one test set: "good_ft"
-// separates with noise, "noisy" is near chance, "twin" equals "noisy".
+// compareRounds builds rounds of five rows on one test set: "good_ft"
+// separates with noise, "weak_ft" less well, "noisy" is near chance,
+// "twin" equals "noisy", "anti" reverses "good_ft".
 func compareRounds(k pairs.TestKey, n int) []EncoderRound {
 	var out []EncoderRound
 	for r := 1; r <= 3; r++ {
@@ -26,7 +27,12 @@ func compareRounds(k pairs.TestKey, n int) []EncoderRound {
 				good[i] += 1.5
 			}
 		}
-		for name, s := range map[string][]float64{"good_ft": good, "noisy": noisy, "twin": noisy} {
+		anti, weak := make([]float64, n), make([]float64, n)
+		for i := range good {
+			anti[i] = -good[i]
+			weak[i] = (good[i] + 6*noisy[i]) / 7
+		}
+		for name, s := range map[string][]float64{"good_ft": good, "noisy": noisy, "twin": noisy, "anti": anti, "weak_ft": weak} {
 			er := EncoderRound{Round: r, Encoder: name, Scores: map[string]TestScoreSet{k.String(): {Scores: s, Positive: pos}}}
 			er.Cells = map[string]CellMetrics{k.String(): EvaluateCell(s, pos, 0)}
 			out = append(out, er)
@@ -94,7 +100,7 @@ func TestFineTunedVsUntuned(t *testing.T) {
 	k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Harder}
 	per := compareRounds(k, 100)
 	tab := &Table2{PerRound: per}
-	for _, name := range []string{"noisy", "good_ft", "twin"} {
+	for _, name := range []string{"anti", "weak_ft", "noisy", "good_ft", "twin"} {
 		var rs []EncoderRound
 		for _, r := range per {
 			if r.Encoder == name {
