@@ -55,6 +55,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
 	verifierDir := fs.String("verifier", "", "score with a saved verifier bundle (OUT/verifier of reproduce or train) instead of --encoder")
+	vs := fs.String("vs", "", "also score with this encoder (a name, or a verifier bundle folder) on the same sets, and compare the separations by a paired role bootstrap (its default settings; --fit-on and --fit-real-only apply to it too)")
 	def := roleplay.DefaultConfig()
 	grouping := fs.String("grouping", string(def.Grouping), "how utterances form sets: paper (Eq. 2/3 literally: one set per model role, one reference set per real conversation), chunks (sets of --set-size, the old default; set-level bootstrap), conversation (one set per conversation) or role (one set per generated role, real sets chunked)")
 	setSize := fs.Int("set-size", def.SetSize, "utterances per set (chunks grouping; real sets of role grouping)")
@@ -68,6 +69,8 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	rankAmong := fs.String("rank-among", string(def.RankAmong), "Simulation Rank candidates: real (a model's sets for a role against every real role; Table 6's reading) or agent (the model's roles against the role's real sets)")
 	allReal := fs.Bool("all-real-speakers", false, "make every real speaker a real role (Real row, rank candidate), also those no agent plays")
 	fitReal := fs.Bool("fit-real-only", false, "fit TF-IDF and feature statistics on the real texts only (default: on all texts scored)")
+	var fitOn scorePathList
+	fs.Var(&fitOn, "fit-on", "fit TF-IDF and feature statistics on these texts instead of the scored ones: a verifier bundle folder (its training texts, fit.txt: what the verifier saw), corpus .parquet files or text files (one per line); comma-separated or repeated")
 	adapt := fs.Bool("adapt", false, "with --verifier: re-centre its n-gram parts on the texts scored (those --fit-real-only picks): domain adaptation for corpora it was not trained on")
 	roleMap := fs.String("role-map", "", "file mapping generated roles to real speakers (\"Role = Speaker; Speaker\" lines, or JSON); overrides automatic matching")
 	models := fs.String("models", "", "score only these agent models (comma-separated)")
@@ -87,7 +90,11 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	*verifierDir = scoreDefaultVerifier(e, *name, *verifierDir)
 	switch {
 	case *adapt && *verifierDir == "":
-		return usagef("--adapt re-centres a verifier bundle (--verifier DIR); an --encoder is fitted on the scored texts already")
+		return usagef("--adapt re-centres a verifier bundle (--verifier DIR); an --encoder is fitted on the scored texts already (or on --fit-on's)")
+	case len(fitOn) > 0 && *verifierDir != "":
+		return usagef("--fit-on fits an --encoder; a verifier bundle is fitted on its own training texts (and --adapt re-centres it on the scored ones); to fit a --vs encoder on other texts, make it the --encoder and the bundle --vs")
+	case len(fitOn) > 0 && *fitReal:
+		return usagef("--fit-on and --fit-real-only both say what to fit on: give one")
 	case *name == "" && *verifierDir == "":
 		return usagef("--encoder is required (one of: %s), or --verifier DIR", strings.Join(sv.EncoderNames(), ", "))
 	case len(realFiles) == 0:
@@ -118,6 +125,28 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeEnc()
+	vsOpts := sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Seed: *seed, Logf: e.Logf}
+	var vsEnc sv.Encoder
+	if *vs != "" {
+		var closeVs func()
+		if vsEnc, closeVs, err = scoreVsEncoder(ctx, e, *vs, vsOpts); err != nil {
+			return err
+		}
+		defer closeVs()
+	}
+	if len(fitOn) > 0 {
+		if _, ok := enc.(sv.Fitter); !ok {
+			return usagef("--fit-on: encoder %s is not fitted on texts (tfidf, liwc, pos, mixed and the other sv.Fitter encoders are)", *name)
+		}
+		if cfg.FitTexts, cfg.FitOn, err = readFitOn(fitOn, e); err != nil {
+			return err
+		}
+		also := ""
+		if *vs != "" {
+			also = fmt.Sprintf(", and --vs %s if it is fitted on texts", *vs)
+		}
+		e.Logf("score: %s is fitted on %d texts of %s, not on the texts scored%s", *name, len(cfg.FitTexts), cfg.FitOn, also)
+	}
 
 	real, err := data.ReadUtterances(realFiles...)
 	if err != nil {
@@ -176,6 +205,19 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *vs != "" {
+		if rep.Comparisons, err = scoreVs(ctx, e, *vs, vsEnc, real, gen, cfg, rep); err != nil {
+			return err
+		}
+		if *distFile != "" || *outs.out != "" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the comparisons with %s are of the %s grouping's sets; the distributions written (--out, --distributions) are of chunks of %d, and --out's tables and report.html do not show the comparisons", *vs, rep.Config.Grouping, rep.Config.SetSize))
+		}
+		for _, c := range rep.Comparisons {
+			if c.Replicates == 0 && c.AUCDiff.Defined() && rep.Config.Bootstrap > 0 {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("comparison %s %s with %s: no paired replicates (a similarity of one encoder is NaN, or fewer than two roles): no interval", c.Model, c.Kind, *vs))
+			}
+		}
+	}
 	if *distFile != "" || *outs.out != "" {
 		if err := chunkedDistributions(ctx, e, enc, real, gen, cfg, rep); err != nil {
 			return err
@@ -228,6 +270,13 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintln(w, "\nSimilarity distributions (Figures 1, 2):")
 	if err := roleplay.WriteDistributions(w, rep); err != nil {
 		return err
+	}
+	if len(rep.Comparisons) > 0 {
+		fmt.Fprintf(w, "\nSeparation against %s on the same sets (grouping %s; paired role bootstrap, %d replicates, %.0f %%; AUC ×100):\n",
+			rep.Comparisons[0].B, rep.Config.Grouping, rep.Config.Bootstrap, 100*rep.Config.Confidence)
+		if err := roleplay.WriteComparisons(w, rep); err != nil {
+			return err
+		}
 	}
 	for _, n := range rep.Notes {
 		e.Logf("note: %s", n)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/sv/verifier"
 )
 
 // scoreCLI runs one command line and returns its exit code and output.
@@ -278,10 +280,149 @@ func TestScoreCommandErrors(t *testing.T) {
 		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--role-map", filepath.Join(dir, "none.map")}, 1, "none.map"},
 		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--rank-among", "both"}, 1, "unknown rank candidates"},
 		{[]string{"score", "--real", realPath, "--encoder", "tfidf", genPath, "--json"}, 2, "after the input files"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--verifier", dir, "--fit-on", realPath}, 2, "--fit-on fits an --encoder"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--fit-on", realPath, "--fit-real-only"}, 2, "give one"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--fit-on", dir}, 1, "verifier.json"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "lsm", "--fit-on", realPath}, 2, "is not fitted on texts"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--vs", "tfidff"}, 1, "--vs tfidff: "},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--vs", dir}, 1, "--vs " + dir + ": "},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--vs", "ngram-metric_ft"}, 2, "--vs ngram-metric_ft: score uses untrained encoders"},
+		{[]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--fit-on", filepath.Join(dir, "no.txt")}, 1, "no.txt"},
 	} {
 		code, _, stderr := scoreCLI(c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args[1:], code, stderr, c.code, c.want)
 		}
 	}
+}
+
+// TestScoreCommandFitOn fits tfidf on a bundle folder's fit.txt holding no
+// role's own words: its vocabulary cannot tell the roles apart, so the
+// Real row's separation falls from the default fit on the scored texts.
+func TestScoreCommandFitOn(t *testing.T) {
+	realPath, genPath := writeScoreFixtures(t)
+	bundle := t.TempDir()
+	var lines []string
+	for k := range 50 {
+		lines = append(lines, strings.Repeat([]string{"the a is and", "to of you it", "that we so well"}[k%3]+" ", 3))
+	}
+	spec := fmt.Sprintf(`{"format": %q, "format_version": %d, "name": "t", "manifest": "manifest.json", "fit_texts": "fit.txt",
+		"parts": [{"row": "tfidf", "encoder": "tfidf", "weight": 1, "fit": true}]}`, verifier.Format, verifier.FormatVersion)
+	for f, body := range map[string]string{"verifier.json": spec, "manifest.json": "{}", "fit.txt": strings.Join(lines, "\n") + "\n"} {
+		if err := os.WriteFile(filepath.Join(bundle, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sep := func(extra ...string) (float64, string) {
+		args := append([]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--bootstrap", "0", "--json"}, extra...)
+		code, stdout, stderr := scoreCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		var out struct {
+			Config struct {
+				FitOn string `json:"fit_on"`
+			} `json:"config"`
+			Distributions []struct {
+				Model string   `json:"model"`
+				Kind  string   `json:"kind"`
+				AUC   *float64 `json:"auc"`
+			} `json:"distributions"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range out.Distributions {
+			if d.Model == "Real" && d.Kind == "real-generated" && d.AUC != nil {
+				return *d.AUC, out.Config.FitOn
+			}
+		}
+		t.Fatalf("%v: no Real real-generated AUC in %s", extra, stdout)
+		return 0, ""
+	}
+	def, on := sep()
+	if on != "" {
+		t.Errorf("default fit_on %q, want empty", on)
+	}
+	fitted, on := sep("--fit-on", bundle)
+	if on != bundle {
+		t.Errorf("fit_on %q, want %q", on, bundle)
+	}
+	if !(def > 0.9 && fitted < def-0.1) {
+		t.Errorf("separation fitted on the scored texts %.3f, on role-free texts %.3f: want > 0.9 and at least 0.1 lower", def, fitted)
+	}
+}
+
+// TestScoreCommandVs compares tfidf with itself (every paired difference
+// 0) and with liwc on the fixture's sets; without --vs the key is [].
+func TestScoreCommandVs(t *testing.T) {
+	realPath, genPath := writeScoreFixtures(t)
+	type cmp struct {
+		Model     string     `json:"model"`
+		Kind      string     `json:"kind"`
+		A         string     `json:"a"`
+		B         string     `json:"b"`
+		AUCDiff   *float64   `json:"auc_diff"`
+		AUCDiffCI []*float64 `json:"auc_diff_ci"`
+		Share     *float64   `json:"share_not_above"`
+		Reps      int        `json:"replicates"`
+	}
+	run := func(extra ...string) []cmp {
+		args := append([]string{"score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--bootstrap", "200", "--json"}, extra...)
+		code, stdout, stderr := scoreCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		var out struct {
+			Comparisons []cmp `json:"comparisons"`
+		}
+		if !strings.Contains(stdout, `"comparisons":`) {
+			t.Fatalf("%v: no comparisons key", extra)
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Comparisons
+	}
+	if c := run(); len(c) != 0 {
+		t.Errorf("without --vs: %d comparisons", len(c))
+	}
+	self := run("--vs", "tfidf")
+	if len(self) != 6 {
+		t.Fatalf("--vs tfidf: %d comparisons, want one per distribution (6)", len(self))
+	}
+	paired := 0
+	for _, c := range self {
+		if c.A != "tfidf" || c.B != "tfidf" {
+			t.Errorf("names %q %q", c.A, c.B)
+		}
+		if c.Reps == 0 {
+			continue
+		}
+		paired++
+		if c.AUCDiff == nil || c.AUCDiffCI[0] == nil || c.AUCDiffCI[1] == nil || *c.AUCDiff != 0 || *c.AUCDiffCI[0] != 0 || *c.AUCDiffCI[1] != 0 {
+			t.Errorf("%s %s against itself: diff %v, interval %v", c.Model, c.Kind, deref(c.AUCDiff), []float64{deref(c.AUCDiffCI[0]), deref(c.AUCDiffCI[1])})
+		}
+	}
+	if paired == 0 {
+		t.Error("--vs tfidf: no comparison with paired replicates")
+	}
+	found := false
+	for _, c := range run("--vs", "liwc") {
+		if c.Model == "Real" && c.Kind == "real-generated" {
+			found = c.B == "liwc" && c.Reps > 100 && c.AUCDiff != nil && c.AUCDiffCI[0] != nil && c.AUCDiffCI[1] != nil &&
+				*c.AUCDiffCI[0] <= *c.AUCDiff && *c.AUCDiff <= *c.AUCDiffCI[1]
+		}
+	}
+	if !found {
+		t.Error("--vs liwc: no paired interval around the Real row's difference")
+	}
+}
+
+// deref is *p, or NaN for nil.
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }

@@ -122,6 +122,16 @@ type Config struct {
 	// features) on the real texts only; default false: on every text
 	// scored, real and generated (unsupervised statistics such as IDF).
 	FitRealOnly bool `json:"fit_real_only"`
+	// FitTexts, when set, are the texts a Fitter encoder is fitted on
+	// instead of the texts scored, as given (not de-duplicated): e.g. a
+	// verifier bundle's training texts (OUT/verifier/fit.txt), so that an
+	// untuned baseline has seen what the verifier saw and nothing of the
+	// corpus it scores (inductive), where the default fit on the scored
+	// texts is transductive. FitTexts cannot be combined with FitRealOnly
+	// or Adapt.
+	FitTexts []string `json:"-"`
+	// FitOn says where FitTexts came from (file names), for the report.
+	FitOn string `json:"fit_on,omitempty"`
 	// Adapt re-centres an sv.Adapter encoder (a verifier bundle's
 	// ngram-metric parts) on the texts a Fitter would be fitted on
 	// (FitRealOnly decides which) before embedding: unsupervised domain
@@ -221,6 +231,9 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("roleplay: confidence %g: want 0 < c < 1", c.Confidence)
 	case c.TopK < 0 || c.Bins < 1 || c.MaxDistributionPairs < 1:
 		return c, fmt.Errorf("roleplay: top-k %d, bins %d, max distribution pairs %d: want top-k ≥ 0 and the others ≥ 1", c.TopK, c.Bins, c.MaxDistributionPairs)
+	}
+	if len(c.FitTexts) > 0 && (c.FitRealOnly || c.Adapt) {
+		return c, fmt.Errorf("roleplay: %d fit texts %s replace the scored texts a Fitter is fitted on: they cannot be combined with fit-real-only or adapt", len(c.FitTexts), c.FitOn)
 	}
 	if c.Names == nil {
 		c.Names = genimport.DefaultNameMatcher()

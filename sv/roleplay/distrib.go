@@ -46,6 +46,15 @@ type Distribution struct {
 	// without a positive or a negative pair are left out. Undefined
 	// without replicates or with fewer than two roles.
 	AUCCI stats.Interval `json:"auc_ci"`
+	// AUCReplicates are the bootstrap AUCs behind AUCCI, in draw order
+	// (NaN where a replicate was left out; nil without an interval). A
+	// replicate's draw depends on Config.Seed, the row's name and the
+	// number of roles only, not on the encoder, so two reports of one
+	// configuration and data share their draws: CompareSeparation pairs
+	// them.
+	AUCReplicates []float64 `json:"-"`
+	// pairsKey fingerprints the pairs' roles in order (clusteredPairs.key).
+	pairsKey uint64
 	// Overlap is the overlapping coefficient of the two distributions:
 	// the area shared by their normalised histograms (Histogram's bins),
 	// 1 for identical distributions, 0 for disjoint ones.
@@ -173,10 +182,11 @@ func (r *run) distributions(ctx context.Context, row *scoreRow) ([]Distribution,
 		r.distribution(row.model, GeneratedGenerated, gg.pos, gg.neg, seed+1),
 	}
 	var err error
-	if out[0].AUCCI, err = rg.aucInterval(ctx, len(r.refs), r.cfg, seed); err != nil {
+	out[0].pairsKey, out[1].pairsKey = rg.key(len(r.refs)), gg.key(len(row.roles))
+	if out[0].AUCCI, out[0].AUCReplicates, err = rg.aucInterval(ctx, len(r.refs), r.cfg, seed); err != nil {
 		return nil, err
 	}
-	if out[1].AUCCI, err = gg.aucInterval(ctx, len(row.roles), r.cfg, seed+1); err != nil {
+	if out[1].AUCCI, out[1].AUCReplicates, err = gg.aucInterval(ctx, len(row.roles), r.cfg, seed+1); err != nil {
 		return nil, err
 	}
 	return out, nil

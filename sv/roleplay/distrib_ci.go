@@ -2,6 +2,8 @@ package roleplay
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/fnv"
 	"math/rand/v2"
 
 	"github.com/roleprint/roleprint/stats"
@@ -24,16 +26,38 @@ func (c *clusteredPairs) add(sim float64, positive bool, a, b int) {
 	}
 }
 
+// key fingerprints the pairs' clusters in order, with n clusters: two
+// distributions with one key were built from the same sets (the pairing
+// CompareSeparation relies on).
+func (c *clusteredPairs) key(n int) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(x int) {
+		binary.LittleEndian.PutUint64(b[:], uint64(x))
+		h.Write(b[:])
+	}
+	put(n)
+	for _, cl := range [][][2]int{c.posCl, c.negCl} {
+		put(len(cl))
+		for _, p := range cl {
+			put(p[0])
+			put(p[1])
+		}
+	}
+	return h.Sum64()
+}
+
 // aucInterval is the percentile interval of the AUC over cfg.Bootstrap
-// replicates that each draw n clusters with replacement and count a pair
+// replicates, and those replicates (NaN where left out), that each draw n
+// clusters with replacement and count a pair
 // of clusters a, b as often as count(a)·count(b) (pairWeights);
 // replicates without a positive or a negative pair are left out. The scores are sorted
 // once (stats.AUCOrder), so a replicate costs one pass over the pairs.
 // Replicate b draws from its own seeded stream, as the rows' bootstrap
 // does, so the interval does not depend on the number of cores.
-func (c *clusteredPairs) aucInterval(ctx context.Context, n int, cfg Config, seed uint64) (stats.Interval, error) {
+func (c *clusteredPairs) aucInterval(ctx context.Context, n int, cfg Config, seed uint64) (stats.Interval, []float64, error) {
 	if cfg.Bootstrap == 0 || n < 2 || len(c.pos) == 0 || len(c.neg) == 0 {
-		return stats.NoInterval(), nil
+		return stats.NoInterval(), nil, nil
 	}
 	scores := append(append(make([]float64, 0, len(c.pos)+len(c.neg)), c.pos...), c.neg...)
 	labels := make([]bool, len(scores))
@@ -43,7 +67,7 @@ func (c *clusteredPairs) aucInterval(ctx context.Context, n int, cfg Config, see
 	cl := append(append(make([][2]int, 0, len(scores)), c.posCl...), c.negCl...)
 	order, err := stats.NewAUCOrder(scores, labels)
 	if err != nil {
-		return stats.NoInterval(), nil // a NaN similarity: AUC is undefined too
+		return stats.NoInterval(), nil, nil // a NaN similarity: AUC is undefined too
 	}
 	reps := make([]float64, cfg.Bootstrap)
 	parallel(cfg.Bootstrap, func(b int) {
@@ -56,9 +80,9 @@ func (c *clusteredPairs) aucInterval(ctx context.Context, n int, cfg Config, see
 		reps[b] = order.Weighted(pairWeights(cl, count))
 	})
 	if err := ctx.Err(); err != nil {
-		return stats.NoInterval(), err
+		return stats.NoInterval(), nil, err
 	}
-	return stats.PercentileInterval(reps, cfg.Confidence), nil
+	return stats.PercentileInterval(reps, cfg.Confidence), reps, nil
 }
 
 // pairWeights returns how often each pair of clusters cl counts when

@@ -26,25 +26,25 @@ func TestAUCIntervalResamplesRoles(t *testing.T) {
 			clean.add(0, false, k, (k+1)%3)
 		}
 	}
-	ci, err := split.aucInterval(context.Background(), 2, cfg, 1)
+	ci, _, err := split.aucInterval(context.Background(), 2, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !(ci[0] < 0.1 && ci[1] > 0.9) {
 		t.Errorf("disagreeing roles: interval %v, want about [0, 1]", ci)
 	}
-	ci, err = clean.aucInterval(context.Background(), 3, cfg, 1)
+	ci, _, err = clean.aucInterval(context.Background(), 3, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ci[0] != 1 || ci[1] != 1 {
 		t.Errorf("separating roles: interval %v, want [1, 1]", ci)
 	}
-	if ci, _ := clean.aucInterval(context.Background(), 1, cfg, 1); ci.Defined() {
+	if ci, _, _ := clean.aucInterval(context.Background(), 1, cfg, 1); ci.Defined() {
 		t.Errorf("one role: interval %v, want undefined", ci)
 	}
 	cfg.Bootstrap = 0
-	if ci, _ := clean.aucInterval(context.Background(), 3, cfg, 1); ci.Defined() {
+	if ci, _, _ := clean.aucInterval(context.Background(), 3, cfg, 1); ci.Defined() {
 		t.Errorf("no replicates: interval %v, want undefined", ci)
 	}
 }

@@ -3,6 +3,7 @@ package roleplay
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
@@ -33,6 +34,32 @@ func TestFitTexts(t *testing.T) {
 		hasReal := slices.Contains(enc.fitted, real[0].Text)
 		if !hasReal || hasGen == realOnly {
 			t.Errorf("FitRealOnly=%v: fitted on real %v, generated %v", realOnly, hasReal, hasGen)
+		}
+	}
+}
+
+func TestFitTextsGiven(t *testing.T) {
+	real, gen := synthetic(9)
+	enc := &fitRecorder{}
+	cfg := DefaultConfig()
+	cfg.Bootstrap = 0
+	cfg.FitTexts = []string{"only this text", "and this one"}
+	cfg.FitOn = "test"
+	rep, err := Score(context.Background(), enc, real, gen, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(enc.fitted, cfg.FitTexts) {
+		t.Errorf("fitted on %d texts (first %q), want exactly the given %q", len(enc.fitted), enc.fitted[:min(3, len(enc.fitted))], cfg.FitTexts)
+	}
+	if rep.Config.FitOn != "test" {
+		t.Errorf("report config fit_on %q, want test", rep.Config.FitOn)
+	}
+	for _, bad := range []func(*Config){func(c *Config) { c.FitRealOnly = true }, func(c *Config) { c.Adapt = true }} {
+		c := cfg
+		bad(&c)
+		if _, err := Score(context.Background(), &fitRecorder{}, real, gen, c, nil); err == nil || !strings.Contains(err.Error(), "cannot be combined") {
+			t.Errorf("fit texts with fit-real-only %v, adapt %v: %v", c.FitRealOnly, c.Adapt, err)
 		}
 	}
 }

@@ -26,6 +26,10 @@ type Report struct {
 	// Distributions holds, per row, the real–generated and
 	// generated–generated similarity distributions (Figures 1 and 2).
 	Distributions []Distribution `json:"distributions"`
+	// Comparisons holds the separations compared with another encoder's
+	// report on the same sets (CompareSeparation; `score --vs`). Score
+	// leaves it empty: a caller that compares fills it.
+	Comparisons []SeparationComparison `json:"comparisons"`
 	// Notes holds remarks: roles left out and why.
 	Notes []string `json:"notes"`
 }

@@ -85,7 +85,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 		return nil, err
 	}
 	r := &run{cfg: cfg, refOf: map[string]int{}}
-	rep := &Report{Encoder: enc.Name(), Config: cfg}
+	rep := &Report{Encoder: enc.Name(), Config: cfg, Comparisons: []SeparationComparison{}}
 
 	// Real speakers and generated roles.
 	realBySpeaker := map[string][]data.Utterance{}
@@ -266,19 +266,7 @@ func Score(ctx context.Context, enc sv.Encoder, real, generated []data.Utterance
 	r.excl = sharedConversations(r.sets)
 
 	// Embed.
-	var fit []string
-	seen := map[string]bool{}
-	for i, s := range r.sets {
-		if cfg.FitRealOnly && !isRealSet(r, i) {
-			continue
-		}
-		for _, t := range s.texts {
-			if !seen[t] {
-				seen[t] = true
-				fit = append(fit, t)
-			}
-		}
-	}
+	fit := fitTexts(r, cfg)
 	r.emb, err = embed(ctx, enc, r.sets, fit, cfg.Adapt, progress)
 	if err != nil {
 		return nil, fmt.Errorf("roleplay: %w", err)
@@ -434,4 +422,27 @@ func dedupLines(rows []data.Utterance) ([]data.Utterance, int) {
 		out = append(out, u)
 	}
 	return out, len(rows) - len(out)
+}
+
+// fitTexts returns the texts a Fitter encoder is fitted on: cfg.FitTexts
+// when given, else every distinct text scored (the real ones only with
+// cfg.FitRealOnly), in set order.
+func fitTexts(r *run, cfg Config) []string {
+	if len(cfg.FitTexts) > 0 {
+		return cfg.FitTexts
+	}
+	var fit []string
+	seen := map[string]bool{}
+	for i, s := range r.sets {
+		if cfg.FitRealOnly && !isRealSet(r, i) {
+			continue
+		}
+		for _, t := range s.texts {
+			if !seen[t] {
+				seen[t] = true
+				fit = append(fit, t)
+			}
+		}
+	}
+	return fit
 }

@@ -185,6 +185,19 @@ func WriteDistributions(w io.Writer, r *Report) error {
 	return tw.Flush()
 }
 
+// WriteComparisons prints Report.Comparisons: per distribution both
+// encoders' separations, their difference and its paired interval (×100),
+// and the share of replicates in which the first is not above.
+func WriteComparisons(w io.Writer, r *Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Model\tPairs\tA\tB\tAUC A\tAUC B\tA − B\tpaired CI\tshare A ≤ B")
+	for _, c := range r.Comparisons {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Model, c.Kind, c.A, c.B,
+			pct(c.AUC), pct(c.OtherAUC), pct(c.AUCDiff), pctCI(c.AUCDiffCI), num(c.ShareNotAbove))
+	}
+	return tw.Flush()
+}
+
 // NeedsCommon reports whether some agent row's Common differs from the
 // rows' own scores, i.e. the agent or the Real row has roles the other
 // lacks, so that WriteCommon says something the models table does not.

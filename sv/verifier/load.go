@@ -149,6 +149,20 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 	return v, nil
 }
 
+// ReadFitTexts reads the training texts of the bundle in dir (its spec's
+// FitTexts file, one text per line, as Load reads them): what its Fitter
+// parts were fitted on. A bundle without fit texts is an error.
+func ReadFitTexts(dir string) ([]string, error) {
+	s, err := ReadSpec(dir)
+	if err != nil {
+		return nil, err
+	}
+	if s.FitTexts == "" {
+		return nil, fmt.Errorf("verifier %s: the bundle has no fit texts (verifier.json names no fit_texts file)", dir)
+	}
+	return readLines(filepath.Join(dir, s.FitTexts))
+}
+
 // readLines reads one text per line.
 func readLines(path string) ([]string, error) {
 	f, err := os.Open(path)
