@@ -187,8 +187,14 @@ type ngramMetric struct {
 	pending *metricFile
 	// cohort is the s-norm cohort of cohort > 0, chosen by Train or read
 	// with the weights; nil otherwise.
-	cohort  *metricCohort
-	trained string // training summary for Describe
+	cohort *metricCohort
+	// adaptCohort is the s-norm cohort Adapt draws from the adaptation
+	// texts, used instead of cohort while adapted, and adaptG the corpus
+	// term's profile product every adapted pair gets
+	// (ngrammetric_adapt_cohort.go); nil and 0 otherwise.
+	adaptCohort *metricCohort
+	adaptG      float64
+	trained     string // training summary for Describe
 	// bestEpoch and devAUC are the kept epoch and its dev score.
 	bestEpoch int
 	devAUC    float64
@@ -297,7 +303,7 @@ func (e *ngramMetric) Fit(ctx context.Context, texts []string) error {
 
 // fit is Fit without the check: the global vocabularies, IDF and mean.
 func (e *ngramMetric) fit(ctx context.Context, texts []string) error {
-	e.groups, e.target, e.trainedW, e.cohort = nil, nil, nil, nil
+	e.groups, e.target, e.trainedW, e.cohort, e.adaptCohort, e.adaptG = nil, nil, nil, nil, nil, 0
 	for _, c := range e.chans {
 		if err := c.tf.Fit(ctx, texts); err != nil {
 			return fmt.Errorf("%s %s channel: %w", NameNgramMetric, c.name, err)
@@ -334,8 +340,13 @@ func (e *ngramMetric) EncodeSets(ctx context.Context, sets [][]string, progress 
 	if err != nil || !e.cohortActive() {
 		return out, err
 	}
-	group, _ := e.groups.place(sets, 0, false)
-	if err := e.appendCohortStats(ctx, out, group); err != nil {
+	var group []int
+	if e.target == nil {
+		group, _ = e.groups.place(sets, 0, false)
+	} else {
+		group = make([]int, len(sets)) // adapted: one domain, one cohort group
+	}
+	if err := e.appendCohortStats(ctx, out, sets, group); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -466,7 +477,12 @@ func (e *ngramMetric) Describe() string {
 	if e.proj != nil {
 		s += fmt.Sprintf("; projection channel ×%g: rank %d over the char channel", e.proj.beta, e.proj.rank)
 	}
-	if e.cohort != nil {
+	switch {
+	case e.target != nil && e.adaptCohort != nil:
+		s += fmt.Sprintf("; adapted: pairs scored by s-norm against %d chunks of the adaptation texts + %g × %.3f (a same-corpus pair's group product)", len(e.adaptCohort.sets), e.opts.CohortGroupWeight, e.adaptG)
+	case e.target != nil:
+		s += "; adapted: pairs scored by the cosine"
+	case e.cohort != nil:
 		s += fmt.Sprintf("; pairs scored by s-norm against a cohort of %d training sets (at most %d per predicted corpus) + %g × group dot product", len(e.cohort.sets), e.opts.Cohort, e.opts.CohortGroupWeight)
 	}
 	if e.trained != "" {

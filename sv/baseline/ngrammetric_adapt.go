@@ -18,10 +18,12 @@ var _ sv.Adapter = (*ngramMetric)(nil)
 // channel (which training show a set is like) is left out: in a domain
 // the verifier never saw, every set belongs to that one new domain, and
 // the show it is nearest is noise (on ChatHaruhi it lowered the Real
-// row's separation by 4.7 AUC points). A second Adapt starts again from
+// row's separation by 4.7 AUC points). An encoder that scores by s-norm
+// draws its cohort from texts (ngrammetric_adapt_cohort.go). A second
+// Adapt starts again from
 // the trained weights. The projection channel (rank > 0) is trained on
 // the training vocabulary and cannot follow: Adapt is an error with it.
-func (e *ngramMetric) Adapt(ctx context.Context, texts []string) error {
+func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 	switch {
 	case len(e.chans) == 0 || e.chans[0].w == nil:
 		return errMetricUnfitted
@@ -30,6 +32,14 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) error {
 	case len(texts) == 0:
 		return fmt.Errorf("%s: adapt: no texts to adapt to", NameNgramMetric)
 	}
+	defer func() {
+		if err != nil {
+			// The channels may be refitted already: never score with a
+			// half-adapted state (Encode says it is unfitted instead).
+			e.target, e.adaptCohort, e.adaptG = nil, nil, 0
+			e.chans[0].w = nil
+		}
+	}()
 	if e.trainedW == nil {
 		e.trainedW = make([]map[string]float32, len(e.chans))
 		for ci, c := range e.chans {
@@ -73,7 +83,18 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) error {
 		target[ci] = sum
 	}
 	e.target = target
-	e.logf("%s: adapted to %d texts: vocabularies refitted, %d of %d features keep a trained weight, every set centred on their mean, group channel off", NameNgramMetric, len(texts), kept, total)
+	e.adaptCohort, e.adaptG = nil, 0
+	norm := ""
+	if e.cohort != nil {
+		size := e.cohort.meanSetSize()
+		if sets := adaptCohortSets(texts, e.opts.Cohort, size, min(e.opts.Cohort, minAdaptCohort)); sets != nil {
+			e.adaptCohort, e.adaptG = newAdaptCohort(sets), e.sameCorpusG()
+			norm = fmt.Sprintf(", pairs scored by s-norm against %d chunks of %d of them + %g × %.3f", len(sets), size, e.opts.CohortGroupWeight, e.adaptG)
+		} else {
+			norm = fmt.Sprintf(", pairs scored by the cosine (too few texts for an s-norm cohort of chunks of %d)", size)
+		}
+	}
+	e.logf("%s: adapted to %d texts: vocabularies refitted, %d of %d features keep a trained weight, every set centred on their mean, group channel off%s", NameNgramMetric, len(texts), kept, total, norm)
 	return nil
 }
 

@@ -48,6 +48,10 @@ type metricCohort struct {
 	mu    sync.Mutex
 	group []int
 	vecs  [][]float32
+	// byText maps a text to the cohort sets holding it, for a cohort cut
+	// from the texts being scored (Adapt's): a set is not normalised
+	// against a chunk it shares a text with. nil for the training cohort.
+	byText map[string][]int
 }
 
 // cohortMetric is ngram-metric with cohort > 0: the encoder plus its own
@@ -70,11 +74,25 @@ func metricOf(f sv.Fitter) *ngramMetric {
 }
 
 // cohortActive reports whether set vectors carry the s-norm tail: a cohort
-// chosen, the corpus centring in place and the encoder not adapted (an
-// adapted encoder scores other texts, where the training cohort means
-// nothing, by the cosine).
+// chosen and the corpus centring in place, and, when adapted, a cohort
+// drawn from the adaptation texts (the training cohort means nothing for
+// other texts).
 func (e *ngramMetric) cohortActive() bool {
-	return e.cohort != nil && e.groups != nil && e.target == nil
+	return e.cohort != nil && e.groups != nil && (e.target == nil || e.adaptCohort != nil)
+}
+
+// ScoresBySNorm reports whether Score is the s-norm now (a cohort is
+// active), not the cosine: what a verifier bundle's calibration, fitted
+// on s-norm scores, needs to stay valid after Adapt.
+func (m cohortMetric) ScoresBySNorm() bool { return m.cohortActive() }
+
+// activeCohort is the cohort sets are normalised against: the adaptation
+// cohort while adapted, else the training one.
+func (e *ngramMetric) activeCohort() *metricCohort {
+	if e.target != nil {
+		return e.adaptCohort
+	}
+	return e.cohort
 }
 
 // chooseCohort draws the cohort from c's training sets: each set is placed
@@ -127,8 +145,7 @@ func (e *ngramMetric) styleDim() int {
 // cohortReady embeds the cohort with the current weights once (on the
 // first EncodeSets after Train or load; a cancelled attempt is not kept,
 // so the next call tries again).
-func (e *ngramMetric) cohortReady(ctx context.Context) error {
-	k := e.cohort
+func (e *ngramMetric) cohortReady(ctx context.Context, k *metricCohort) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.vecs != nil {
@@ -138,7 +155,11 @@ func (e *ngramMetric) cohortReady(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: cohort: %w", NameNgramMetric, err)
 	}
-	k.group, _ = e.groups.place(k.sets, 0, false)
+	if e.target == nil {
+		k.group, _ = e.groups.place(k.sets, 0, false)
+	} else {
+		k.group = make([]int, len(k.sets)) // one domain
+	}
 	d := e.styleDim()
 	vecs := make([][]float32, len(v))
 	for i, x := range v {
@@ -149,13 +170,15 @@ func (e *ngramMetric) cohortReady(ctx context.Context) error {
 }
 
 // appendCohortStats appends ε·μ and ε·σ of each set's style cosines to the
-// cohort sets of its predicted corpus (group[i]). Sets are independent, so
-// they are split over the encoder's threads (results do not depend on it).
-func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, group []int) error {
-	if err := e.cohortReady(ctx); err != nil {
+// cohort sets of its predicted corpus (group[i]), leaving out cohort sets
+// that share a text with it (an adaptation cohort: metricCohort.byText).
+// Sets are independent, so they are split over the encoder's threads
+// (results do not depend on it).
+func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, sets [][]string, group []int) error {
+	k := e.activeCohort()
+	if err := e.cohortReady(ctx, k); err != nil {
 		return err
 	}
-	k := e.cohort
 	d := e.styleDim()
 	threads := e.opts.Threads
 	if threads <= 0 {
@@ -168,19 +191,28 @@ func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, gr
 		go func() {
 			defer wg.Done()
 			u := make([]float32, d)
+			skip := make([]bool, len(k.vecs))
 			for i := w; i < len(out); i += threads {
 				if ctx.Err() != nil {
 					return
 				}
 				copy(u, out[i][:d])
 				stats.Normalize(u)
+				if k.byText != nil {
+					for _, t := range sets[i] {
+						for _, j := range k.byText[t] {
+							skip[j] = true
+						}
+					}
+				}
 				var m, m2, n float64
 				for pass := 0; pass < 2 && n < 2; pass++ {
-					// A corpus with fewer than 2 cohort sets is normalised
-					// against the whole cohort, so every set gets a z-score.
+					// A corpus with fewer than 2 cohort sets (left) is
+					// normalised against the whole cohort, so every set
+					// gets a z-score.
 					m, m2, n = 0, 0, 0
 					for j, c := range k.vecs {
-						if pass == 0 && k.group[j] != group[i] {
+						if pass == 0 && (k.group[j] != group[i] || skip[j]) {
 							continue
 						}
 						s := dot32(u, c)
@@ -195,6 +227,9 @@ func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, gr
 					sd = math.Sqrt(math.Max(0, m2/n-mu*mu))
 				}
 				stat[i] = [2]float32{float32(mu * cohortTail), float32(sd * cohortTail)}
+				if k.byText != nil {
+					clear(skip)
+				}
 			}
 		}()
 	}
@@ -230,8 +265,9 @@ func dot32(a, b []float32) float64 {
 
 // Score implements sv.PairScorer: the s-norm of the two sets' style
 // cosine plus cohort_group_weight times their group channels' dot
-// product (see cohortTail); vectors without the tail (an adapted encoder)
-// get the cosine.
+// product (see cohortTail), adaptG in place of the latter once adapted;
+// vectors without the tail (an encoder adapted to too few texts for a
+// cohort) get the cosine.
 func (m cohortMetric) Score(a, b []float32) float64 {
 	e := m.ngramMetric
 	d := e.styleDim()
@@ -248,6 +284,9 @@ func (m cohortMetric) Score(a, b []float32) float64 {
 		// The group channel is scaled by √(β_g/Σβ) in the vector; undo it so
 		// that g is the profiles' own dot product.
 		g *= e.betaSum(gb) / gb
+	}
+	if e.target != nil {
+		g = e.adaptG // adapted: no group channel, every pair of one corpus
 	}
 	z := func(v []float32) float64 {
 		mu, sd := float64(v[n-2])/cohortTail, float64(v[n-1])/cohortTail

@@ -2,8 +2,10 @@ package baseline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +26,9 @@ func cohortMetricOptions() NgramMetricOptions {
 // per predicted corpus; a set vector carries its s-norm statistics in two
 // tail entries that do not move its cosine; Score is the s-norm of the
 // style cosine computed here from the cohort's own vectors, plus the
-// group term; and an adapted encoder falls back to the cosine.
+// group term; adapted (twice, to other texts), Score is the s-norm against
+// chunks of the adaptation texts, none sharing a text with the set, plus
+// a same-corpus pair's group term; adapted to too few texts, the cosine.
 func TestNgramMetricCohortScore(t *testing.T) {
 	ctx := context.Background()
 	c := styleCorpus(5)
@@ -127,22 +131,142 @@ func TestNgramMetricCohortScore(t *testing.T) {
 	if len(distinct) < 3 {
 		t.Errorf("scores %v: want distinct pair scores", scores)
 	}
-	// Adapted to other texts, the training cohort no longer applies.
-	if err := m.Adapt(ctx, trainTextsOf(c)[:40]); err != nil {
+	// Adapted to other texts, the training cohort no longer applies: a
+	// cohort of chunks of the adaptation texts does, in one group, and
+	// every pair gets the corpus term of a same-corpus training pair.
+	cgroup, cprof := m.groups.place(m.cohort.sets, o.GroupTemperature, true)
+	var gsum float64
+	gn := 0
+	for i := range cprof {
+		for j := i + 1; j < len(cprof); j++ {
+			if cgroup[i] == cgroup[j] {
+				for q := range cprof[i] {
+					gsum += cprof[i][q] * cprof[j][q]
+				}
+				gn++
+			}
+		}
+	}
+	wantG := gsum / float64(gn)
+	for round, adaptTexts := range [][]string{trainTextsOf(c), trainTextsOf(c)[len(trainTextsOf(c))/3:]} {
+		if err := m.Adapt(ctx, adaptTexts); err != nil {
+			t.Fatal(err)
+		}
+		size := m.cohort.meanSetSize()
+		wantSets := adaptCohortSets(adaptTexts, o.Cohort, size, 2)
+		if m.adaptCohort == nil || len(m.adaptCohort.sets) != len(wantSets) || len(wantSets) < 2 || !cm.ScoresBySNorm() {
+			t.Fatalf("adapt %d: cohort %v (want %d chunks of %d), s-norm %v", round, m.adaptCohort != nil, len(wantSets), size, cm.ScoresBySNorm())
+		}
+		if math.Abs(m.adaptG-wantG) > 1e-9 || !(wantG > 0.5) {
+			t.Errorf("adapt %d: corpus term's g %v, want a same-corpus pair's mean %v (> 0.5)", round, m.adaptG, wantG)
+		}
+		// The sets scored, and one that is a chunk of the cohort itself.
+		scored := append(append([][]string(nil), sets...), wantSets[1])
+		av, err := m.EncodeSets(ctx, scored, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		araw, err := m.encodeSets(ctx, scored, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acoh, err := m.encodeSets(ctx, wantSets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(av[0]) != m.Dim() || len(av[0]) != m.styleDim()+2 || len(araw[0]) != m.styleDim() {
+			t.Fatalf("adapt %d: vector of %d entries, Dim %d, style %d; want the style channels and the tail only", round, len(av[0]), m.Dim(), m.styleDim())
+		}
+		amoments := func(i int) (float64, float64) {
+			var mu, m2, n float64
+			for j, cv := range acoh {
+				shares := false
+				for _, t := range scored[i] {
+					shares = shares || slices.Contains(wantSets[j], t)
+				}
+				if shares {
+					continue
+				}
+				x := stats.Cosine(araw[i], cv)
+				mu += x
+				m2 += x * x
+				n++
+			}
+			mu /= n
+			return mu, math.Sqrt(math.Max(0, m2/n-mu*mu))
+		}
+		af, ok := cm.DotForm()
+		if !ok {
+			t.Fatal("adapted DotForm: not ok")
+		}
+		last := len(scored) - 1
+		for _, ij := range [][2]int{{0, 1}, {1, 2}, {2, last}} {
+			i, j := ij[0], ij[1]
+			s := stats.Cosine(araw[i], araw[j])
+			mi, si := amoments(i)
+			mj, sj := amoments(j)
+			want := ((s-mi)/si+(s-mj)/sj)/2 + o.CohortGroupWeight*wantG
+			got := cm.Score(av[i], av[j])
+			if math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+				t.Errorf("adapt %d: Score(%d,%d) = %v, want the s-norm against the adaptation chunks (none sharing a text) + the corpus term %v", round, i, j, got, want)
+			}
+			if got == stats.Cosine(av[i], av[j]) {
+				t.Errorf("adapt %d: Score(%d,%d) is the cosine", round, i, j)
+			}
+			if ev := af.Eval(av[i], av[j]); math.Abs(ev-want) > 1e-4*math.Max(1, math.Abs(want)) {
+				t.Errorf("adapt %d: DotForm(%d,%d) = %v, want %v", round, i, j, ev, want)
+			}
+		}
+	}
+	// Too few texts for a cohort: the cosine.
+	few := trainTextsOf(c)
+	few = few[:len(few)/3]
+	if n := len(few) / m.cohort.meanSetSize(); n >= min(o.Cohort, minAdaptCohort) {
+		few = few[:m.cohort.meanSetSize()*min(o.Cohort, minAdaptCohort)-1]
+	}
+	if err := m.Adapt(ctx, few); err != nil {
 		t.Fatal(err)
 	}
-	av, err := m.EncodeSets(ctx, sets, nil)
+	fv, err := m.EncodeSets(ctx, sets, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(av[0]) != m.Dim() || m.cohortActive() {
-		t.Fatalf("adapted: vector of %d entries, Dim %d, cohort active %v; want no tail", len(av[0]), m.Dim(), m.cohortActive())
+	if cm.ScoresBySNorm() || len(fv[0]) != m.styleDim() || cm.Score(fv[0], fv[1]) != stats.Cosine(fv[0], fv[1]) {
+		t.Errorf("adapted to %d texts: s-norm %v, %d entries; want the cosine of the style channels", len(few), cm.ScoresBySNorm(), len(fv[0]))
 	}
-	if got, want := cm.Score(av[0], av[1]), stats.Cosine(av[0], av[1]); got != want {
-		t.Errorf("adapted Score %v, want the cosine %v", got, want)
+}
+
+// TestAdaptCohortSets cuts evenly spaced chunks and gives up below two.
+func TestAdaptCohortSets(t *testing.T) {
+	texts := make([]string, 23)
+	for i := range texts {
+		texts[i] = fmt.Sprint(i)
 	}
-	if af, ok := cm.DotForm(); !ok || math.Abs(af.Eval(av[0], av[1])-stats.Cosine(av[0], av[1])) > 1e-6 {
-		t.Errorf("adapted DotForm (ok %v) does not give the cosine", ok)
+	got := adaptCohortSets(texts, 4, 5, 2)
+	if len(got) != 4 || got[0][0] != "0" || got[3][4] != "22" || got[1][0] != "6" || got[2][0] != "12" {
+		t.Errorf("4 chunks of 5 of 23: %v", got)
+	}
+	for _, s := range got {
+		if len(s) != 5 {
+			t.Errorf("chunk %v: want 5 texts", s)
+		}
+	}
+	if got := adaptCohortSets(texts, 100, 10, 2); len(got) != 2 {
+		t.Errorf("at most as many chunks as fit: %d", len(got))
+	}
+	if got := adaptCohortSets(texts[:9], 4, 5, 2); got != nil {
+		t.Errorf("fewer than two chunks: %v", got)
+	}
+	if got := adaptCohortSets(texts, 4, 5, 5); got != nil {
+		t.Errorf("fewer than the minimum of 5 chunks: %v", got)
+	}
+	k := newAdaptCohort([][]string{{"a", "b", "a"}, {"b", "c"}})
+	if !slices.Equal(k.byText["a"], []int{0}) || !slices.Equal(k.byText["b"], []int{0, 1}) || !slices.Equal(k.byText["c"], []int{1}) {
+		t.Errorf("text index %v", k.byText)
+	}
+	sized := &metricCohort{sets: [][]string{{"a"}, {"a", "b"}, {"a", "b", "c", "d"}}}
+	if n := sized.meanSetSize(); n != 2 {
+		t.Errorf("mean set size %d, want round(7/3) = 2", n)
 	}
 }
 

@@ -11,13 +11,19 @@ var _ sv.DotFormer = cohortMetric{}
 //	  = s·(1/(2σa) + 1/(2σb)) − μa/(2σa) − μb/(2σb) + ⟨ga, gb⟩·(κ/2 + κ/2)
 //
 // with s the dot product of the unit style vectors, ga the group-channel
-// slice and κ = λ·Σβ/β_g; without it (an adapted encoder), the cosine.
+// slice and κ = λ·Σβ/β_g; once adapted there is no group channel and
+// λ·adaptG splits into the two offsets; without the tail (an encoder
+// adapted to too few texts for a cohort), the cosine.
 func (m cohortMetric) DotForm() (sv.DotForm, bool) {
 	e := m.ngramMetric
 	if !e.cohortActive() {
 		return sv.CosineForm(), true
 	}
 	d, n := e.styleDim(), e.Dim()
+	adapted := 0.0 // half the adapted corpus term on each side
+	if e.target != nil {
+		adapted = e.opts.CohortGroupWeight * e.adaptG / 2
+	}
 	stat := func(v []float32) (mu, sd float64) {
 		return float64(v[len(v)-2]) / cohortTail, float64(v[len(v)-1]) / cohortTail
 	}
@@ -34,9 +40,9 @@ func (m cohortMetric) DotForm() (sv.DotForm, bool) {
 		Q: func(v []float32) float64 {
 			mu, sd := stat(v)
 			if sd > 1e-12 {
-				return -mu / (2 * sd)
+				return -mu/(2*sd) + adapted
 			}
-			return -mu / 2
+			return -mu/2 + adapted
 		},
 	}
 	if n-2 > d {

@@ -58,7 +58,7 @@ func (s scoredMixture) DotForm() (sv.DotForm, bool) {
 }
 
 // DotForm implements sv.DotFormer: the fused score's form, linked to the
-// calibrated probability unless adapted (see Score).
+// calibrated probability unless an adapted part left the s-norm (see Score).
 func (p *probMixture) DotForm() (sv.DotForm, bool) {
 	f, ok := p.scoredMixture.DotForm()
 	if !ok {

@@ -86,9 +86,11 @@ func (s scoredMixture) Describe() string {
 // is the calibrated same-speaker probability of the fused score, in [0, 1]:
 // the equations average a similarity and 1 − similarity, which needs a
 // bounded one, and the calibration is monotone, so every ranking and AUC
-// is the fused score's. Once adapted (score --adapt drops the s-norm
-// cohort, so the fused score is a cosine again, which the calibration was
-// not fitted on) it scores by the fused score.
+// is the fused score's. Adapted (score --adapt), an s-norm part draws its
+// cohort from the adaptation texts and the calibration still applies; a
+// part left scoring by the cosine (too few texts for a cohort) makes the
+// fused score one the calibration was not fitted on, and then it scores
+// by the fused score.
 func (v *Verifier) Similarity() sv.Encoder {
 	s, ok := v.scorer.(scoredMixture)
 	if !ok {
@@ -105,7 +107,7 @@ type probMixture struct {
 }
 
 // Score implements sv.PairScorer: P(same) of the fused score, or the fused
-// score once adapted.
+// score once an adapted part scores by the cosine (see Similarity).
 func (p *probMixture) Score(a, b []float32) float64 {
 	s := p.scoredMixture.Score(a, b)
 	if p.adapted {
@@ -115,13 +117,38 @@ func (p *probMixture) Score(a, b []float32) float64 {
 }
 
 // Adapt implements sv.Adapter (the mixture's Adapt), after which Score is
-// the fused score.
+// still P(same) when every s-norm part kept its s-norm (a cohort drawn from
+// texts), else the fused score.
 func (p *probMixture) Adapt(ctx context.Context, texts []string) error {
 	if err := p.mixture.Adapt(ctx, texts); err != nil {
 		return err
 	}
-	p.adapted = true
+	p.adapted = !p.mixture.keepsSNorm()
 	return nil
+}
+
+// snormer is a part that says whether it scores pairs by its s-norm now
+// (sv/baseline's ngram-metric with a cohort).
+type snormer interface{ ScoresBySNorm() bool }
+
+// keepsSNorm reports whether every part Adapt changed is an s-norm part
+// that still scores by its s-norm (against a cohort of the adaptation
+// texts), and there is one: then the fused score is of the kind the
+// calibration was fitted on. An adapted part without an s-norm (a cosine
+// n-gram part, or one left without a cohort) changes the score's
+// distribution in a way nothing corrects.
+func (m *mixture) keepsSNorm() bool {
+	n := 0
+	for _, p := range m.parts {
+		if _, ok := p.(sv.Adapter); !ok {
+			continue
+		}
+		if s, ok := p.(snormer); !ok || !s.ScoresBySNorm() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // SimilarityName implements sv.SimilarityNamer.

@@ -151,6 +151,46 @@ func TestScoredMixtureBundle(t *testing.T) {
 	if s := v.Spec.Dev.Pairs; s != len(c.Dev) {
 		t.Errorf("dev pairs %d, want %d", s, len(c.Dev))
 	}
+	// Adapted, the s-norm part draws its cohort from the adaptation texts:
+	// the fused score stays an s-norm mix, so role-play keeps the
+	// calibrated probability; with too few texts for a cohort the part
+	// falls back to its cosine and role-play scores by the fused score.
+	for _, c := range []struct {
+		texts []string
+		name  string
+	}{{fit, "P(same speaker)"}, {fit[:2], "Verifier score"}} {
+		w, err := Load(ctx, dir, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		simw := w.Similarity()
+		if err := simw.(sv.Adapter).Adapt(ctx, c.texts); err != nil {
+			t.Fatal(err)
+		}
+		if n := sv.SimilarityName(simw); n != c.name {
+			t.Errorf("adapted to %d texts: role-play similarity named %q, want %q", len(c.texts), n, c.name)
+		}
+		av, err := sv.EmbedSets(ctx, simw, sets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm := simw.(*probMixture)
+		x, y := av["s0-0"], av["s3-1"]
+		fusedA := pm.scoredMixture.Score(x, y)
+		p := pm.Score(x, y)
+		snorm := w.enc.parts[0].(snormer).ScoresBySNorm()
+		switch c.name {
+		case "P(same speaker)":
+			if !snorm || p != w.Spec.Calibration.Probability(fusedA) {
+				t.Errorf("adapted with a cohort: part s-norm %v, similarity %v, want P(same) of the fused score %v", snorm, p, w.Spec.Calibration.Probability(fusedA))
+			}
+		default:
+			if snorm || p != fusedA {
+				t.Errorf("adapted without a cohort: part s-norm %v, similarity %v, want the fused score %v", snorm, p, fusedA)
+			}
+		}
+		w.Close()
+	}
 	plain := &mixture{name: "mixed_ft", parts: []sv.Encoder{tf}, weights: []float64{1}}
 	if _, ok := plain.encoder(true).(sv.PairScorer); ok || plain.raw {
 		t.Error("a bundle of cosine parts must stay the plain mixture")
