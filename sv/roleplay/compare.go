@@ -2,7 +2,6 @@ package roleplay
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/roleprint/roleprint/stats"
 )
@@ -72,23 +71,11 @@ func CompareSeparation(a, b *Report) ([]SeparationComparison, error) {
 		c := SeparationComparison{Model: da.Model, Kind: da.Kind, A: a.Encoder, B: b.Encoder, AUC: da.AUC, OtherAUC: db.AUC,
 			AUCDiff: stats.Float(float64(da.AUC) - float64(db.AUC)), AUCDiffCI: stats.NoInterval(), ShareNotAbove: stats.NaN()}
 		if da.AUCReplicates != nil && db.AUCReplicates != nil {
-			var diffs []float64
-			notAbove := 0
+			diffs := make([]float64, len(da.AUCReplicates))
 			for k, x := range da.AUCReplicates {
-				d := x - db.AUCReplicates[k]
-				if math.IsNaN(d) {
-					continue
-				}
-				diffs = append(diffs, d)
-				if d <= 0 {
-					notAbove++
-				}
+				diffs[k] = x - db.AUCReplicates[k]
 			}
-			c.Replicates = len(diffs)
-			c.AUCDiffCI = stats.PercentileInterval(diffs, a.Config.Confidence)
-			if len(diffs) > 0 {
-				c.ShareNotAbove = stats.Float(float64(notAbove) / float64(len(diffs)))
-			}
+			c.AUCDiffCI, c.ShareNotAbove, c.Replicates = stats.PairedDifference(diffs, a.Config.Confidence)
 		}
 		out = append(out, c)
 	}

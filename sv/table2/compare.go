@@ -113,7 +113,6 @@ func CompareRows(perRound []EncoderRound, a, b string, k pairs.TestKey, replicat
 	c.Rounds = len(rounds)
 	c.AUCDiff = stats.Float(point / float64(len(rounds)))
 	reps := make([]float64, 0, replicates)
-	notAbove := 0
 	h := fnv.New64a()
 	h.Write([]byte(k.String()))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64())) // one stream per test set
@@ -126,19 +125,9 @@ func CompareRows(perRound []EncoderRound, a, b string, k pairs.TestKey, replicat
 			}
 			sum += rd.a.Weighted(w) - rd.b.Weighted(w)
 		}
-		d := sum / float64(len(rounds))
-		if math.IsNaN(d) {
-			continue // a replicate without positives or negatives: left out
-		}
-		reps = append(reps, d)
-		if d <= 0 {
-			notAbove++
-		}
+		reps = append(reps, sum/float64(len(rounds))) // NaN without positives or negatives: left out
 	}
-	if len(reps) > 0 {
-		c.AUCDiffCI = stats.PercentileInterval(reps, conf)
-		c.ShareNotAbove = stats.Float(float64(notAbove) / float64(len(reps)))
-	}
+	c.AUCDiffCI, c.ShareNotAbove, _ = stats.PairedDifference(reps, conf)
 	return c, nil
 }
 
