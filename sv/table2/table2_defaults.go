@@ -243,8 +243,8 @@ func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
 	return SelectRows(DefaultRows(), env, quick)
 }
 
-// SelectRows chooses the rows of a default run among candidates, in their
-// order:
+// SelectRows chooses the rows of a default run among candidates (listed
+// in their order), deciding the fine-tuned rows first (decisionOrder):
 //
 //   - a row whose encoder is not built into the program is left out
 //     silently;
@@ -257,7 +257,15 @@ func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
 //     (with the rows shown With it) only while the estimate of the run
 //     for env's Workload over DefaultRounds rounds (pairs and every
 //     selected row) stays within BudgetFor(workload); a row skipped so
-//     names the backend setup that would make it fit, if any.
+//     names the backend setup that would make it fit, if any;
+//   - rows are decided Quick rows first, then fine-tuned ones, then the
+//     rest in candidate order, so that
+//     an untuned GoMLX row (use-lite) never takes the budget a fine-tuned
+//     row (transformer_ft) would have fitted in: the fine-tuned rows are
+//     the paper's argument and the parts of mixed_ft and of the verifier
+//     bundle, and with the untuned row decided first a few per cent of
+//     calibration noise decided which of the two ran, and so what the
+//     default run's bundle held.
 //
 // The default Mixed Features parts are DefaultMixedParts among the
 // selected rows.
@@ -280,7 +288,9 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		installed = func(string) bool { return true }
 	}
 	backend := backendKey(env.Backend.Name)
-	var setupSteps []string
+	// rowSetup holds the setup steps each row asked for; sel.Setup lists
+	// them in candidate order, whatever order the rows were decided in.
+	rowSetup := map[string][]string{}
 	skipped := map[string]SkippedEncoder{}
 	skip := func(r DefaultRow, reason, setup string) {
 		if r.With != "" {
@@ -307,7 +317,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 	estimates := map[string]RowEstimate{}
 	chosen := map[string]bool{}
 	total := w.PairsSeconds // per round
-	for _, r := range candidates {
+	for _, r := range decisionOrder(candidates) {
 		if !registeredRow(r.Name) || r.With != "" {
 			continue // companions are decided with their row below
 		}
@@ -340,7 +350,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 			for _, g := range group {
 				skip(g, fmt.Sprintf("needs %s, not installed (`%s`)", strings.Join(miss, " and "), setup), setup)
 			}
-			setupSteps = appendNew(setupSteps, miss...)
+			rowSetup[r.Name] = appendNew(rowSetup[r.Name], miss...)
 			continue
 		}
 		if !r.Quick && !quick {
@@ -349,7 +359,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 				setup, _ := fasterBackend(group, env.Backend, w, total, budget)
 				reason := fmt.Sprintf("no run-time estimate on backend %s; name it with --encoders to run it", orUnknown(env.Backend.Name))
 				if setup != "" {
-					setupSteps = appendNew(setupSteps, strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
+					rowSetup[r.Name] = appendNew(rowSetup[r.Name], strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
 				}
 				for _, g := range group {
 					skip(g, reason, setup)
@@ -366,7 +376,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 					minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
 				if setup != "" {
 					reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
-					setupSteps = appendNew(setupSteps, strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
+					rowSetup[r.Name] = appendNew(rowSetup[r.Name], strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
 				} else {
 					reason += "; name it with --encoders to run it anyway"
 				}
@@ -399,10 +409,43 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 			sel.Mixed = append(sel.Mixed, p)
 		}
 	}
+	var setupSteps []string
+	for _, r := range candidates {
+		setupSteps = appendNew(setupSteps, rowSetup[r.Name]...)
+	}
 	if len(setupSteps) > 0 {
 		sel.Setup = "roleprint setup " + strings.Join(setupSteps, " ")
 	}
 	return sel
+}
+
+// decisionOrder returns candidates in the order SelectRows spends the
+// budget in: the Quick rows (always kept, so their cost is counted before
+// any row is weighed against the budget), then the fine-tuned rows (and
+// the rows shown With one), then the rest, each part in candidate order.
+func decisionOrder(candidates []DefaultRow) []DefaultRow {
+	rank := func(r DefaultRow) int {
+		if r.Quick {
+			return 0
+		}
+		name := r.Name
+		if r.With != "" {
+			name = r.With
+		}
+		if _, ft := sv.SplitFineTuned(name); ft {
+			return 1
+		}
+		return 2
+	}
+	out := make([]DefaultRow, 0, len(candidates))
+	for k := range 3 {
+		for _, r := range candidates {
+			if rank(r) == k {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // String summarises the workload for notes: "9,243 eval utterances,

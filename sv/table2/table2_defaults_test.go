@@ -327,3 +327,50 @@ func TestDefaultRowSettingsComeFromTheDefaultPreset(t *testing.T) {
 		t.Errorf("x: %v", got)
 	}
 }
+
+func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
+	// "pre" (untuned, listed first) and net_ft with its companion each fit
+	// the budget alone but not together: the fine-tuned row is decided
+	// first and wins, whatever the candidate order; the rows and the
+	// setup hint stay in candidate order.
+	onnx := func(s float64) map[string]RowCost { return map[string]RowCost{"onnx": {Fixed: s}} }
+	candidates := []DefaultRow{
+		{Name: "liwc", Quick: true, Costs: map[string]RowCost{"": {Fixed: 0.5}}},
+		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: map[string]RowCost{"": {Fixed: 0.5}}},
+		{Name: "pre", GoMLX: true, Costs: onnx(35)},
+		{Name: "net", GoMLX: true, With: "net_ft", Costs: onnx(3)},
+		{Name: "net_ft", GoMLX: true, Costs: onnx(30)},
+		{Name: "big_ft", GoMLX: true, Assets: []string{"big-model"}, Costs: onnx(1)},
+	}
+	env := testEnv("onnx", "onnxruntime")
+	sel := SelectRows(candidates, env, false)
+	if want := []string{"liwc", "net", "net_ft"}; !slices.Equal(sel.Rows, want) {
+		t.Fatalf("rows %v, want %v", sel.Rows, want)
+	}
+	if s := findSkipped(sel, "pre"); !strings.Contains(s.Reason, "budget") {
+		t.Errorf("pre: %+v, want a budget reason", s)
+	}
+	if want := []string{"glove-sif", "pre", "big_ft"}; !slices.Equal(skippedNames(sel), want) {
+		t.Errorf("skipped %v, want %v (candidate order)", skippedNames(sel), want)
+	}
+	if sel.Setup != "roleprint setup glove big-model" {
+		t.Errorf("setup %q, want candidate order", sel.Setup)
+	}
+	// Without the fine-tuned row, the untuned one fits.
+	sel = SelectRows(candidates[:3], env, false)
+	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {
+		t.Errorf("rows %v, want %v", sel.Rows, want)
+	}
+	// The always-kept rows are counted first: a fine-tuned row that fits
+	// only without them is skipped, and the estimate stays in the budget.
+	heavy := slices.Clone(candidates)
+	heavy[0].Costs = map[string]RowCost{"": {Fixed: 15}}
+	heavy[4].Costs = onnx(45) // net_ft: 3 × (3+45) fits alone, not beside liwc
+	sel = SelectRows(heavy, env, false)
+	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {
+		t.Errorf("heavy: rows %v, want %v", sel.Rows, want)
+	}
+	if sel.EstimatedSeconds > sel.BudgetSeconds {
+		t.Errorf("heavy: estimate %v over the budget %v", sel.EstimatedSeconds, sel.BudgetSeconds)
+	}
+}
