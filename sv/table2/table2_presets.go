@@ -87,7 +87,7 @@ var presets = []Preset{
 	{Name: "best-cpu", Base: "cpu",
 		Settings: "encoders=tfidf|transformer|transformer_ft;mixed=;pairs.base_negatives=any;" +
 			"transformer.glove=true;transformer.ngram_buckets=131072;transformer_ft.max_steps=0;transformer_ft.epochs=1",
-		Doc: "the best CPU recipe measured (docs/training.md): the transformer with GloVe and character n-gram features fine-tuned one epoch, 83.41 ± 1.28 Unseen-Unseen Base AUC vs TF-IDF's 80.67 ± 3.37 on the four shared corpora (34 min for 3 rounds with --backend onnx)"},
+		Doc: "the best CPU recipe measured (docs/training.md): the transformer with GloVe and character n-gram features fine-tuned one epoch, 83.41 ± 1.28 Unseen-Unseen Base AUC vs TF-IDF's 80.67 ± 3.37 on the four shared corpora (34 min for 3 rounds with --backend onnx before the exact embedding gradients; now about 32 min of training a round, and --dry-run estimates it)"},
 	{Name: "gpu-ft", Base: "cpu",
 		Settings: "encoders=tfidf|transformer|transformer_ft;mixed=tfidf|transformer_ft;" +
 			"transformer.ngram_buckets=131072;transformer_ft.epochs=5;transformer_ft.batch_pairs=64;transformer_ft.max_steps=0",
