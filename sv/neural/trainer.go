@@ -2,6 +2,7 @@ package neural
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -212,20 +213,36 @@ func (bt batch) tensors(p, k, tt int) []any {
 	}
 }
 
-// freeStepTensors releases one step's input and output tensors now. Their
-// on-device copies (ONNX Runtime's buffers) live outside the Go heap, so
-// left to the garbage collector they pile up faster than it runs: the
-// n-gram transformer's [N, K] count matrices grew the best-cpu recipe's
-// resident memory by about 37 MB a step, past 24 GiB in half an epoch.
-func freeStepTensors(args []any, out []*tensors.Tensor) {
-	for _, a := range args {
-		if t, ok := a.(*tensors.Tensor); ok {
+// runStep runs one forward/backward pass, exec(args...), and returns the
+// loss (its first output), then releases every input and output tensor of
+// the pass, whether it failed or not. Their on-device copies (ONNX
+// Runtime's buffers) live outside the Go heap, so left to the garbage
+// collector they pile up faster than it runs: the n-gram transformer's
+// [N, K] count matrices grew the best-cpu recipe's resident memory by about
+// 37 MB a step, past 24 GiB in half an epoch.
+func runStep(exec func(...any) ([]*tensors.Tensor, error), args []any) (float32, error) {
+	var out []*tensors.Tensor
+	defer func() {
+		for _, a := range args {
+			if t, ok := a.(*tensors.Tensor); ok {
+				_ = t.FinalizeAll()
+			}
+		}
+		for _, t := range out {
 			_ = t.FinalizeAll()
 		}
+	}()
+	if err := catch(func() error { var e error; out, e = exec(args...); return e }); err != nil {
+		return 0, err
 	}
-	for _, t := range out {
-		_ = t.FinalizeAll()
+	if len(out) == 0 {
+		return 0, errors.New("the step graph returned no loss")
 	}
+	ls, err := tensors.CopyFlatData[float32](out[0])
+	if err != nil {
+		return 0, err
+	}
+	return ls[0], nil
 }
 
 // lookupTensors returns the lookup plans' graph inputs, in site order.
@@ -501,16 +518,11 @@ func (t *trainer) run(ctx context.Context, progress func(done, total int)) (*Tra
 			}
 			args := append(bt.tensors(p, k, tt), tensors.FromScalar(scale), tensors.FromScalar(float32(lr)))
 			args = append(args, bt.lookupTensors()...)
-			var out []*tensors.Tensor
-			if err := catch(func() error { var e error; out, e = exec.Exec(args...); return e }); err != nil {
+			loss, err := runStep(exec.Exec, args)
+			if err != nil {
 				return nil, fmt.Errorf("train %s on backend %s, step %d: %w", t.net.Model.Name(), t.net.BackendName, step+1, err)
 			}
-			ls, err := tensors.CopyFlatData[float32](out[0])
-			freeStepTensors(args, out)
-			if err != nil {
-				return nil, err
-			}
-			lossSum += float64(ls[0])
+			lossSum += float64(loss)
 		}
 		step++
 		pairsDone += len(batchPairs)
