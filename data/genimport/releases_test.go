@@ -137,7 +137,7 @@ func TestReleaseRoleBench(t *testing.T) {
 func TestReleaseChatHaruhi(t *testing.T) {
 	zh := importWhole(t, FormatChatHaruhi, "releases/chatharuhi-zh")
 	c := zh.Counts
-	if c.Files != 176 || c.SkippedFiles != 1 || c.Utterances != 1620 || c.Sources != 5 {
+	if c.Files != 176 || c.SkippedFiles != 1 || c.Utterances != 1764 || c.Sources != 5 {
 		t.Errorf("chatharuhi-zh counts %+v", c)
 	}
 	if len(zh.Skipped) != 1 || filepath.Base(zh.Skipped[0].File) != "test.jsonl" {
