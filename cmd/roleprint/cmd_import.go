@@ -70,7 +70,10 @@ func (kv keyValues) Set(s string) error {
 		if !ok || k == "" {
 			return fmt.Errorf("%q: expected key=value", part)
 		}
-		kv[k] = strings.TrimSpace(v)
+		if t := strings.TrimSpace(v); t != "" {
+			v = t // a value of spaces only is kept: "delimiter= " is a space
+		}
+		kv[k] = v
 	}
 	return nil
 }
@@ -144,6 +147,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if *format == "" {
 		d, err := importers.Detect(inputs)
 		if err != nil {
+			if d != nil && d.Proposal != nil {
+				return fmt.Errorf("%s", d.Proposal.Message(inputs, *out))
+			}
 			return err
 		}
 		detected, *format = d, d.Format
