@@ -176,7 +176,10 @@ func FullCharacterName(name string) (string, bool) {
 // (friends-json, the EmoryNLP CSV) give the six friends full names ("Joey
 // Tribbiani") where the fangj pages and MELD give first names, so the full
 // names are merged into the first ones and a corpus mixing those imports
-// does not count Joey twice. (The seed paper's code
+// does not count Joey twice. The Harry Potter Dialogue set, its names
+// back-translated from the Chinese edition, writes Filch "Filth",
+// Ollivander "Ollivanders", Lockhart "Lohate" and Peeves "Pippi" in some
+// sessions; its importer keeps the labels as written. (The seed paper's code
 // also merges Friends' "Celia" into "Cecilia" and "Cailin" into "Caitlin";
 // in the fangj transcripts those are different women of seasons 1/7 and
 // 3/5, so they are not merged here.)
@@ -189,6 +192,7 @@ func SpeakerAliases() []string {
 		"friends:Racel=Rachel", "friends:Rache=Rachel", "friends:Chandlers=Chandler",
 		"friends:Rachel Green=Rachel", "friends:Ross Geller=Ross", "friends:Monica Geller=Monica",
 		"friends:Chandler Bing=Chandler", "friends:Joey Tribbiani=Joey", "friends:Phoebe Buffay=Phoebe",
+		"hpd:Filth=Filch", "hpd:Ollivanders=Ollivander", "hpd:Lohate=Lockhart", "hpd:Pippi=Peeves",
 	}
 }
 
