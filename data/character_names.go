@@ -11,9 +11,11 @@ import (
 // CharacterAliasGroups returns RolePrint's one table of character names:
 // each group lists the names, short forms and misspellings under which
 // corpora label one character, its first entry being the full name. The
-// speaker-name matcher of data/genimport (role names of generated data),
-// Character-LLM's role names and the HPD importer's speaker merging all
-// read it, so a name is fixed in one place. Entries were checked against
+// role-name matcher of role-play scoring (genimport.DefaultNameMatcher,
+// which relates an agent's role to real speakers across corpora) reads
+// it; the importers do not: they name speakers and roles as each release
+// states them (a header, a system prompt, the records, the most frequent
+// speaker), so a role no table lists imports alike. Entries were checked against
 // the shared corpora: HPD labels Ollivander "Ollivanders", Filch "Filth",
 // Lockhart "Lohate" and Peeves "Pippi" (names back-translated from the
 // Chinese edition); Character-LLM names its folders "Beethoven" and
