@@ -122,6 +122,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("corpus %s: folder %s not found under %q (set $%s)", c.Name, c.Dir, d, data.SharedEnv)
 		}
 		*format, inputs = c.Format, in
+		if len(columns) == 0 {
+			maps.Copy(columns, c.Columns) // the catalog's column names (lines format)
+		}
 	}
 	if *format != "" {
 		if _, ok := importers.Lookup(*format); !ok {
