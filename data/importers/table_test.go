@@ -199,3 +199,21 @@ func TestSharedStarWarsScripts(t *testing.T) {
 		t.Errorf("detect: %+v, %v", d, err)
 	}
 }
+
+// FuzzSniffTable: sniffing and guessing columns never panic, and a
+// dialect found parses its own sample.
+func FuzzSniffTable(f *testing.F) {
+	f.Add(rTable(swRows(5)))
+	f.Add("speaker,text\nAnn,\"Hi, \"\"you\"\"\"\nBob,Yo\n")
+	f.Add("a\tb\n1\t2\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := sniffTable(s, 0)
+		guessLineColumns(s)
+		if err != nil {
+			return
+		}
+		if d.Fields < 2 || d.Rows < 1 {
+			t.Fatalf("dialect %+v from %q", d, s)
+		}
+	})
+}
