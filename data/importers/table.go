@@ -216,9 +216,7 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 	}
 	d, err := sniffTable(text, comma)
 	if err != nil {
-		// Name the first line that breaks the shape when the separator is
-		// known.
-		return Errorf(Pos{File: path}, "%v; expected %s", err, expect)
+		return Errorf(Pos{File: path, Line: firstBadLine(text, comma)}, "%v; expected %s", err, expect)
 	}
 	if !d.BackslashQuote && strings.Contains(text, `\"`) && !wholeTable(text, d) {
 		// Quotes escaped \" past the sample (R's write.table): take that
@@ -310,6 +308,43 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 		return Errorf(Pos{File: path}, "a header and no rows; expected %s", expect)
 	}
 	return nil
+}
+
+// firstBadLine returns the line of the first row that does not parse, or
+// has another width than the header, when the table is read with
+// separator comma (a comma when 0); 0 when none does.
+func firstBadLine(text string, comma rune) int {
+	if comma == 0 {
+		comma = ','
+	}
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.Comma = comma
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return pe.Line
+		}
+		return 0
+	}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return 0
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return pe.Line
+			}
+			return 0
+		}
+		if len(rec) != len(header) && len(rec) != len(header)+1 {
+			line, _ := cr.FieldPos(0)
+			return line
+		}
+	}
 }
 
 // wholeTable reports whether all of text parses in dialect d, every row

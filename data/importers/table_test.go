@@ -155,8 +155,9 @@ func TestLinesTableErrors(t *testing.T) {
 		t.Errorf("short row: %v", err)
 	}
 	p = write(t, dir, "prose.txt", "Some notes, not a table.\nReally just notes\nAnd, more, commas\n")
-	if _, err := Import(context.Background(), "lines", []string{p}, opts); err == nil || !strings.Contains(err.Error(), "not a delimited table") {
-		t.Errorf("prose: %v", err)
+	_, err = Import(context.Background(), "lines", []string{p}, opts)
+	if !errors.As(err, &ie) || ie.Pos.Line != 2 || !strings.Contains(err.Error(), "not a delimited table") {
+		t.Errorf("prose: %v (want line 2, the first row of another width)", err)
 	}
 	if _, err := Import(context.Background(), "lines", []string{p}, Options{Params: map[string]string{"delimiter": "x"}}); err == nil || !strings.Contains(err.Error(), "delimiter") {
 		t.Errorf("bad delimiter: %v", err)
