@@ -11,8 +11,8 @@ import (
 
 // An R write.table file (.txt, space-separated, quoted, a row-name
 // column): import without --format proposes the lines format with the
-// exact command, --out included; that command, and --set "delimiter= ",
-// import it.
+// exact command, --out included; that command, --set "delimiter= ", and
+// --format lines alone (the columns by their content) import it.
 func TestImportProposesLinesForATable(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "script.txt")
@@ -30,6 +30,7 @@ func TestImportProposesLinesForATable(t *testing.T) {
 	for _, args := range [][]string{
 		strings.Fields(want)[1:],
 		{"import", "--format", "lines", "--set", "delimiter= ", "--map", "speaker=character,text=dialogue", "--out", out, in},
+		{"import", "--format", "lines", "--out", out, in}, // the columns by their content, with a note
 	} {
 		os.Remove(out)
 		if code, _, stderr := runImportCLI(t, args...); code != 0 {

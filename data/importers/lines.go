@@ -68,9 +68,9 @@ var lineDefaults = map[string][]string{
 // readLines reads one delimited table of any extension, its dialect
 // (separator, quoting, a row-name column) read from its content
 // (scanTable) unless the delimiter setting fixes the separator. speaker
-// and text are required columns (by default named "speaker" and "text";
-// when the header has no such names the error names the columns the
-// content suggests); without a conversation column the whole file is one
+// and text are required columns: named with --map, else by the default
+// names ("speaker", "text"), else the columns whose content looks like
+// speakers and text (guessLineColumns), with a note saying which; without a conversation column the whole file is one
 // conversation named after the file; without a source column the source
 // is Options.Source, else the file name without extension. Rows keep file
 // order as turns. start_s/end_s must be numbers of seconds when present.
@@ -117,17 +117,31 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 					}
 				}
 			}
-			for _, f := range []string{"speaker", "text"} {
-				if cols[f] == "" {
-					hint := ""
-					if head, ok := tableHead(path, sampleBytes); ok {
-						if lc, ok := guessLineColumns(head); ok && !lc.Defaults {
-							hint = fmt.Sprintf(" (by their content the speaker column is %q and the text column %q: --map speaker=%s,text=%s)",
-								lc.Speaker, lc.Text, lc.Speaker, lc.Text)
+			if cols["speaker"] == "" || cols["text"] == "" {
+				// The header names neither as the format looks for by
+				// default: take the columns the content shows (short
+				// names that repeat, long distinct lines), saying so.
+				if head, ok := tableHead(path, sampleBytes); ok {
+					if lc, ok := guessLineColumns(head); ok && !lc.Defaults {
+						var guessed []string
+						for f, col := range map[string]string{"speaker": lc.Speaker, "text": lc.Text} {
+							if cols[f] == "" && !slices.Contains(slices.Collect(maps.Values(cols)), col) {
+								cols[f] = col
+								guessed = append(guessed, f+"="+col)
+							}
+						}
+						slices.Sort(guessed)
+						if len(guessed) > 0 {
+							opts.logf("%s: no speaker/text column named in the header; by their content %s (short names that repeat, long distinct lines); pass --map to choose others",
+								path, strings.Join(guessed, ", "))
 						}
 					}
-					return Errorf(Pos{File: path, Line: 1}, "no %s column (looked for %s); name it with --map %s=COLUMN%s",
-						f, strings.Join(lineDefaults[f], ", "), f, hint)
+				}
+			}
+			for _, f := range []string{"speaker", "text"} {
+				if cols[f] == "" {
+					return Errorf(Pos{File: path, Line: 1}, "no %s column (looked for %s, and none looks like one by its content); name it with --map %s=COLUMN",
+						f, strings.Join(lineDefaults[f], ", "), f)
 				}
 			}
 			opts.logf("%s: columns %v", path, fmtColumns(cols))

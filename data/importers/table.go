@@ -422,7 +422,8 @@ var (
 // longest values, several words on average and mostly distinct; the
 // speaker column is another, not numeric, of short values (at most four
 // words on average) that repeat (fewer distinct values than half the
-// rows, or rows ≤ 3). Header words (speakerHints, textHints) break ties.
+// rows, in a sample of ten rows or more). Header words (speakerHints,
+// textHints), then fewer distinct values, choose among several.
 // ok is false when the head is not a table or has no such pair.
 func guessLineColumns(head string) (lineColumns, bool) {
 	d, err := sniffTable(head, 0)
@@ -524,8 +525,8 @@ func guessLineColumns(head string) (lineColumns, bool) {
 		if i == text || s.numeric*2 > rows || s.words/n > 4 || s.runes == 0 {
 			continue
 		}
-		if rows > 3 && len(s.distinct)*2 > rows {
-			continue
+		if rows >= 10 && len(s.distinct)*2 > rows {
+			continue // ten rows or more: a cast repeats
 		}
 		// Fewer distinct values (a cast) first, then a header hint.
 		better := speaker < 0 ||

@@ -50,6 +50,9 @@ func TestLinesRWriteTable(t *testing.T) {
 		{"folder", []string{filepath.Join(dir, "scripts")}, opts, 251 + 4},
 		{"file", []string{a}, opts, 251},
 		{"space delimiter", []string{b}, Options{Columns: opts.Columns, Params: map[string]string{"delimiter": " "}}, 4},
+		// No --map: the header names no speaker or text column, the
+		// content shows which they are.
+		{"columns by content", []string{filepath.Join(dir, "scripts")}, Options{}, 251 + 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := Import(context.Background(), "lines", c.paths, c.opts)
@@ -60,12 +63,12 @@ func TestLinesRWriteTable(t *testing.T) {
 				t.Fatalf("%d rows, want %d (%+v)", res.Counts.Utterances, c.want, res.Counts)
 			}
 			u := res.Utterances[0]
-			if u.Speaker != "Luke" || u.Text != "Line 0, said with two spaces." || u.ConversationID != stem(c.paths[0]) && c.name != "folder" {
+			if u.Speaker != "Luke" || u.Text != "Line 0, said with two spaces." || u.ConversationID != stem(c.paths[0]) && !strings.HasPrefix(c.name, "folder") && c.name != "columns by content" {
 				t.Errorf("first row %+v", u)
 			}
 			var last string
 			for _, u := range res.Utterances {
-				if u.ConversationID == "SW_A" || c.name != "folder" {
+				if u.ConversationID == "SW_A" || len(c.paths) == 1 && c.paths[0] != filepath.Join(dir, "scripts") {
 					last = u.Text
 				}
 			}
@@ -154,6 +157,11 @@ func TestLinesTableErrors(t *testing.T) {
 	if !errors.As(err, &ie) || ie.Pos.Line != 8 || !strings.Contains(err.Error(), "row 7 has 2 fields, expected 3") {
 		t.Errorf("short row: %v", err)
 	}
+	// Two long text columns and no short repeated one: no guess.
+	p = write(t, dir, "two-texts.csv", "a,b\nOne long line of text here,Another long line of text\nA second long line of text,And one more long line here\n")
+	if _, err := Import(context.Background(), "lines", []string{p}, Options{}); err == nil || !strings.Contains(err.Error(), "none looks like one by its content") {
+		t.Errorf("no speaker-like column: %v", err)
+	}
 	p = write(t, dir, "prose.txt", "Some notes, not a table.\nReally just notes\nAnd, more, commas\n")
 	_, err = Import(context.Background(), "lines", []string{p}, opts)
 	if !errors.As(err, &ie) || ie.Pos.Line != 2 || !strings.Contains(err.Error(), "not a delimited table") {
@@ -172,6 +180,12 @@ func TestSharedStarWarsScripts(t *testing.T) {
 	dir := sharedCorpus(t, "starwars-scripts")
 	opts := Options{Columns: map[string]string{"speaker": "character", "text": "dialogue"}}
 	whole := importShared(t, "lines", opts, dir)
+	// The command without --map reads the same rows: the columns by
+	// their content.
+	if guessed := importShared(t, "lines", Options{}, dir); guessed.Counts.Utterances != whole.Counts.Utterances ||
+		guessed.Utterances[553].Text != whole.Utterances[553].Text || guessed.Utterances[553].Speaker != whole.Utterances[553].Speaker {
+		t.Errorf("without --map: %+v", guessed.Counts)
+	}
 	want := map[string]int{"SW_EpisodeIV": 1010, "SW_EpisodeV": 839, "SW_EpisodeVI": 674}
 	got := map[string]int{}
 	for _, u := range whole.Utterances {
@@ -181,7 +195,7 @@ func TestSharedStarWarsScripts(t *testing.T) {
 		t.Errorf("rows per film %v, dropped %v; want %v and one multiple-speaker row", got, whole.Counts.Dropped, want)
 	}
 	for name, n := range want {
-		res := importShared(t, "lines", opts, filepath.Join(dir, name+".txt"))
+		res := importShared(t, "lines", Options{}, filepath.Join(dir, name+".txt"))
 		if res.Counts.Utterances != n {
 			t.Errorf("%s alone: %d rows, want %d", name, res.Counts.Utterances, n)
 		}
