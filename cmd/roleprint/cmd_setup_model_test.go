@@ -49,7 +49,7 @@ func TestHubModelEndToEnd(t *testing.T) {
 	// embed: PyTorch's sentence vectors.
 	var ref struct {
 		Tokenization []struct{ Text string } `json:"tokenization"`
-		Embeddings   [][]float64              `json:"sentence_embeddings"`
+		Embeddings   [][]float64             `json:"sentence_embeddings"`
 	}
 	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
 	if err != nil || json.Unmarshal(b, &ref) != nil {
