@@ -37,7 +37,8 @@ func openFeatureCache(path string, cfg CorpusConfig) (*featureCache, error) {
 		F Config
 		E EmbedConfig
 		M float64
-	}{cfg.Features, cfg.Embed, cfg.MinDuration})
+		N string
+	}{cfg.Features, cfg.Embed, cfg.MinDuration, cfg.embedderName()})
 	if err != nil {
 		return nil, err
 	}

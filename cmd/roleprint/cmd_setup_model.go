@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data/hub"
+	"github.com/roleprint/roleprint/speech/spkemb"
 	"github.com/roleprint/roleprint/sv/neural"
 )
 
@@ -63,8 +64,9 @@ func resolveModelName(name string) (hub.Ref, string, error) {
 	return r, neural.HFScheme + ":" + r.String(), nil
 }
 
-// setupModels fetches each model's configuration, tokenizer and weights
-// (hub.TextEncoderFiles) into the Hugging Face cache.
+// setupModels fetches each model into the Hugging Face cache: a text
+// encoder's configuration, tokenizer and weights (hub.TextEncoderFiles),
+// or a speaker model's ONNX files and configuration (spkemb.SpeakerFiles).
 func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error {
 	c := hub.Default()
 	c.Logf = e.Logf
@@ -75,11 +77,24 @@ func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error
 			return err
 		}
 		e.Logf("setup model %s: %s from %s into %s", name, ref, c.Endpoint, c.CacheDir)
-		snap, files, err := c.Download(ctx, ref, func(f []hub.File) ([]string, error) { return hub.TextEncoderFiles(ref.ID, f) })
+		speaker := false
+		snap, files, err := c.Download(ctx, ref, func(f []hub.File) ([]string, error) {
+			if isSpeakerRepository(f) {
+				speaker = true
+				return spkemb.SpeakerFiles(f)
+			}
+			return hub.TextEncoderFiles(ref.ID, f)
+		})
 		if err != nil {
 			return fmt.Errorf("setup --model %s: %w", name, err)
 		}
-		e.Logf("setup model %s: commit %s, %d files in %s; run it as --encoders %s (or %s_ft)", name, snap.Commit, len(files), snap.Dir, encoder, encoder)
+		if speaker {
+			encoder = spkemb.Scheme + ref.String()
+			e.Logf("setup model %s: commit %s, %d files in %s; a speaker model: run it as `speech reference --embedder %s` or `speech similarity --embedder %s`",
+				name, snap.Commit, len(files), snap.Dir, encoder, encoder)
+		} else {
+			e.Logf("setup model %s: commit %s, %d files in %s; run it as --encoders %s (or %s_ft)", name, snap.Commit, len(files), snap.Dir, encoder, encoder)
+		}
 		rev := ref.Revision
 		out = append(out, setupModelOutput{Name: name, Repository: ref.ID, Revision: rev, Commit: snap.Commit, Dir: snap.Dir, Files: files, Encoder: encoder})
 	}
@@ -90,4 +105,20 @@ func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error
 		fmt.Fprintf(e.Stdout(), "%s\t%s@%s\t%s\n", m.Encoder, m.Repository, m.Commit, m.Dir)
 	}
 	return nil
+}
+
+// isSpeakerRepository tells a speaker-embedding model (ONNX files, no
+// tokenizer: WeSpeaker's and 3D-Speaker's layout) from a text encoder.
+func isSpeakerRepository(files []hub.File) bool {
+	onnx := false
+	for _, f := range files {
+		switch f.Name {
+		case "tokenizer.json", "vocab.txt", "vocab.json", "tokenizer_config.json", "sentencepiece.bpe.model", "spiece.model":
+			return false
+		}
+		if strings.HasSuffix(f.Name, ".onnx") {
+			onnx = true
+		}
+	}
+	return onnx
 }
