@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/roleprint/roleprint/data/hub"
 	"github.com/roleprint/roleprint/data/hub/hubtest"
@@ -177,4 +180,59 @@ func TestPaperPresetsFromHFCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = enc.(sv.Closer).Close()
+}
+
+// renameOutput rewrites an ONNX model so that its graph output from is
+// called to (the producing node's output too).
+func renameOutput(t *testing.T, raw []byte, from, to string) []byte {
+	t.Helper()
+	e, err := newONNXEditor(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := e.graph.Get(e.graph.Descriptor().Fields().ByName("output")).List()
+	for i := 0; i < outs.Len(); i++ {
+		vi := outs.Get(i).Message()
+		fd := vi.Descriptor().Fields().ByName("name")
+		if vi.Get(fd).String() == from {
+			vi.Set(fd, protoreflect.ValueOfString(to))
+		}
+	}
+	nodeOut := e.nd.Fields().ByName("output")
+	for i := 0; i < e.nodes.Len(); i++ {
+		l := e.nodes.Get(i).Message().Mutable(nodeOut).List()
+		for j := 0; j < l.Len(); j++ {
+			if l.Get(j).String() == from {
+				l.Set(j, protoreflect.ValueOfString(to))
+			}
+		}
+	}
+	b, err := e.marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestTaskHeadExportRefused(t *testing.T) {
+	// A fill-mask export (FacebookAI/roberta-large's model.onnx may be
+	// one) names its output "logits": refused rather than pooled.
+	raw, err := os.ReadFile(filepath.Join("testdata", "onnx", "bert", "model.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "model.onnx"), renameOutput(t, raw, "last_hidden_state", "logits"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := os.ReadFile(filepath.Join("testdata", "onnx", "bert", "tokenizer.json"))
+	os.WriteFile(filepath.Join(dir, "tokenizer.json"), tok, 0o644)
+	_, err = NewONNXModel("onnx", ONNXConfig{Path: filepath.Join(dir, "model.onnx")})
+	if err == nil || !strings.Contains(err.Error(), "feature-extraction") {
+		t.Fatalf("logits export: %v", err)
+	}
+	// Named explicitly, the output is the user's choice.
+	if _, err := NewONNXModel("onnx", ONNXConfig{Path: filepath.Join(dir, "model.onnx"), Output: "logits"}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -146,6 +146,12 @@ func NewONNXModel(name string, cfg ONNXConfig) (*ONNXModel, error) {
 		if slices.Contains(outs, "last_hidden_state") {
 			cfg.Output = "last_hidden_state"
 		}
+		if cfg.Output == "logits" {
+			// A task head's export (fill-mask, classification): its
+			// scores are not the encoder's token states.
+			return nil, fmt.Errorf("%s: ONNX model %s outputs %q: a task head's scores, not the encoder's token states; export the encoder (optimum-cli export onnx --task feature-extraction) or name another output with output=NAME",
+				name, cfg.Path, outs)
+		}
 	} else if !slices.Contains(outs, cfg.Output) {
 		return nil, fmt.Errorf("%s: ONNX model %s has no output %q (outputs: %q)", name, cfg.Path, cfg.Output, outs)
 	}
