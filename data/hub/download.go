@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/gofrs/flock"
 	gohf "github.com/gomlx/go-huggingface/hub"
@@ -54,8 +56,19 @@ func (c Client) Download(ctx context.Context, ref Ref, pick func(files []File) (
 	}
 	repo := gohf.New(ref.ID).WithEndpoint(endpoint).WithRevision(ref.Revision).WithAuth(c.Token).WithCacheDir(c.CacheDir)
 	repo.Verbosity = 0
-	if err := repo.DownloadInfo(true); err != nil {
-		return Snapshot{}, nil, fmt.Errorf("hub: %s: asking %s for the repository's files: %v%s", ref, endpoint, err, statusHint(err.Error(), c.Token != ""))
+	// go-huggingface asks without a context or timeout: wait for it at
+	// most the stall timeout (the abandoned request ends with the process).
+	infoDone := make(chan error, 1)
+	go func() { infoDone <- repo.DownloadInfo(true) }()
+	select {
+	case err := <-infoDone:
+		if err != nil {
+			return Snapshot{}, nil, fmt.Errorf("hub: %s: asking %s for the repository's files: %v%s", ref, endpoint, err, statusHint(err.Error(), c.Token != ""))
+		}
+	case <-time.After(c.stallTimeout()):
+		return Snapshot{}, nil, fmt.Errorf("hub: %s: %s did not answer the repository question within %s", ref, endpoint, c.stallTimeout())
+	case <-ctx.Done():
+		return Snapshot{}, nil, fmt.Errorf("hub: %s: %w", ref, ctx.Err())
 	}
 	info := repo.Info()
 	if info == nil || info.CommitHash == "" {
@@ -203,6 +216,13 @@ func (c Client) fetchBlob(ctx context.Context, u, blob string, f File) error {
 
 // transfer appends u's bytes from offset to part.
 func (c Client) transfer(ctx context.Context, u, part string, offset int64, f File) error {
+	// A watchdog cancels the request when nothing arrives for the stall
+	// timeout (headers or body).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var stalled atomic.Bool
+	watchdog := time.AfterFunc(c.stallTimeout(), func() { stalled.Store(true); cancel() })
+	defer watchdog.Stop()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
@@ -220,6 +240,9 @@ func (c Client) transfer(ctx context.Context, u, part string, offset int64, f Fi
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
+		if stalled.Load() {
+			return fmt.Errorf("GET %s: no answer within %s", u, c.stallTimeout())
+		}
 		return fmt.Errorf("GET %s: %w", u, err)
 	}
 	defer resp.Body.Close()
@@ -242,11 +265,15 @@ func (c Client) transfer(ctx context.Context, u, part string, offset int64, f Fi
 	if err != nil {
 		return err
 	}
-	var src io.Reader = resp.Body
+	var src io.Reader = &progressReader{r: resp.Body, watchdog: watchdog, stall: c.stallTimeout(), logf: c.Logf,
+		name: filepath.Base(u), done: offset, total: f.Size, last: time.Now()}
 	if f.Size > 0 {
-		src = io.LimitReader(resp.Body, f.Size-offset+1) // one byte more shows an overlong answer
+		src = io.LimitReader(src, f.Size-offset+1) // one byte more shows an overlong answer
 	}
 	n, cerr := io.Copy(out, src)
+	if stalled.Load() && cerr != nil {
+		cerr = fmt.Errorf("nothing arrived for %s", c.stallTimeout())
+	}
 	if err := out.Close(); err != nil && cerr == nil {
 		cerr = err
 	}
@@ -302,4 +329,33 @@ func verify(part string, f File) error {
 		return errors.New("checksum mismatch: the file received is not the one the Hub lists (" + got + " ≠ " + want + "); it was discarded")
 	}
 	return nil
+}
+
+// progressReader resets the stall watchdog on every read that brings
+// bytes, and notes progress every 10 seconds.
+type progressReader struct {
+	r           io.Reader
+	watchdog    *time.Timer
+	stall       time.Duration
+	logf        func(string, ...any)
+	name        string
+	done, total int64
+	last        time.Time
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.watchdog.Reset(p.stall)
+		p.done += int64(n)
+		if p.logf != nil && time.Since(p.last) > 10*time.Second {
+			p.last = time.Now()
+			if p.total > 0 {
+				p.logf("hub: %s: %d of %d MB (%.0f %%)", p.name, p.done>>20, p.total>>20, 100*float64(p.done)/float64(p.total))
+			} else {
+				p.logf("hub: %s: %d MB", p.name, p.done>>20)
+			}
+		}
+	}
+	return n, err
 }

@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	gohf "github.com/gomlx/go-huggingface/hub"
 )
@@ -110,6 +111,20 @@ type Client struct {
 	HTTP *http.Client
 	// Logf receives progress notes (stderr in the CLI); nil discards them.
 	Logf func(format string, args ...any)
+	// StallTimeout ends a request that receives nothing for this long
+	// (the repository question included), so that a dead connection is an
+	// error rather than a hang; 0 means DefaultStallTimeout.
+	StallTimeout time.Duration
+}
+
+// DefaultStallTimeout is how long a request may receive nothing.
+const DefaultStallTimeout = 60 * time.Second
+
+func (c Client) stallTimeout() time.Duration {
+	if c.StallTimeout > 0 {
+		return c.StallTimeout
+	}
+	return DefaultStallTimeout
 }
 
 // Default returns a Client configured from the environment, as

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roleprint/roleprint/data/hub"
 	"github.com/roleprint/roleprint/data/hub/hubtest"
@@ -332,5 +333,36 @@ func TestOfflineRefusesNetwork(t *testing.T) {
 	}
 	if len(h.Requests()) != 0 {
 		t.Fatal("offline client contacted the server")
+	}
+}
+
+func TestStalledTransferEnds(t *testing.T) {
+	h := hubtest.New(t)
+	files := tinyRepo(5)
+	h.Add("test/tiny", "main", files)
+	h.StallNext("onnx/model.onnx", 500)
+	c := client(h, t.TempDir())
+	c.StallTimeout = 300 * time.Millisecond
+	start := time.Now()
+	_, _, err := c.Download(context.Background(), mustRef(t, "test/tiny"), pickText)
+	if err == nil || !strings.Contains(err.Error(), "nothing arrived for 300ms") {
+		t.Fatalf("stalled transfer: %v", err)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("gave up after %s", time.Since(start))
+	}
+	// What arrived is kept and resumed.
+	n := len(h.Requests())
+	snap, _, err := c.Download(context.Background(), mustRef(t, "test/tiny"), pickText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range h.Requests()[n:] {
+		if strings.HasSuffix(r.Path, "/onnx/model.onnx") && r.Range != "bytes=500-" {
+			t.Errorf("resumed with Range %q", r.Range)
+		}
+	}
+	if b, _ := os.ReadFile(snap.Path("onnx/model.onnx")); !bytes.Equal(b, files["onnx/model.onnx"]) {
+		t.Fatal("content differs")
 	}
 }

@@ -42,11 +42,12 @@ type Hub struct {
 	commits  map[string]map[string][]byte // commit → file → content
 	requests []Request
 	truncate map[string]int // file → bytes sent before the next transfer of it breaks off
+	stall    map[string]int // file → bytes sent before the next transfer of it goes silent
 }
 
 // New starts a stand-in on 127.0.0.1, closed when the test ends.
 func New(t testing.TB) *Hub {
-	h := &Hub{repos: map[string]map[string]string{}, commits: map[string]map[string][]byte{}, truncate: map[string]int{}}
+	h := &Hub{repos: map[string]map[string]string{}, commits: map[string]map[string][]byte{}, truncate: map[string]int{}, stall: map[string]int{}}
 	h.Server = httptest.NewServer(http.HandlerFunc(h.serve))
 	t.Cleanup(h.Close)
 	return h
@@ -110,6 +111,14 @@ func (h *Hub) TruncateNext(file string, n int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.truncate[file] = n
+}
+
+// StallNext makes the next transfer of file send n bytes and then
+// nothing, keeping the connection open until the client gives up.
+func (h *Hub) StallNext(file string, n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stall[file] = n
 }
 
 // Requests returns the requests received so far.
@@ -222,6 +231,10 @@ func (h *Hub) serveFile(w http.ResponseWriter, r *http.Request) {
 	if truncate && found {
 		delete(h.truncate, name)
 	}
+	stallAt, stall := h.stall[name]
+	if stall && found {
+		delete(h.stall, name)
+	}
 	h.mu.Unlock()
 	if !found {
 		w.Header().Set("X-Error-Code", "EntryNotFound")
@@ -241,6 +254,16 @@ func (h *Hub) serveFile(w http.ResponseWriter, r *http.Request) {
 			f.Flush()
 		}
 		panic(http.ErrAbortHandler)
+	}
+	if stall && stallAt < len(b) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(b[:stallAt])
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		<-r.Context().Done() // silent until the client hangs up
+		return
 	}
 	http.ServeContent(w, r, name, time.Unix(0, 0), bytes.NewReader(b))
 }
