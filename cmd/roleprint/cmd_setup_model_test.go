@@ -104,6 +104,10 @@ func TestHubModelEndToEnd(t *testing.T) {
 	if !seen[row] || !seen[row+"_ft"] {
 		t.Fatalf("reproduce rows %v: %s", seen, stdout)
 	}
+	// The manifest records the commit the rows ran.
+	if m, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || !strings.Contains(string(m), "test/tiny-bert@"+commit) {
+		t.Fatalf("manifest does not record test/tiny-bert@%s (%v)", commit, err)
+	}
 	bundle := filepath.Join(out, "verifier")
 	spec, err := os.ReadFile(filepath.Join(bundle, "verifier.json"))
 	if err != nil || !strings.Contains(string(spec), row+"_ft") {

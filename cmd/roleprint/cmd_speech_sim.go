@@ -18,7 +18,7 @@ type speakerEmbedderFlags struct {
 
 func addSpeakerEmbedderFlags(fs *flag.FlagSet) speakerEmbedderFlags {
 	return speakerEmbedderFlags{
-		name: fs.String("embedder", "", "speaker-embedding model: hf:ORG/NAME[@REV] (an ONNX export in the Hugging Face cache, fetched by `roleprint setup --model ORG/NAME`); "+
+		name: fs.String("embedder", "", "speaker-embedding model: hf:ORG/NAME[@REV] (an ONNX export in the Hugging Face cache, fetched by roleprint setup --model ORG/NAME); "+
 			"default: MFCC statistics, the offline fallback"),
 		window: fs.String("embedder-window", "hamming", "fbank window of the model: hamming (WeSpeaker) or povey (3D-Speaker, Kaldi)"),
 		file:   fs.String("embedder-file", "", "the .onnx file inside the repository, when it holds several"),
@@ -66,7 +66,7 @@ type speechSimilarity struct {
 // (standardised over the reference and the files, blocks weighed).
 func runSpeechSimilarity(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "speech similarity", "FILES...")
-	refPath := fs.String("reference", "", "the character's reference voice (audio file; required), e.g. from `speech reference`")
+	refPath := fs.String("reference", "", "the character's reference voice (audio file; required), e.g. the clip speech reference chose")
 	asJSON := fs.Bool("json", false, `print {"embedder", "reference", "files": [{"file", "similarity"} or {"file", "error"}], "mean_similarity", "failed"}`)
 	emb := addSpeakerEmbedderFlags(fs)
 	dec := addDecodeFlags(fs)

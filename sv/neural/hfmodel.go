@@ -77,7 +77,7 @@ type sentenceTransformersModule struct {
 // Normalize). Settings override pooling, max_len, output and dim. A repository with safetensors but no
 // ONNX export is an ErrNoONNXExport naming a conversion route.
 func ONNXFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*ONNXModel, error) {
-	cfg := ONNXConfig{Output: opts.String("output", ""), Pooling: opts.String("pooling", "")}
+	cfg := ONNXConfig{Output: opts.String("output", ""), Pooling: opts.String("pooling", ""), Hub: snap.Ref.ID + "@" + snap.Commit}
 	var err error
 	if cfg.MaxLen, err = opts.Int("max_len", 0); err != nil {
 		return nil, err
@@ -222,4 +222,20 @@ func presetSnapshot(row string, opts sv.EncoderOptions, legacy string) (hub.Snap
 			row, ErrNoONNXExport, r, legacy, row, err)
 	}
 	return snap, nil
+}
+
+// Describe implements sv.Describer for encoders of ONNX models: the file,
+// the Hub repository and commit it came from, the tokenizer and the
+// pooling, which the runner writes into results and manifests. It is ""
+// for other models.
+func (e *Encoder) Describe() string {
+	m, ok := e.model.(*ONNXModel)
+	if !ok {
+		return ""
+	}
+	s := "ONNX " + m.cfg.Path
+	if m.cfg.Hub != "" {
+		s = "Hugging Face Hub " + m.cfg.Hub + " (" + s + ")"
+	}
+	return fmt.Sprintf("%s, tokenizer %s, %s pooling, max_len %d", s, m.tok.Name(), m.cfg.Pooling, m.cfg.MaxLen)
 }

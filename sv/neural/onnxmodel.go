@@ -38,6 +38,10 @@ type ONNXConfig struct {
 	MaxLen int `json:"max_len"`
 	// Dim is the vector length; found by running the model once when 0.
 	Dim int `json:"dim"`
+	// Hub records where a Hugging Face Hub model came from,
+	// "ORG/NAME@COMMIT" (set from the cache's snapshot, for manifests);
+	// empty for a local export.
+	Hub string `json:"hub,omitempty"`
 }
 
 // ONNXModel is a pretrained encoder from an ONNX file, converted to a
