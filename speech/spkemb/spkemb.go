@@ -73,7 +73,15 @@ type Model struct {
 	store   *model.Store
 	mu      sync.Mutex
 	exec    *model.Exec
+	// lengths are the clip lengths (frames) exec has compiled graphs for:
+	// one graph per length, since padding would change the pooling.
+	lengths map[int]bool
 }
+
+// maxGraphs bounds the compiled graphs kept at once (GoMLX's Exec refuses
+// more than its cache size); past it the graphs are dropped and compiled
+// again as clips need them.
+const maxGraphs = 16
 
 // Load reads an ONNX speaker-embedding model with one float input
 // [batch, frames, bins] and one output [batch, dim]; name identifies it in
@@ -218,7 +226,12 @@ func (m *Model) Embed(s *speech.Sound) ([]float64, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.exec != nil && !m.lengths[t] && len(m.lengths) >= maxGraphs {
+		m.exec.Finalize()
+		m.exec = nil
+	}
 	if m.exec == nil {
+		m.lengths = map[int]bool{}
 		err := catch(func() error {
 			var e error
 			m.exec, e = model.NewExec(m.backend, m.store, func(scope *model.Scope, x *Node) *Node {
@@ -231,6 +244,7 @@ func (m *Model) Embed(s *speech.Sound) ([]float64, error) {
 			return nil, fmt.Errorf("%s: %w", m.name, err)
 		}
 	}
+	m.lengths[t] = true
 	var out []*tensors.Tensor
 	err = catch(func() error {
 		var e error

@@ -89,3 +89,44 @@ func TestFromHubErrors(t *testing.T) {
 		t.Fatalf("checkpoint-only repository: %v", err)
 	}
 }
+
+func TestManyClipLengths(t *testing.T) {
+	// More distinct clip lengths than GoMLX keeps compiled graphs for:
+	// every clip is embedded, and a clip's vector does not depend on
+	// what was embedded before.
+	h := publish(t, "test/tiny-speaker")
+	h.Close()
+	m, err := FromHub("test/tiny-speaker", DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	s, err := speech.ReadWAV(filepath.Join("..", "testdata", "espeak", "voice-en-f2-p70-a.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []float64
+	for i := 0; i < 3*maxGraphs; i++ {
+		clip, err := s.Slice(0, 0.5+0.011*float64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := m.Embed(clip)
+		if err != nil {
+			t.Fatalf("clip %d: %v", i, err)
+		}
+		if i == 0 {
+			first = v
+		}
+	}
+	clip, _ := s.Slice(0, 0.5)
+	again, err := m.Embed(clip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range first {
+		if first[i] != again[i] {
+			t.Fatalf("the first clip embeds differently after recompiling: %v vs %v", first[:3], again[:3])
+		}
+	}
+}
