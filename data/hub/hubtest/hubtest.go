@@ -47,9 +47,15 @@ type Hub struct {
 
 // New starts a stand-in on 127.0.0.1, closed when the test ends.
 func New(t testing.TB) *Hub {
+	h := Start()
+	t.Cleanup(h.Close)
+	return h
+}
+
+// Start starts a stand-in on 127.0.0.1; the caller closes it.
+func Start() *Hub {
 	h := &Hub{repos: map[string]map[string]string{}, commits: map[string]map[string][]byte{}, truncate: map[string]int{}, stall: map[string]int{}}
 	h.Server = httptest.NewServer(http.HandlerFunc(h.serve))
-	t.Cleanup(h.Close)
 	return h
 }
 
