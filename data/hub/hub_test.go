@@ -173,6 +173,7 @@ func TestTokenHeader(t *testing.T) {
 	t.Setenv("HF_TOKEN", "hf_secret")
 	t.Setenv("HF_ENDPOINT", h.URL+"/")
 	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_HUB_OFFLINE", "")
 	d := hub.Default()
 	if d.Endpoint != h.URL || d.Token != "hf_secret" {
 		t.Fatalf("Default() = %+v", d)
@@ -196,6 +197,7 @@ func TestTokenFile(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HF_TOKEN", "")
 	t.Setenv("HF_TOKEN_PATH", "")
+	t.Setenv("HF_HUB_CACHE", "")
 	t.Setenv("HF_HOME", home)
 	if err := os.WriteFile(filepath.Join(home, "token"), []byte("hf_fromfile\n"), 0o600); err != nil {
 		t.Fatal(err)
