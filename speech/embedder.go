@@ -21,3 +21,11 @@ func (cfg CorpusConfig) embedderName() string {
 	}
 	return MFCCStatsName
 }
+
+// neuralName is the neural embedder's name, "" without one.
+func neuralName(cfg CorpusConfig) string {
+	if cfg.Embedder != nil {
+		return cfg.Embedder.Name()
+	}
+	return ""
+}
