@@ -7,8 +7,10 @@ require (
 	github.com/go-audio/audio v1.0.0
 	github.com/go-audio/wav v1.1.0
 	github.com/go-viper/mapstructure/v2 v2.5.0
+	github.com/gofrs/flock v0.13.0
 	github.com/gomlx/compute v0.0.0-20260716164435-04857206aff7
 	github.com/gomlx/compute-onnx v0.0.0-20260730095030-43334863f719
+	github.com/gomlx/go-huggingface v0.4.0
 	github.com/gomlx/go-xla v0.3.0
 	github.com/gomlx/gomlx v0.27.4-0.20260721090456-e838421fcd72
 	github.com/gomlx/onnx-gomlx v0.5.0
@@ -35,7 +37,6 @@ require (
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/go-audio/riff v1.0.0 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
-	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/gomlx/exceptions v0.0.3 // indirect

@@ -7,7 +7,13 @@ Writes, under sv/neural/testdata/onnx/ (or the folder given as argument):
                                                absolute positions, post-LayerNorm, exact GELU)
   roberta/model.onnx, roberta/tokenizer.json  RoBERTa-style encoder (byte-level BPE, positions
                                                counted from padding_idx+1 over real tokens only)
-  */reference.json                             inputs and PyTorch's last_hidden_state for them
+  */reference.json                             inputs and PyTorch's last_hidden_state for them, and
+                                               PyTorch's sentence embeddings of the tokenizer sentences
+  */config.json, */modules.json, */sentence_bert_config.json, */1_Pooling/config.json
+                                               the configuration files of a Hugging Face
+                                               sentence-transformers repository, so that a stand-in Hub
+                                               serves each folder as a model repository (model.onnx as
+                                               onnx/model.onnx); bert pools by mean, roberta by [CLS]
 
 The models are written in plain PyTorch (no `transformers`, which Debian does not package) so
 that they have the same ONNX structure as Hugging Face exports of BERT/RoBERTa: inputs
@@ -237,7 +243,55 @@ def reference_inputs(vocab_size, pad, first, last, seed):
     return ids, mask
 
 
-def export(model, out_dir, roberta, vocab_size, pad, first, last, tokenizer, seed, tokenize):
+SENTENCE_MAX_LEN = 16
+
+
+def sentence_embeddings(model, roberta, pad, tokenize, pooling):
+    """PyTorch's sentence vectors of TOKENIZER_SENTENCES, as sentence-transformers computes them with this
+    model and pooling: ids cut to SENTENCE_MAX_LEN keeping the closing special token, padded, then the mean
+    over real tokens or the first token's state."""
+    rows = []
+    for t in TOKENIZER_SENTENCES:
+        ids = tokenize(t)
+        if len(ids) > SENTENCE_MAX_LEN:
+            ids = ids[:SENTENCE_MAX_LEN - 1] + ids[-1:]
+        rows.append(ids)
+    t = max(len(r) for r in rows)
+    ids = torch.full((len(rows), t), pad, dtype=torch.long)
+    mask = torch.zeros((len(rows), t), dtype=torch.long)
+    for i, r in enumerate(rows):
+        ids[i, :len(r)] = torch.tensor(r)
+        mask[i, :len(r)] = 1
+    with torch.no_grad():
+        out = model(ids, mask) if roberta else model(ids, mask, torch.zeros_like(ids))
+    if pooling == "cls":
+        vec = out[:, 0]
+    else:
+        m = mask.unsqueeze(-1).float()
+        vec = (out * m).sum(1) / m.sum(1).clamp(min=1e-9)
+    return [[round(float(x), 7) for x in v] for v in vec.tolist()]
+
+
+def repository_files(out_dir, roberta, vocab_size, pooling):
+    """The configuration files a sentence-transformers repository on the Hub has beside its weights."""
+    config = {"architectures": ["RobertaModel" if roberta else "BertModel"], "model_type": "roberta" if roberta else "bert",
+              "hidden_size": HIDDEN, "num_hidden_layers": LAYERS, "num_attention_heads": HEADS, "intermediate_size": FFN,
+              "max_position_embeddings": MAX_POS, "vocab_size": vocab_size, "layer_norm_eps": 1e-12, "hidden_act": "gelu",
+              "pad_token_id": 1 if roberta else 0, "type_vocab_size": 1 if roberta else 2}
+    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+               {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+               {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"}]
+    pool = {"word_embedding_dimension": HIDDEN, "pooling_mode_cls_token": pooling == "cls",
+            "pooling_mode_mean_tokens": pooling == "mean", "pooling_mode_max_tokens": False,
+            "pooling_mode_mean_sqrt_len_tokens": False}
+    os.makedirs(os.path.join(out_dir, "1_Pooling"), exist_ok=True)
+    for name, obj in [("config.json", config), ("modules.json", modules), ("1_Pooling/config.json", pool),
+                      ("sentence_bert_config.json", {"max_seq_length": SENTENCE_MAX_LEN, "do_lower_case": False})]:
+        with open(os.path.join(out_dir, name), "w") as f:
+            json.dump(obj, f, indent=1)
+
+
+def export(model, out_dir, roberta, vocab_size, pad, first, last, tokenizer, seed, tokenize, pooling):
     os.makedirs(out_dir, exist_ok=True)
     model.eval()
     ids, mask = reference_inputs(vocab_size, pad, first, last, seed)
@@ -259,7 +313,10 @@ def export(model, out_dir, roberta, vocab_size, pad, first, last, tokenizer, see
         "last_hidden_state": [round(float(x), 7) for x in out.flatten().tolist()],
         "torch_version": torch.__version__, "onnx_version": onnx.__version__,
         "tokenization": [{"text": t, "ids": tokenize(t)} for t in TOKENIZER_SENTENCES],
+        "sentence_pooling": pooling, "sentence_max_len": SENTENCE_MAX_LEN,
+        "sentence_embeddings": sentence_embeddings(model, roberta, pad, tokenize, pooling),
     }
+    repository_files(out_dir, roberta, vocab_size, pooling)
     with open(os.path.join(out_dir, "reference.json"), "w") as f:
         json.dump(ref, f)
     with open(os.path.join(out_dir, "tokenizer.json"), "w") as f:
@@ -274,12 +331,12 @@ def main():
     vocab = {t: i for i, t in enumerate(specials + WORDS + ["##s", "##ed", "##ing", "##ly"])}
     bert = Encoder(len(vocab), roberta=False)
     export(bert, os.path.join(out, "bert"), False, len(vocab), vocab["[PAD]"], vocab["[CLS]"], vocab["[SEP]"],
-           wordpiece_tokenizer_json(vocab), seed=1, tokenize=lambda t: wordpiece_ids(t, vocab))
+           wordpiece_tokenizer_json(vocab), seed=1, tokenize=lambda t: wordpiece_ids(t, vocab), pooling="mean")
     torch.manual_seed(5678)
     tok, bvocab = bpe_tokenizer_json()
     roberta = Encoder(len(bvocab), roberta=True)
     export(roberta, os.path.join(out, "roberta"), True, len(bvocab), 1, 0, 2, tok, seed=2,
-           tokenize=lambda t: bpe_ids(t, bvocab, tok["model"]["merges"]))
+           tokenize=lambda t: bpe_ids(t, bvocab, tok["model"]["merges"]), pooling="cls")
 
 
 if __name__ == "__main__":

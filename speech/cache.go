@@ -37,7 +37,8 @@ func openFeatureCache(path string, cfg CorpusConfig) (*featureCache, error) {
 		F Config
 		E EmbedConfig
 		M float64
-	}{cfg.Features, cfg.Embed, cfg.MinDuration})
+		N string `json:",omitempty"` // the neural embedder; absent for the MFCC statistics, whose key stays the one without embedders
+	}{cfg.Features, cfg.Embed, cfg.MinDuration, neuralName(cfg)})
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,9 @@ type CorpusConfig struct {
 	Bins BinConfig
 	// Embed configures speaker embeddings (default DefaultEmbedConfig).
 	Embed EmbedConfig
+	// Embedder, when set, embeds voices instead of Embed's MFCC
+	// statistics (a neural speaker model; nil keeps the statistics).
+	Embedder SpeakerEmbedder
 	// BaseDir resolves relative audio paths; empty means the working
 	// directory.
 	BaseDir string
@@ -205,7 +208,11 @@ func analyzeFile(path string, rows []int, utts []data.Utterance, cfg CorpusConfi
 			r.Features, cerr = Analyze(clip, u.Text, cfg.Features)
 		}
 		if cerr == nil && embed {
-			r.Embedding, cerr = Embed(clip, cfg.Embed)
+			if cfg.Embedder != nil {
+				r.Embedding, cerr = cfg.Embedder.Embed(clip)
+			} else {
+				r.Embedding, cerr = Embed(clip, cfg.Embed)
+			}
 		}
 		if cerr != nil {
 			if !cfg.SkipBad {
@@ -279,14 +286,18 @@ type Reference struct {
 	// (null with a single clip); Clips is the number of clips compared.
 	MeanCosine float64 `json:"mean_cosine"`
 	Clips      int     `json:"clips"`
+	// Embedder names the speaker embedding compared: a neural model
+	// ("hf:ORG/NAME") or MFCCStatsName.
+	Embedder string `json:"embedder"`
 }
 
 // MarshalJSON writes NaN as null.
 func (r Reference) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(r) }
 
 // SelectReferences picks each character's reference voice (SpeechRole):
-// every clip is embedded (Embed), the embeddings are standardised over all
-// clips of the corpus and their blocks weighed (cfg.Embed.BlockWeights),
+// every clip is embedded (cfg.Embedder, else Embed, whose statistics are
+// then standardised over all clips of the corpus and their blocks weighed
+// with cfg.Embed.BlockWeights),
 // and per character the clip with the highest mean
 // cosine to the character's other clips wins (SelectReference).
 func SelectReferences(ctx context.Context, utts []data.Utterance, cfg CorpusConfig) ([]Reference, error) {
@@ -303,9 +314,15 @@ func SelectReferences(ctx context.Context, utts []data.Utterance, cfg CorpusConf
 	if len(all) == 0 {
 		return nil, fmt.Errorf("speech: no clip could be embedded")
 	}
-	st, err := FitStandardizer(all)
-	if err != nil {
-		return nil, err
+	// MFCC statistics are standardised and weighed; a neural embedder's
+	// vectors are compared as they are.
+	weigh := func(v []float64) []float64 { return v }
+	if cfg.Embedder == nil {
+		st, err := FitStandardizer(all)
+		if err != nil {
+			return nil, err
+		}
+		weigh = func(v []float64) []float64 { return WeighBlocks(st.Apply(v), cfg.Embed.BlockWeights) }
 	}
 	by := map[string][]UtteranceResult{}
 	var names []string
@@ -324,7 +341,7 @@ func SelectReferences(ctx context.Context, utts []data.Utterance, cfg CorpusConf
 		clips := by[c]
 		embs := make([][]float64, len(clips))
 		for i, r := range clips {
-			embs[i] = WeighBlocks(st.Apply(r.Embedding), cfg.Embed.BlockWeights)
+			embs[i] = weigh(r.Embedding)
 		}
 		best, sims, err := SelectReference(embs)
 		if err != nil {
@@ -336,7 +353,7 @@ func SelectReferences(ctx context.Context, utts []data.Utterance, cfg CorpusConf
 			end = r.Start + r.Features.DurationS
 		}
 		out = append(out, Reference{Character: c, Row: r.Row, Audio: r.Audio, StartS: r.Start, EndS: end,
-			MeanCosine: sims[best], Clips: len(clips)})
+			MeanCosine: sims[best], Clips: len(clips), Embedder: cfg.embedderName()})
 	}
 	return out, nil
 }

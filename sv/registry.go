@@ -144,16 +144,70 @@ func RegisterEncoder(name string, factory EncoderFactory) {
 	registry[name] = factory
 }
 
-// NewEncoder builds the encoder registered as name. A name "x_ft" builds
-// "x" and checks that it is Trainable (the caller then trains it). An
-// unknown name is an error listing the known ones.
+// SchemeFactory builds an encoder named "SCHEME:REF" (e.g.
+// "hf:ORG/NAME"); ref is the text after the colon.
+type SchemeFactory func(ref string, opts EncoderOptions) (Encoder, error)
+
+var schemes = map[string]SchemeFactory{}
+
+// RegisterEncoderScheme makes every name "scheme:REF" an encoder built by
+// factory (sv/neural registers "hf" for Hugging Face Hub models), so rows,
+// `embed`, `score` and `verify` take such names like registered ones; "x_ft"
+// fine-tunes them as usual. Registering a scheme twice, a scheme with
+// characters other than lower-case letters, or a nil factory panics.
+func RegisterEncoderScheme(scheme string, factory SchemeFactory) {
+	if scheme == "" || strings.Trim(scheme, "abcdefghijklmnopqrstuvwxyz") != "" || factory == nil {
+		panic(fmt.Sprintf("sv: invalid encoder scheme %q", scheme))
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := schemes[scheme]; dup {
+		panic("sv: encoder scheme registered twice: " + scheme)
+	}
+	schemes[scheme] = factory
+}
+
+// schemeFactory returns the factory and reference of a "scheme:REF" name.
+func schemeFactory(name string) (SchemeFactory, string, bool) {
+	scheme, ref, ok := strings.Cut(name, ":")
+	if !ok || ref == "" {
+		return nil, "", false
+	}
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	f, ok := schemes[scheme]
+	return f, ref, ok
+}
+
+// EncoderSchemes lists the registered schemes as "scheme:…", sorted, for
+// help texts.
+func EncoderSchemes() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var out []string
+	for s := range schemes {
+		out = append(out, s+":…")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NewEncoder builds the encoder registered as name, or a "scheme:REF"
+// name's (RegisterEncoderScheme). A name "x_ft" builds "x" and checks that
+// it is Trainable (the caller then trains it). An unknown name is an error
+// listing the known ones.
 func NewEncoder(name string, opts EncoderOptions) (Encoder, error) {
 	base, ft := SplitFineTuned(name)
 	registryMu.RLock()
 	f, ok := registry[base]
 	registryMu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown encoder %q (known: %s)", name, strings.Join(EncoderNames(), ", "))
+		if sf, ref, isScheme := schemeFactory(base); isScheme {
+			f, ok = func(o EncoderOptions) (Encoder, error) { return sf(ref, o) }, true
+		}
+	}
+	if !ok {
+		return nil, fmt.Errorf("unknown encoder %q (known: %s)", name, strings.Join(append(EncoderNames(), EncoderSchemes()...), ", "))
 	}
 	enc, err := f(opts)
 	if err != nil {
@@ -188,10 +242,14 @@ func SplitFineTuned(name string) (base string, fineTuned bool) {
 	return name, false
 }
 
-// IsRegistered reports whether an encoder factory is registered under name.
+// IsRegistered reports whether an encoder factory is registered under
+// name, or name is "scheme:REF" for a registered scheme.
 func IsRegistered(name string) bool {
 	registryMu.RLock()
-	defer registryMu.RUnlock()
 	_, ok := registry[name]
+	registryMu.RUnlock()
+	if !ok {
+		_, _, ok = schemeFactory(name)
+	}
 	return ok
 }

@@ -11,7 +11,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "setup",
-		Summary: "install pretrained assets (GloVe, USE-Lite, ONNX Runtime) into the user cache",
+		Summary: "install pretrained assets (GloVe, USE-Lite, ONNX Runtime) into the user cache, or Hub models (--model)",
 		Run:     runSetup,
 	})
 }
@@ -22,8 +22,18 @@ func runSetup(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "setup", "[STEP...]")
 	force := fs.Bool("force", false, "reinstall steps that are already installed")
 	list := fs.Bool("list", false, "list the steps and whether each is installed, then stop")
+	var models modelList
+	fs.Var(&models, "model", "fetch a Hugging Face Hub model into the Hugging Face cache: ORG/NAME[@REVISION] or a paper row ("+
+		strings.Join(paperRowNames(), ", ")+"); repeatable or comma-separated (HF_ENDPOINT, HF_TOKEN, HF_HUB_CACHE apply)")
+	asJSON := fs.Bool("json", false, "with --model: print one JSON object {models: [...]}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if len(models) > 0 {
+		if fs.NArg() > 0 || *list {
+			return usagef("--model fetches models only; run the setup steps (%s) in a separate call", strings.Join(fs.Args(), " "))
+		}
+		return setupModels(ctx, e, models, *asJSON)
 	}
 	all := assets.Steps()
 	byName := map[string]assets.Step{}

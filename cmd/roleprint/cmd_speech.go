@@ -30,6 +30,7 @@ var speechVerbs = []struct {
 	{"features", "per-file pitch, intensity, speaking rate and pauses of WAV files", runSpeechFeatures},
 	{"profile", "per-character acoustic profiles (Low/Medium/High) of a corpus with audio", runSpeechProfile},
 	{"reference", "each character's reference voice (highest mean speaker-embedding cosine)", runSpeechReference},
+	{"similarity", "voice similarity (SIM) of files to a reference voice: speaker-embedding cosine", runSpeechSimilarity},
 	{"validate", "compare with Praat's measurements (scripts/praat-measure.sh output)", runSpeechValidate},
 	{"bench", "time the features on an hour of audio, beside Praat", runSpeechBench},
 	{"convert", "decode audio/video (ffmpeg) to mono WAV at 16 kHz (or --rate 44100 for VoxRole's alignment), cached", runSpeechConvert},
@@ -286,6 +287,7 @@ type speechReferenceOutput struct {
 func runSpeechReference(ctx context.Context, e *env, args []string) error {
 	fs, load := speechCorpusFlags(e, "speech reference")
 	asJSON := fs.Bool("json", false, `print {"references": [...]}`)
+	emb := addSpeakerEmbedderFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -293,6 +295,12 @@ func runSpeechReference(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	embedder, closeFn, err := emb.open()
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	cfg.Embedder = embedder
 	report, finish := e.progress("speech reference")
 	cfg.Progress = report
 	refs, err := speech.SelectReferences(ctx, utts, cfg)
@@ -304,8 +312,8 @@ func runSpeechReference(ctx context.Context, e *env, args []string) error {
 		return e.JSON(speechReferenceOutput{References: refs})
 	}
 	for _, r := range refs {
-		fmt.Fprintf(e.Stdout(), "%s: row %d, %s [%.2f–%.2f s], mean cosine %s over %d clips\n",
-			r.Character, r.Row, r.Audio, r.StartS, r.EndS, speechNum(r.MeanCosine, 3), r.Clips)
+		fmt.Fprintf(e.Stdout(), "%s: row %d, %s [%.2f–%.2f s], mean cosine %s over %d clips (%s)\n",
+			r.Character, r.Row, r.Audio, r.StartS, r.EndS, speechNum(r.MeanCosine, 3), r.Clips, r.Embedder)
 	}
 	return nil
 }

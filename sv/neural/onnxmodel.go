@@ -38,6 +38,10 @@ type ONNXConfig struct {
 	MaxLen int `json:"max_len"`
 	// Dim is the vector length; found by running the model once when 0.
 	Dim int `json:"dim"`
+	// Hub records where a Hugging Face Hub model came from,
+	// "ORG/NAME@COMMIT" (set from the cache's snapshot, for manifests);
+	// empty for a local export.
+	Hub string `json:"hub,omitempty"`
 }
 
 // ONNXModel is a pretrained encoder from an ONNX file, converted to a
@@ -146,6 +150,12 @@ func NewONNXModel(name string, cfg ONNXConfig) (*ONNXModel, error) {
 		if slices.Contains(outs, "last_hidden_state") {
 			cfg.Output = "last_hidden_state"
 		}
+		if cfg.Output == "logits" {
+			// A task head's export (fill-mask, classification): its
+			// scores are not the encoder's token states.
+			return nil, fmt.Errorf("%s: ONNX model %s outputs %q: a task head's scores, not the encoder's token states; export the encoder (optimum-cli export onnx --task feature-extraction) or name another output with output=NAME",
+				name, cfg.Path, outs)
+		}
 	} else if !slices.Contains(outs, cfg.Output) {
 		return nil, fmt.Errorf("%s: ONNX model %s has no output %q (outputs: %q)", name, cfg.Path, cfg.Output, outs)
 	}
@@ -250,15 +260,6 @@ func (m *ONNXModel) Graph(scope *model.Scope, ids, mask *Node) *Node {
 	panic(fmt.Sprintf("%s: output %s has shape %s; expected [N, T, H] or [N, H]", m.name, m.cfg.Output, out.Shape()))
 }
 
-// Known pretrained encoders: the paper's rows whose ONNX exports a user
-// places in the cache (models/NAME/model.onnx + tokenizer.json), or points
-// to with the model=PATH setting. Nothing is downloaded.
-var pretrainedONNX = map[string]string{
-	"roberta": "RoBERTa-base (roberta-base)",
-	"sbert":   "Sentence-BERT (sentence-transformers/all-MiniLM-L6-v2 or similar)",
-	"stel":    "STEL style encoder (AnnaWegmann/Style-Embedding)",
-}
-
 // ErrNoONNXExport is returned (wrapped) when a pretrained encoder's ONNX
 // export is absent.
 var ErrNoONNXExport = errors.New("no ONNX export")
@@ -273,8 +274,10 @@ func PretrainedONNXPath(name, cacheDir string) (string, error) {
 }
 
 // ONNXFromOptions builds an ONNXModel from settings: model (path of
-// model.onnx; default the cache path of a known name), tokenizer, output,
-// pooling (mean|cls), max_len, dim.
+// model.onnx), tokenizer, output, pooling (mean|cls), max_len, dim. For a
+// paper row (PaperCheckpoints) without model=, an export placed by hand at
+// PretrainedONNXPath is used when present, else the row's checkpoint (or
+// checkpoint=ORG/NAME[@REV]) from the Hugging Face cache.
 func ONNXFromOptions(name string, opts sv.EncoderOptions) (*ONNXModel, error) {
 	cfg := ONNXConfig{Path: opts.String("model", ""), Tokenizer: opts.String("tokenizer", ""),
 		Output: opts.String("output", ""), Pooling: opts.String("pooling", "")}
@@ -286,20 +289,27 @@ func ONNXFromOptions(name string, opts sv.EncoderOptions) (*ONNXModel, error) {
 		return nil, err
 	}
 	if cfg.Path == "" {
-		if _, known := pretrainedONNX[name]; !known {
+		if _, known := PaperCheckpointFor(name); !known {
 			return nil, fmt.Errorf("%s: set model=PATH to an ONNX export (e.g. --set model=/path/model.onnx)", name)
 		}
-		if cfg.Path, err = PretrainedONNXPath(name, opts.CacheDir); err != nil {
+		legacy, err := PretrainedONNXPath(name, opts.CacheDir)
+		if err != nil {
 			return nil, err
 		}
+		if _, err := os.Stat(legacy); err != nil {
+			// No export placed by hand: the paper's checkpoint from the
+			// Hugging Face cache.
+			snap, err := presetSnapshot(name, opts, legacy)
+			if err != nil {
+				return nil, err
+			}
+			return ONNXFromSnapshot(name, snap, opts)
+		}
+		cfg.Path = legacy
 	}
 	if _, err := os.Stat(cfg.Path); err != nil {
-		what := "an ONNX export"
-		if d, ok := pretrainedONNX[name]; ok {
-			what = "an ONNX export of " + d
-		}
-		return nil, fmt.Errorf("%s: %w at %s: place %s there (model.onnx + tokenizer.json; see docs/training.md, \"Pretrained encoders\") or set model=PATH",
-			name, ErrNoONNXExport, cfg.Path, what)
+		return nil, fmt.Errorf("%s: %w at %s: place an ONNX export there (model.onnx + tokenizer.json; see docs/models.md) or set model=PATH",
+			name, ErrNoONNXExport, cfg.Path)
 	}
 	return NewONNXModel(name, cfg)
 }
@@ -309,8 +319,10 @@ const ONNXName = "onnx"
 
 func init() {
 	names := []string{ONNXName}
-	for n := range pretrainedONNX {
-		names = append(names, n)
+	for _, p := range PaperCheckpoints {
+		if p.Row != LUARName { // the luar row is the look-alike (transformer.go)
+			names = append(names, p.Row)
+		}
 	}
 	slices.Sort(names)
 	for _, n := range names {

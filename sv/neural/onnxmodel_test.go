@@ -179,6 +179,7 @@ func TestONNXEncoderFineTunes(t *testing.T) {
 }
 
 func TestPretrainedMissingExport(t *testing.T) {
+	t.Setenv("HF_HUB_CACHE", t.TempDir()) // not the user's Hugging Face cache
 	_, err := sv.NewEncoder("roberta", sv.EncoderOptions{CacheDir: t.TempDir()})
 	if !errors.Is(err, ErrNoONNXExport) {
 		t.Fatalf("roberta without export: %v", err)

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data/hub/hubtest"
+)
+
+// TestHubModelEndToEnd publishes the tiny BERT-style fixture on a stand-in
+// Hub, fetches it with `setup --model`, stops the server, and runs it from
+// the cache alone as Table 2 rows (untuned and fine-tuned, the fine-tuned
+// one saved in the verifier bundle), with embed (equal to PyTorch's
+// sentence vectors), verify (with the bundle) and score.
+func TestHubModelEndToEnd(t *testing.T) {
+	fixture := filepath.Join("..", "..", "sv", "neural", "testdata", "onnx", "bert")
+	files, err := hubtest.ReadDir(fixture, map[string]string{"model.onnx": "onnx/model.onnx", "reference.json": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hubtest.New(t)
+	commit := h.Add("test/tiny-bert", "main", files)
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+
+	code, stdout, stderr := neuralRun("setup", "--model", "test/tiny-bert", "--json")
+	if code != 0 {
+		t.Fatalf("setup --model: exit %d: %s", code, stderr)
+	}
+	var set struct {
+		Models []struct {
+			Commit, Encoder string
+			Files           []string
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &set); err != nil || len(set.Models) != 1 || set.Models[0].Commit != commit ||
+		set.Models[0].Encoder != "hf:test/tiny-bert" || !strings.Contains(strings.Join(set.Models[0].Files, ","), "onnx/model.onnx") {
+		t.Fatalf("setup --model output %s (%v)", stdout, err)
+	}
+	h.Close() // from here on, the cache alone
+
+	// embed: PyTorch's sentence vectors.
+	var ref struct {
+		Tokenization []struct{ Text string } `json:"tokenization"`
+		Embeddings   [][]float64             `json:"sentence_embeddings"`
+	}
+	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
+	if err != nil || json.Unmarshal(b, &ref) != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, x := range ref.Tokenization {
+		lines = append(lines, x.Text)
+	}
+	txt := filepath.Join(t.TempDir(), "sentences.txt")
+	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	code, stdout, stderr = neuralRun("embed", "--encoder", "hf:test/tiny-bert", "--backend", "go", txt)
+	if code != 0 {
+		t.Fatalf("embed: exit %d: %s", code, stderr)
+	}
+	var worst float64
+	rows := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(rows) != len(ref.Embeddings) {
+		t.Fatalf("embed printed %d vectors, want %d", len(rows), len(ref.Embeddings))
+	}
+	for i, row := range rows {
+		for j, f := range strings.Fields(row) {
+			x, _ := strconv.ParseFloat(f, 64)
+			worst = math.Max(worst, math.Abs(x-ref.Embeddings[i][j]))
+		}
+	}
+	if worst > 1e-5 {
+		t.Fatalf("embed differs from PyTorch by %g", worst)
+	}
+
+	// reproduce: the model as an untuned and a fine-tuned row.
+	in := reproFixture(t)
+	out := t.TempDir()
+	const row = "hf:test/tiny-bert"
+	code, stdout, stderr = reproRun("reproduce", "--rounds", "1", "--encoders", row+","+row+"_ft", "--mixed", "none", "--backend", "go", "--json",
+		"--set", row+"_ft.max_steps=3;"+row+"_ft.batch_pairs=4;"+row+"_ft.max_utterances=2;"+row+".max_len=16",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, in)
+	if code != 0 {
+		t.Fatalf("reproduce: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Rows []map[string]any `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rep.Rows {
+		name, _ := r["encoder"].(string)
+		seen[name] = true
+	}
+	if !seen[row] || !seen[row+"_ft"] {
+		t.Fatalf("reproduce rows %v: %s", seen, stdout)
+	}
+	// The manifest records the commit the rows ran.
+	if m, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || !strings.Contains(string(m), "test/tiny-bert@"+commit) {
+		t.Fatalf("manifest does not record test/tiny-bert@%s (%v)", commit, err)
+	}
+	bundle := filepath.Join(out, "verifier")
+	spec, err := os.ReadFile(filepath.Join(bundle, "verifier.json"))
+	if err != nil || !strings.Contains(string(spec), row+"_ft") {
+		t.Fatalf("bundle: %v\n%s", err, spec)
+	}
+
+	// verify from the bundle (the fine-tuned weights saved and loaded).
+	a := filepath.Join(t.TempDir(), "a.txt")
+	os.WriteFile(a, []byte("indeed I think we should go\nindeed, indeed again\n"), 0o644)
+	code, stdout, stderr = neuralRun("verify", "--verifier", bundle, "--backend", "go", "--json", a, a)
+	var v struct{ Cosine float64 }
+	if code != 0 || json.Unmarshal([]byte(stdout), &v) != nil || math.Abs(v.Cosine-1) > 1e-5 {
+		t.Fatalf("verify --verifier: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	// The bundle's vectors are the fine-tuned ones, not the untuned model's.
+	_, tuned, _ := neuralRun("embed", "--verifier", bundle, "--backend", "go", a)
+	_, untuned, _ := neuralRun("embed", "--encoder", row, "--backend", "go", a)
+	if tuned == "" || tuned == untuned {
+		t.Fatalf("bundle embeds like the untuned model:\n%s", tuned)
+	}
+	// score with the Hub row by name.
+	realPath, genPath := writeScoreFixtures(t)
+	code, stdout, stderr = scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", row, "--backend", "go", "--bootstrap", "0", "--json")
+	if code != 0 || !strings.Contains(stdout, row) {
+		t.Fatalf("score --encoder: exit %d: %s\n%s", code, stderr, stdout)
+	}
+}
+
+func TestSetupModelErrors(t *testing.T) {
+	h := hubtest.New(t)
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_HUB_OFFLINE", "")
+	for _, c := range []struct{ model, want string }{
+		{"test/absent", "no such repository or revision"},
+		{"lisa", "not published"},
+		{"luar", "does not implement"},
+		{"bad name!", "expected ORG/NAME"},
+	} {
+		code, _, stderr := neuralRun("setup", "--model", c.model)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("setup --model %s: exit %d: %s", c.model, code, stderr)
+		}
+	}
+	code, _, stderr := neuralRun("embed", "--encoder", "hf:test/absent", filepath.Join("..", "..", "README.md"))
+	if code == 0 || !strings.Contains(stderr, "roleprint setup --model test/absent") {
+		t.Errorf("embed with a model not fetched: exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,241 @@
+package neural
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/roleprint/roleprint/data/hub"
+	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
+)
+
+// HFScheme is the encoder-name scheme of Hugging Face Hub models:
+// "hf:ORG/NAME" or "hf:ORG/NAME@REVISION" (and "…_ft" fine-tuned) runs the
+// model's ONNX export from the Hugging Face cache, where `roleprint setup
+// --model ORG/NAME[@REVISION]` put it. Nothing is fetched while running.
+const HFScheme = "hf"
+
+// PaperCheckpoint is one of the seed paper's pretrained Table 2 rows and
+// the checkpoint its code names.
+type PaperCheckpoint struct {
+	// Row is the encoder name ("roberta"); Row+"_ft" is the fine-tuned row.
+	Row string
+	// Model is the paper's row name ("RoBERTa").
+	Model string
+	// Checkpoint is the Hugging Face model the paper's repository links
+	// (README, "Authorship Attribution Models"); "" when it published none.
+	Checkpoint string
+	// Note says what stands in the way of running it, when something does.
+	Note string
+}
+
+// PaperCheckpoints are the paper's pretrained rows with the checkpoints
+// its official repository (AGCSpeakerVerification, README, "Authorship
+// Attribution Models") links. The rows roberta, sbert and stel run them from the Hugging Face
+// cache; luar is RolePrint's look-alike (the published LUAR needs its own
+// architecture); LISA was never published.
+var PaperCheckpoints = []PaperCheckpoint{
+	{Row: "roberta", Model: "RoBERTa", Checkpoint: "FacebookAI/roberta-large"},
+	{Row: "sbert", Model: "SBERT", Checkpoint: "sentence-transformers/all-mpnet-base-v2"},
+	{Row: "stel", Model: "STEL", Checkpoint: "AnnaWegmann/Style-Embedding"},
+	{Row: "luar", Model: "LUAR", Checkpoint: "rrivera1849/LUAR-CRUD",
+		Note: "the published LUAR is its own architecture (custom code: an utterance encoder, attention over a set's utterances, a projection), which RolePrint does not implement; the luar row is a look-alike trained from scratch (docs/training.md)"},
+	{Row: "lisa", Model: "LISA",
+		Note: "LISA's weights are not published (the paper's repository: \"The style-based models, including LIWC and LISA, are not open-sourced. Therefore, researchers should contact the developers directly.\")"},
+}
+
+// PaperCheckpointFor returns the paper checkpoint of row name, if any.
+func PaperCheckpointFor(row string) (PaperCheckpoint, bool) {
+	for _, p := range PaperCheckpoints {
+		if p.Row == row {
+			return p, true
+		}
+	}
+	return PaperCheckpoint{}, false
+}
+
+// ErrUnsupportedModel is returned (wrapped) for a cached model RolePrint
+// cannot run: no ONNX export, or sentence-transformers modules it does
+// not implement.
+var ErrUnsupportedModel = errors.New("unsupported model")
+
+// sentenceTransformersModule is one entry of modules.json.
+type sentenceTransformersModule struct {
+	Path string `json:"path"`
+	Type string `json:"type"`
+}
+
+// ONNXFromSnapshot builds the ONNX model of a cached Hub repository: its
+// ONNX export (hub.ONNXCandidates), tokenizer.json (else vocab.txt), the
+// pooling of 1_Pooling/config.json (mean or CLS; mean when the repository
+// has none), the truncation of sentence_bert_config.json (max_seq_length;
+// else ONNXConfig's default) and a sentence-transformers pipeline of
+// Transformer, Pooling and Normalize modules (the cosine ignores
+// Normalize). Settings override pooling, max_len, output and dim. A repository with safetensors but no
+// ONNX export is an ErrNoONNXExport naming a conversion route.
+func ONNXFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*ONNXModel, error) {
+	cfg := ONNXConfig{Output: opts.String("output", ""), Pooling: opts.String("pooling", ""), Hub: snap.Ref.ID + "@" + snap.Commit}
+	var err error
+	if cfg.MaxLen, err = opts.Int("max_len", 0); err != nil {
+		return nil, err
+	}
+	if cfg.Dim, err = opts.Int("dim", 0); err != nil {
+		return nil, err
+	}
+	for _, c := range hub.ONNXCandidates {
+		if snap.Has(c) {
+			cfg.Path = snap.Path(c)
+			break
+		}
+	}
+	if cfg.Path == "" {
+		what := "no ONNX export"
+		if snap.Has("model.safetensors") || snap.Has("model.safetensors.index.json") {
+			what = "safetensors weights but no ONNX export (loading safetensors into GoMLX BERT/RoBERTa/MPNet is not implemented)"
+		}
+		return nil, fmt.Errorf("%s: %s (%s) has %s: %w; convert it: %s", name, snap.Ref, snap.Dir, what, ErrNoONNXExport, hub.ConversionRoute(snap.Ref.ID))
+	}
+	for _, t := range []string{"tokenizer.json", "vocab.txt"} {
+		if snap.Has(t) {
+			cfg.Tokenizer = snap.Path(t)
+			break
+		}
+	}
+	if cfg.Tokenizer == "" {
+		return nil, fmt.Errorf("%s: %s (%s) has no tokenizer.json or vocab.txt: %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
+	}
+	if snap.Has("modules.json") {
+		var mods []sentenceTransformersModule
+		if err := readJSON(snap.Path("modules.json"), &mods); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, m := range mods {
+			switch m.Type {
+			case "sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling", "sentence_transformers.models.Normalize":
+			default:
+				return nil, fmt.Errorf("%s: %s: sentence-transformers module %s (%s) is not implemented (Transformer, Pooling and Normalize are): %w",
+					name, snap.Ref, m.Type, m.Path, ErrUnsupportedModel)
+			}
+		}
+	}
+	if cfg.MaxLen == 0 && snap.Has("sentence_bert_config.json") {
+		var sb struct {
+			MaxSeqLength int `json:"max_seq_length"`
+		}
+		if err := readJSON(snap.Path("sentence_bert_config.json"), &sb); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		cfg.MaxLen = sb.MaxSeqLength // sentence-transformers' truncation
+	}
+	if cfg.Pooling == "" {
+		cfg.Pooling = "mean"
+		if snap.Has("1_Pooling/config.json") {
+			var p map[string]any
+			if err := readJSON(snap.Path("1_Pooling/config.json"), &p); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			switch {
+			case p["pooling_mode_cls_token"] == true:
+				cfg.Pooling = "cls"
+			case p["pooling_mode_mean_tokens"] == true:
+				cfg.Pooling = "mean"
+			default:
+				return nil, fmt.Errorf("%s: %s: 1_Pooling/config.json asks for a pooling other than mean or CLS (%v): %w", name, snap.Ref, p, ErrUnsupportedModel)
+			}
+		}
+	}
+	return NewONNXModel(name, cfg)
+}
+
+// readJSON decodes a JSON file, naming it in errors.
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// HFFromOptions builds the model of "hf:REF" from the Hugging Face cache
+// (hub.Default: HF_HUB_CACHE, HF_HOME). A model not in the cache is an
+// error naming `roleprint setup --model REF`.
+func HFFromOptions(ref string, opts sv.EncoderOptions) (*ONNXModel, error) {
+	name := HFScheme + ":" + ref
+	r, err := hub.ParseRef(ref)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	snap, err := hub.Default().Local(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return ONNXFromSnapshot(name, snap, opts)
+}
+
+func init() {
+	sv.RegisterEncoderScheme(HFScheme, func(ref string, opts sv.EncoderOptions) (sv.Encoder, error) {
+		m, err := HFFromOptions(ref, opts)
+		if err != nil {
+			return nil, err
+		}
+		d := DefaultEncoderConfig()
+		d.Name = HFScheme + ":" + ref
+		cfg, err := EncoderConfigFromOptions(opts, d)
+		if err != nil {
+			return nil, err
+		}
+		return newSVEncoder(m, cfg)
+	})
+	// The paper's checkpoints under their Hub names sit beside the
+	// paper's rows in reports, as the preset rows do.
+	for _, p := range PaperCheckpoints {
+		if p.Checkpoint != "" && p.Note == "" {
+			table2.RegisterPaperCounterpart(HFScheme+":"+p.Checkpoint, p.Model)
+			table2.RegisterPaperCounterpart(HFScheme+":"+p.Checkpoint+sv.FineTunedSuffix, p.Model+"ft")
+		}
+	}
+}
+
+// presetSnapshot finds a preset row's checkpoint (or the checkpoint=REF
+// setting) in the Hugging Face cache. It returns the error to report when
+// neither it nor the row's legacy export is there.
+func presetSnapshot(row string, opts sv.EncoderOptions, legacy string) (hub.Snapshot, error) {
+	p, _ := PaperCheckpointFor(row)
+	ckpt := strings.TrimSpace(opts.String("checkpoint", p.Checkpoint))
+	if ckpt == "" {
+		return hub.Snapshot{}, fmt.Errorf("%s: %s; with a copy of your own, --set %s.checkpoint=ORG/NAME (fetched by `roleprint setup --model ORG/NAME`) or model=PATH/model.onnx",
+			row, p.Note, row)
+	}
+	r, err := hub.ParseRef(ckpt)
+	if err != nil {
+		return hub.Snapshot{}, fmt.Errorf("%s: %w", row, err)
+	}
+	snap, err := hub.Default().Local(r)
+	if err != nil {
+		return hub.Snapshot{}, fmt.Errorf("%s: %w: %s is not in the Hugging Face cache, nor an export at %s; fetch it once with `roleprint setup --model %s` (or place model.onnx + tokenizer.json there, or set model=PATH) [%v]",
+			row, ErrNoONNXExport, r, legacy, row, err)
+	}
+	return snap, nil
+}
+
+// Describe implements sv.Describer for encoders of ONNX models: the file,
+// the Hub repository and commit it came from, the tokenizer and the
+// pooling, which the runner writes into results and manifests. It is ""
+// for other models.
+func (e *Encoder) Describe() string {
+	m, ok := e.model.(*ONNXModel)
+	if !ok {
+		return ""
+	}
+	s := "ONNX " + m.cfg.Path
+	if m.cfg.Hub != "" {
+		s = "Hugging Face Hub " + m.cfg.Hub + " (" + s + ")"
+	}
+	return fmt.Sprintf("%s, tokenizer %s, %s pooling, max_len %d", s, m.tok.Name(), m.cfg.Pooling, m.cfg.MaxLen)
+}
