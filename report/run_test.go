@@ -68,7 +68,7 @@ func TestWriteTable2(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(tex)
-	for _, want := range []string{`\begin{table*}`, `\multicolumn{10}{l}{\textit{Base level}}`, `\textit{paper: LIWC}`, "mixed", `\textbf{`} {
+	for _, want := range []string{`\begin{table*}`, `\multicolumn{13}{l}{\textit{Base level}}`, `\textit{paper: LIWC}`, "mixed", `\textbf{`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("table2.tex lacks %q", want)
 		}

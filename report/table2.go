@@ -13,45 +13,51 @@ import (
 
 // Table2Options choose what Table2Table shows.
 type Table2Options struct {
-	// Paper adds the paper's row of each encoder's counterpart (in
-	// italics) after our rows of each level.
+	// Paper adds the paper's row of each of our encoders' counterparts
+	// (in italics, once per counterpart however many of our encoders map
+	// to it) after our rows of each level.
 	Paper bool
 }
 
 // Table2Table returns Table 2 like the paper prints it: a block per level,
-// a row per encoder, AUC / ACC / macro-F1 ×100 (mean ± std over rounds)
-// for each exposure, the best of each column in bold and, with
-// opts.Paper, the paper's rows of our encoders' counterparts in italics.
+// a row per encoder, AUC / AP / ACC / macro-F1 ×100 (mean ± std over
+// rounds) for each exposure, the best of our rows in each column and level
+// in bold and, with opts.Paper, one italic row per paper model that any of
+// our encoders is set beside (table2.PaperCounterpart). The paper did not
+// report average precision: its AP cells are "–".
 func Table2Table(res *table2.Table2, opts Table2Options) *Table {
-	t := &Table{Name: "table2", Scale: 100, Wide: true,
+	t := &Table{Name: "table2", Scale: 100, Wide: true, BestPerGroup: true,
 		Title: fmt.Sprintf("Table 2 (RolePrint): speaker verification, %d round(s).", len(res.Rounds)),
-		Caption: "AUC, accuracy and macro-F1 ×100, mean ± std over rounds; the threshold is chosen on the dev pairs. " +
-			"Best of our rows in bold" + map[bool]string{true: "; the paper's numbers for the counterpart models in italics.", false: "."}[opts.Paper]}
+		Caption: "AUC, average precision (AP), accuracy and macro-F1 ×100, mean ± std over rounds; the threshold of ACC and F1 is chosen on the dev pairs; " +
+			"AP's chance level is the share of same-speaker pairs. Bold: the best of our rows in each column within a level (ties all bold" +
+			map[bool]string{true: "; the paper's rows are not counted). Italics: the paper's numbers for the counterpart models, one row per paper model.", false: ")."}[opts.Paper]}
 	t.Columns = []string{"Model"}
 	t.Spans = []Span{{N: 1}}
 	for _, e := range pairs.Exposures {
-		t.Columns = append(t.Columns, "AUC", "ACC", "F1")
-		t.Spans = append(t.Spans, Span{Name: paperfig.ExposureName(string(e)), N: 3})
+		t.Columns = append(t.Columns, "AUC", "AP", "ACC", "F1")
+		t.Spans = append(t.Spans, Span{Name: paperfig.ExposureName(string(e)), N: 4})
 	}
 	t.Best = []Best{BestNone}
 	for range pairs.Exposures {
-		t.Best = append(t.Best, BestMax, BestMax, BestMax)
+		t.Best = append(t.Best, BestMax, BestMax, BestMax, BestMax)
 	}
 	encoders := encoderOrder(res.Rows)
 	for _, l := range pairs.Levels {
 		group := paperfig.LevelName(string(l)) + " level"
 		var paperRows []Row
+		paperSeen := map[string]bool{}
 		for _, enc := range encoders {
 			row := Row{Cells: []Cell{Text(enc)}}
 			found := false
 			for _, e := range pairs.Exposures {
 				r, ok := findRow(res.Rows, enc, e, l)
 				if !ok {
-					row.Cells = append(row.Cells, NaNCell(), NaNCell(), NaNCell())
+					row.Cells = append(row.Cells, NaNCell(), NaNCell(), NaNCell(), NaNCell())
 					continue
 				}
 				found = true
-				row.Cells = append(row.Cells, meanStd(r.AUCMean, r.AUCStd), meanStd(r.ACCMean, r.ACCStd), meanStd(r.F1Mean, r.F1Std))
+				row.Cells = append(row.Cells, meanStd(r.AUCMean, r.AUCStd), meanStd(r.AveragePrecisionMean, r.AveragePrecisionStd),
+					meanStd(r.ACCMean, r.ACCStd), meanStd(r.F1Mean, r.F1Std))
 			}
 			if !found {
 				continue
@@ -60,19 +66,19 @@ func Table2Table(res *table2.Table2, opts Table2Options) *Table {
 				row.Group, group = group, ""
 			}
 			t.Rows = append(t.Rows, row)
-			if model := table2.PaperCounterpart(enc); opts.Paper && model != "" {
+			if model := table2.PaperCounterpart(enc); opts.Paper && model != "" && !paperSeen[model] {
+				paperSeen[model] = true
 				pr := Row{Paper: true, Cells: []Cell{Text("paper: " + model)}}
 				any := false
 				for _, e := range pairs.Exposures {
 					c, ok := table2.PaperTable2Cell(model, pairs.TestKey{Exposure: e, Level: l})
 					if !ok {
-						pr.Cells = append(pr.Cells, NaNCell(), NaNCell(), NaNCell())
+						pr.Cells = append(pr.Cells, NaNCell(), NaNCell(), NaNCell(), NaNCell())
 						continue
 					}
 					any = true
-					for _, ms := range []table2.MeanStd{c.AUC, c.ACC, c.F1} {
-						pr.Cells = append(pr.Cells, NumStd(ms.Mean/100, ms.Std/100))
-					}
+					pr.Cells = append(pr.Cells, NumStd(c.AUC.Mean/100, c.AUC.Std/100), NaNCell(),
+						NumStd(c.ACC.Mean/100, c.ACC.Std/100), NumStd(c.F1.Mean/100, c.F1.Std/100))
 				}
 				if any {
 					paperRows = append(paperRows, pr)
