@@ -2,7 +2,7 @@ package plots
 
 import (
 	"fmt"
-	
+
 	"gonum.org/v1/gonum/integrate"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
