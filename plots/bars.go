@@ -126,6 +126,9 @@ func NewBars(v BarValues) (*Bars, error) {
 	return b, nil
 }
 
+// Height returns the height of series s in group g (NaN: no bar).
+func (b *Bars) Height(g, s int) float64 { return b.y[s][g] }
+
 // x returns the data x of series s in group g and the bar width.
 func (b *Bars) x(g, s int) (x, w float64) {
 	frac := b.BarFraction

@@ -12,7 +12,8 @@ import (
 
 // Distribution draws one role-play similarity distribution (positive vs
 // negative pairs: the paper's Figures 1 and 2) from the similarities kept
-// in d, titled with the model and its separability (AUC, overlap).
+// in d, titled with the model and its separability (AUC ×100, like the
+// tables, and the overlap of the two densities in percent).
 func Distribution(d roleplay.Distribution) (*plots.Distributions, error) {
 	pos, neg := "same role", "different roles"
 	g := plots.GroupSlice{{Name: pos, Values: d.Positive}, {Name: neg, Values: d.Negative}}
@@ -20,14 +21,16 @@ func Distribution(d roleplay.Distribution) (*plots.Distributions, error) {
 	if err != nil {
 		return nil, fmt.Errorf("paperfig: %s %s distribution: %w", d.Model, d.Kind, err)
 	}
-	f.Title = fmt.Sprintf("%s: AUC %.2f, overlap %.2f", d.Model, float64(d.AUC), float64(d.Overlap))
+	f.Title = fmt.Sprintf("%s: AUC %.1f, overlap %.0f %%", d.Model, Percent*float64(d.AUC), Percent*float64(d.Overlap))
 	f.ShowCounts = false
 	return f, nil
 }
 
 // Distributions draws the distributions of one kind (roleplay.RealGenerated
 // for Figure 1, roleplay.GeneratedGenerated for Figure 2) of every model
-// of r that has both sides, as panels of a grid with cols columns.
+// of r that has both sides, as panels of a grid with cols columns: one
+// legend for the figure and one x and y range for every panel, so that the
+// models can be compared at a glance.
 func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, error) {
 	var panels []plots.Figure
 	var skipped []string
@@ -51,12 +54,17 @@ func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, erro
 	if len(panels) == 0 {
 		return nil, fmt.Errorf("paperfig: no %s distributions with both sides in the report (models without: %v)", kind, skipped)
 	}
-	return plots.NewGrid(cols, panels...)
+	g, err := plots.NewGrid(cols, panels...)
+	if err != nil {
+		return nil, err
+	}
+	g.SharedLegend, g.ShareX, g.ShareY = true, true, true
+	return g, nil
 }
 
 // ScoreBars draws Table 3: one group per model (the Real row first), bars
-// for Simulation and Distinction with their bootstrap confidence intervals
-// as error bars.
+// for Simulation and Distinction ×100 (as the table prints them) with their
+// bootstrap confidence intervals as error bars.
 func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 	bt := plots.BarTable{Series: []string{"Simulation", "Distinction"}, Y: make([][]float64, 2)}
 	lo := [][]float64{nil, nil}
@@ -67,11 +75,11 @@ func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 			x  stats.Float
 			ci stats.Interval
 		}{{m.Simulation, m.SimulationCI}, {m.Distinction, m.DistinctionCI}} {
-			y := float64(v.x)
+			y := Percent * float64(v.x)
 			bt.Y[s] = append(bt.Y[s], y)
 			l, h := 0.0, 0.0
 			if v.ci[0].Defined() && v.ci[1].Defined() && !math.IsNaN(y) {
-				l, h = math.Max(0, y-float64(v.ci[0])), math.Max(0, float64(v.ci[1])-y)
+				l, h = math.Max(0, y-Percent*float64(v.ci[0])), math.Max(0, Percent*float64(v.ci[1])-y)
 			}
 			lo[s] = append(lo[s], l)
 			hi[s] = append(hi[s], h)
@@ -84,7 +92,8 @@ func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.YLabel = "Score (" + r.Encoder + ")"
+	b.Title = "Table 3: role-play scores (encoder " + r.Encoder + ")"
+	b.YLabel = "Score ×100"
 	b.RotateLabels = len(bt.Groups) > 3
 	return b, nil
 }
