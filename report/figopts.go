@@ -38,6 +38,11 @@ type FigureOptions struct {
 	ColumnWidth, Height float64
 	// DPI is the resolution of PNG figures (0: 300).
 	DPI int
+	// DistributionSets, when set, says which sets the role-play
+	// distributions (Figures 1–2) were drawn from, for their captions,
+	// when they are not the sets the report scored ("chunked sets of 8
+	// utterances …"); empty: the scored sets.
+	DistributionSets string
 }
 
 // Size returns the export size of a figure of width w whose height is
@@ -222,8 +227,10 @@ func RowLooks(res *table2.Table2, figureRows []string) map[string]int {
 }
 
 // ManifestOutputs returns the "outputs" a run's manifest (JSON) lists, nil
-// when the file does not exist.
-func ManifestOutputs(path string) ([]string, error) {
+// when the file does not exist or when its "command" is not a run of
+// subcommand (the second word; "" accepts any): a folder that another
+// command wrote into keeps that command's files.
+func ManifestOutputs(path, subcommand string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -232,10 +239,14 @@ func ManifestOutputs(path string) ([]string, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	var m struct {
+		Command []string `json:"command"`
 		Outputs []string `json:"outputs"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("report: %s: not a manifest (%v); delete it or choose another output folder", path, err)
+	}
+	if subcommand != "" && (len(m.Command) < 2 || m.Command[1] != subcommand) {
+		return nil, nil
 	}
 	return m.Outputs, nil
 }

@@ -161,6 +161,17 @@ func fileStem(s string) string {
 	return out
 }
 
+// groupingName says how a grouping forms sets, for captions.
+func groupingName(g roleplay.Grouping) string {
+	switch g {
+	case roleplay.GroupPaper:
+		return "Eq. 2/3: one set per model role, one reference set per real conversation"
+	case roleplay.GroupChunks:
+		return "chunked sets"
+	}
+	return string(g) + " grouping"
+}
+
 // Table7 returns the paper's Table 7, the average Simulation Rank per
 // model, best first, the best agent in bold and the Real row set apart as
 // in Table3: per real role the report's rows (the
@@ -210,19 +221,27 @@ func rankLess(a, b roleplay.ModelScore) bool {
 
 // WriteRoleplay writes the figures and tables of a score run with w:
 // Figures 1 and 2 (real–generated and generated–generated similarity
-// distributions, a panel per model), the Table 3 bars with their
-// intervals, the Simulation Rank heatmap, and table3/table7 (and table6
-// for each of rankRoles) as .tex/.md. The distributions need their
-// values (Report.Distributions before they are dropped for --json).
+// distributions, a panel per model, one legend and one pair of axes for
+// all panels), the Table 3 bars with their intervals, the Simulation Rank
+// heatmap, and table3/table7 (and table6 for each of rankRoles) as
+// .tex/.md. The distributions need their values (Report.Distributions
+// before they are dropped for --json); their captions say which sets
+// they compare: the sets the report scored (Table 3's), unless
+// w.FigureOptions.DistributionSets names others.
 func WriteRoleplay(w *Writer, r *roleplay.Report, paper bool, rankRoles []string) error {
+	sets := w.FigureOptions.DistributionSets
+	if sets == "" {
+		sets = "the sets Table 3 scores (" + groupingName(r.Config.Grouping) + ")"
+	}
 	for _, f := range []struct{ name, kind, caption string }{
-		{"figure1", roleplay.RealGenerated, "Figure 1: real–generated similarity distributions per model (same role vs different roles)."},
-		{"figure2", roleplay.GeneratedGenerated, "Figure 2: generated–generated similarity distributions per model (same role vs different roles)."},
+		{"figure1", roleplay.RealGenerated, "Figure 1: real–generated similarity per model, same role vs different roles, of " + sets + "."},
+		{"figure2", roleplay.GeneratedGenerated, "Figure 2: generated–generated similarity per model, same role vs different roles, of " + sets + "." +
+			map[bool]string{true: " With one set per model role, a model's panel holds only pairs of different roles (what Distinction averages); --figure-sets chunks adds same-role pairs of chunked sets.", false: ""}[w.FigureOptions.DistributionSets == "" && r.Config.Grouping == roleplay.GroupPaper]},
 	} {
 		f := f
 		n := 0
 		for _, d := range r.Distributions {
-			if d.Kind == f.kind && len(d.Positive) >= 2 && len(d.Negative) >= 2 {
+			if d.Kind == f.kind && paperfig.Drawable(d) {
 				n++
 			}
 		}
@@ -234,7 +253,7 @@ func WriteRoleplay(w *Writer, r *roleplay.Report, paper bool, rankRoles []string
 		}
 		w.TryFigure(f.name, f.caption, func() (plots.Figure, error) { return paperfig.Distributions(r, f.kind, cols) }, width, math.Min(aspect, 1.3))
 	}
-	w.TryFigure("table3-bars", "Table 3: Simulation and Distinction per model with 95 % bootstrap intervals.",
+	w.TryFigure("table3-bars", "Table 3: Simulation and Distinction ×100 per model with 95 % bootstrap intervals (the Real row is the reference).",
 		func() (plots.Figure, error) { return paperfig.ScoreBars(r) }, OneColumn, 0.75)
 	w.TryFigure("simulation-rank", "Simulation Rank per model (rows) and role (columns); 1 is best.",
 		func() (plots.Figure, error) { return paperfig.RankHeatmap(r, 30) }, TwoColumn, 0.45)

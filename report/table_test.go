@@ -2,6 +2,8 @@ package report
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -159,5 +161,49 @@ func TestTable2OnePaperRowPerCounterpart(t *testing.T) {
 	}
 	if levelsBold != len(pairs.Levels) {
 		t.Errorf("%d rows bold in the first AUC column, want one per level", levelsBold)
+	}
+}
+
+// TestRemoveStale deletes only listed regular files inside the folder that
+// the current run did not write.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	for _, f := range []string{"a.png", "b.png", "sub/c.tex", outside} {
+		p := f
+		if !filepath.IsAbs(f) {
+			p = filepath.Join(dir, f)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := RemoveStale(dir, []string{"a.png", "b.png", "sub/c.tex", "sub", "../" + filepath.Base(outside), outside, "link.txt", "gone.png"},
+		[]string{"a.png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(removed, ",") != "b.png,sub/c.tex" {
+		t.Errorf("removed %v, want b.png and sub/c.tex", removed)
+	}
+	for _, keep := range []string{filepath.Join(dir, "a.png"), outside, filepath.Join(dir, "link.txt"), filepath.Join(dir, "sub")} {
+		if _, err := os.Lstat(keep); err != nil {
+			t.Errorf("%s: %v", keep, err)
+		}
+	}
+	// A manifest of another command lists nothing to remove.
+	mf := filepath.Join(dir, "manifest.json")
+	os.WriteFile(mf, []byte(`{"command":["roleprint","reproduce"],"outputs":["a.png"]}`), 0o644)
+	if got, err := ManifestOutputs(mf, "score"); err != nil || got != nil {
+		t.Errorf("reproduce's manifest read for score: %v %v", got, err)
+	}
+	if got, err := ManifestOutputs(mf, "reproduce"); err != nil || len(got) != 1 {
+		t.Errorf("reproduce's manifest: %v %v", got, err)
 	}
 }

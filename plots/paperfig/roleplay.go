@@ -10,19 +10,37 @@ import (
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
+// Drawable reports whether Distribution can draw d: at least two
+// similarities on one side.
+func Drawable(d roleplay.Distribution) bool { return len(d.Positive) >= 2 || len(d.Negative) >= 2 }
+
 // Distribution draws one role-play similarity distribution (positive vs
 // negative pairs: the paper's Figures 1 and 2) from the similarities kept
 // in d, titled with the model and its separability (AUC ×100, like the
-// tables, and the overlap of the two densities in percent).
+// tables, and the overlap of the two densities in percent). A side with
+// fewer than two pairs is left out (under the paper's grouping a model has
+// one set per role, so its generated–generated pairs are all of different
+// roles), and the title then gives the pairs drawn.
 func Distribution(d roleplay.Distribution) (*plots.Distributions, error) {
-	pos, neg := "same role", "different roles"
-	g := plots.GroupSlice{{Name: pos, Values: d.Positive}, {Name: neg, Values: d.Negative}}
+	var g plots.GroupSlice
+	if len(d.Positive) >= 2 {
+		g = append(g, plots.Group{Name: "same role", Values: d.Positive})
+	}
+	if len(d.Negative) >= 2 {
+		g = append(g, plots.Group{Name: "different roles", Values: d.Negative})
+	}
 	f, err := plots.NewDistributions(g)
 	if err != nil {
 		return nil, fmt.Errorf("paperfig: %s %s distribution: %w", d.Model, d.Kind, err)
 	}
 	f.Title = fmt.Sprintf("%s: AUC %.1f, overlap %.0f %%", d.Model, Percent*float64(d.AUC), Percent*float64(d.Overlap))
+	if len(g) == 1 {
+		f.Title = fmt.Sprintf("%s: %s only (%d pairs)", d.Model, g[0].Name, len(g[0].Values))
+	}
 	f.ShowCounts = false
+	// Each side keeps its colour in every panel, also where the other is
+	// missing.
+	f.Style.Series = map[string]int{"same role": 0, "different roles": 1}
 	return f, nil
 }
 
@@ -38,7 +56,7 @@ func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, erro
 		if d.Kind != kind {
 			continue
 		}
-		if len(d.Positive) < 2 || len(d.Negative) < 2 {
+		if !Drawable(d) {
 			skipped = append(skipped, d.Model)
 			continue
 		}
@@ -52,7 +70,7 @@ func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, erro
 		panels = append(panels, f)
 	}
 	if len(panels) == 0 {
-		return nil, fmt.Errorf("paperfig: no %s distributions with both sides in the report (models without: %v)", kind, skipped)
+		return nil, fmt.Errorf("paperfig: no %s distributions with pairs in the report (models without: %v)", kind, skipped)
 	}
 	g, err := plots.NewGrid(cols, panels...)
 	if err != nil {
