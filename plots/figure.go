@@ -195,7 +195,8 @@ type Grid struct {
 	SharedLegend bool
 	// ShareX and ShareY give every panel the same x or y range, the union
 	// of the panels' own, so that panels comparing one quantity can be
-	// read against each other.
+	// read against each other; with ShareY only the first column keeps its
+	// y axis title.
 	ShareX, ShareY bool
 }
 
@@ -276,6 +277,12 @@ func (g *Grid) build(c draw.Canvas) ([]*built, []legendEntry, draw.Canvas, error
 	}
 	if g.ShareY {
 		share(func(b *built) (*float64, *float64) { return &b.p.Y.Min, &b.p.Y.Max })
+		// One axis title per row of panels: the first column's.
+		for i, b := range bs {
+			if i%g.Cols != 0 {
+				b.p.Y.Label.Text = ""
+			}
+		}
 	}
 	return bs, entries, area, nil
 }

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -40,6 +41,10 @@ type Lines struct {
 	// level of an AUC (0.5, or 50 ×100).
 	Baseline     float64
 	BaselineName string
+	// Guides are dotted grey horizontal lines at these y (bin edges,
+	// thresholds), named GuideName in the legend (default "edges").
+	Guides    []float64
+	GuideName string
 	// Legend places the legend (default LegendAuto: inside top right for up
 	// to 4 series, below the plot otherwise).
 	Legend LegendPosition
@@ -63,7 +68,7 @@ func NewLines(series ...LineSeries) (*Lines, error) {
 	if len(series) == 0 {
 		return nil, errorf("lines: no series")
 	}
-	l := &Lines{YMin: math.NaN(), YMax: math.NaN(), Baseline: math.NaN(), BaselineName: "chance", Markers: true, Connect: true, Style: PaperStyle()}
+	l := &Lines{YMin: math.NaN(), YMax: math.NaN(), Baseline: math.NaN(), BaselineName: "chance", GuideName: "edges", Markers: true, Connect: true, Style: PaperStyle()}
 	for i, s := range series {
 		if s.XY == nil || s.XY.Len() == 0 {
 			return nil, errorf("lines: series %d (%q) has no points", i, s.Name)
@@ -219,6 +224,16 @@ func (l *Lines) build(c draw.Canvas, shared bool) (*built, error) {
 		}
 		entries = append(entries, legendEntry{name: s.name, thumbs: thumbs})
 		b.series = append(b.series, st.look(s.name, i))
+	}
+	for k, y := range l.Guides {
+		if !finite(y) {
+			continue
+		}
+		h := hLine{y: y, style: draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(0.7), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}}}
+		p.Add(h)
+		if k == 0 {
+			entries = append(entries, legendEntry{name: l.GuideName, thumbs: []plot.Thumbnailer{h}})
+		}
 	}
 	if finite(l.Baseline) {
 		h := hLine{y: l.Baseline, style: chanceStyle()}

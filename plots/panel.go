@@ -93,7 +93,7 @@ type Layout struct {
 
 // PanelLayout is one panel of a Layout.
 type PanelLayout struct {
-	Title                  string
+	Title, YLabel          string
 	XMin, XMax, YMin, YMax float64
 	// Series are the data series' looks, in drawing order.
 	Series []SeriesLook
@@ -111,7 +111,7 @@ func Inspect(f Figure, size Size) (Layout, error) {
 	c := draw.New(vgimg.NewWith(vgimg.UseWH(size.Width, size.Height), vgimg.UseDPI(72)))
 	var l Layout
 	add := func(b *built) {
-		l.Panels = append(l.Panels, PanelLayout{Title: b.p.Title.Text, XMin: b.p.X.Min, XMax: b.p.X.Max, YMin: b.p.Y.Min, YMax: b.p.Y.Max,
+		l.Panels = append(l.Panels, PanelLayout{Title: b.p.Title.Text, YLabel: b.p.Y.Label.Text, XMin: b.p.X.Min, XMax: b.p.X.Max, YMin: b.p.Y.Min, YMax: b.p.Y.Max,
 			Series: b.series, Chance: b.chance})
 	}
 	switch f := f.(type) {

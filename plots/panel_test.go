@@ -34,6 +34,7 @@ func TestGridSharesLegendAndAxes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		l.YLabel = "AUC"
 		l.Baseline = 0.5
 		panels = append(panels, l)
 	}
@@ -63,6 +64,9 @@ func TestGridSharesLegendAndAxes(t *testing.T) {
 		}
 		if !p.Chance {
 			t.Errorf("panel %d has no chance line", i)
+		}
+		if (p.YLabel != "") != (i == 0) {
+			t.Errorf("panel %d y title %q: want it on the first column only", i, p.YLabel)
 		}
 	}
 	if lay.Panels[0].YMin > 0.3 || lay.Panels[0].YMax < 0.9 {
