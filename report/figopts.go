@@ -251,10 +251,12 @@ func ManifestOutputs(path, subcommand string) ([]string, error) {
 	return m.Outputs, nil
 }
 
-// RemoveStale deletes the files of dir that a previous run's manifest
-// listed (previous) and this run did not write (current), and returns
-// them. It never deletes anything else: a listed path that is absolute,
-// leaves dir, or is not a regular file (a folder, a link) is left alone.
+// RemoveStale deletes what a previous run's manifest listed (previous) in
+// dir and this run did not write (current), and returns it. An entry is a
+// file, or a folder the run writes as a whole when it ends in "/" (a
+// verifier bundle: "verifier/"). It never deletes anything else: a listed
+// path that is absolute or leaves dir, a link, a folder listed without
+// "/", or a file listed with one is left alone.
 func RemoveStale(dir string, previous, current []string) ([]string, error) {
 	keep := map[string]bool{}
 	for _, c := range current {
@@ -262,19 +264,24 @@ func RemoveStale(dir string, previous, current []string) ([]string, error) {
 	}
 	var removed []string
 	for _, p := range previous {
+		folder := strings.HasSuffix(p, "/")
 		rel := filepath.Clean(filepath.FromSlash(p))
 		if keep[rel] || !filepath.IsLocal(rel) {
 			continue
 		}
 		path := filepath.Join(dir, rel)
 		fi, err := os.Lstat(path)
-		if err != nil || !fi.Mode().IsRegular() {
+		if err != nil || folder && !fi.IsDir() || !folder && !fi.Mode().IsRegular() {
 			continue
 		}
-		if err := os.Remove(path); err != nil {
+		remove := os.Remove
+		if folder {
+			remove = os.RemoveAll
+		}
+		if err := remove(path); err != nil {
 			return removed, fmt.Errorf("report: removing %s, written by the previous run: %w", path, err)
 		}
-		removed = append(removed, filepath.ToSlash(rel))
+		removed = append(removed, p)
 	}
 	return removed, nil
 }

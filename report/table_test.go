@@ -184,15 +184,19 @@ func TestRemoveStale(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	removed, err := RemoveStale(dir, []string{"a.png", "b.png", "sub/c.tex", "sub", "../" + filepath.Base(outside), outside, "link.txt", "gone.png"},
-		[]string{"a.png"})
+	for _, f := range []string{"bundle/x.json", "kept/y.json"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644)
+	}
+	removed, err := RemoveStale(dir, []string{"a.png", "b.png", "sub/c.tex", "sub", "../" + filepath.Base(outside), outside, "link.txt", "gone.png",
+		"bundle/", "kept/", "a.png/"}, []string{"a.png", "kept/"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(removed, ",") != "b.png,sub/c.tex" {
-		t.Errorf("removed %v, want b.png and sub/c.tex", removed)
+	if strings.Join(removed, ",") != "b.png,sub/c.tex,bundle/" {
+		t.Errorf("removed %v, want b.png, sub/c.tex and the bundle/ folder", removed)
 	}
-	for _, keep := range []string{filepath.Join(dir, "a.png"), outside, filepath.Join(dir, "link.txt"), filepath.Join(dir, "sub")} {
+	for _, keep := range []string{filepath.Join(dir, "a.png"), outside, filepath.Join(dir, "link.txt"), filepath.Join(dir, "sub"), filepath.Join(dir, "kept/y.json")} {
 		if _, err := os.Lstat(keep); err != nil {
 			t.Errorf("%s: %v", keep, err)
 		}

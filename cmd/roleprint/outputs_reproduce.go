@@ -36,6 +36,9 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Man
 	if !*o.noHTML {
 		out = append(out, report.HTMLFile)
 	}
+	if reproWritesVerifier(res) {
+		out = append(out, "verifier/")
+	}
 	m.Outputs = out
 	var encoders []string
 	for _, er := range res.PerRound {
@@ -57,6 +60,17 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Man
 		return nil, err
 	}
 	return out, nil
+}
+
+// reproWritesVerifier reports whether reproSaveVerifier will write the
+// OUT/verifier bundle: the last round has a mixed_ft row with its parts.
+func reproWritesVerifier(res *table2.Table2) bool {
+	for i := range res.PerRound {
+		if er := &res.PerRound[i]; er.Round == res.Config.Rounds && er.Encoder == table2.MixedFTName && er.Mixed != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // removeStale deletes what the previous run in dir wrote (previous, from
