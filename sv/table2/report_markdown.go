@@ -129,7 +129,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 			for _, e := range pairs.Exposures {
 				r := idx[enc][pairs.TestKey{Exposure: e, Level: l}]
 				fmt.Fprintf(ew, " %s | %s | %s | %s |", pct(r.BestACCMean, stats.Float(math.NaN())), pct(r.BestF1Mean, stats.Float(math.NaN())),
-					pct(r.EERMean, stats.Float(math.NaN())), pct(r.AveragePrecisionMean, r.AveragePrecisionStd))
+					pct(r.EERMean, stats.Float(math.NaN())), pct(r.AveragePrecisionMean, stats.Float(math.NaN())))
 			}
 			fmt.Fprintln(ew)
 		}
