@@ -73,6 +73,11 @@ type Bars struct {
 	// (default "paper").
 	Reference     BarValues
 	ReferenceName string
+	// Baseline, when not NaN, draws a dashed grey horizontal line at this
+	// height, named BaselineName in the legend (default "chance"): the
+	// chance level of an AUC.
+	Baseline     float64
+	BaselineName string
 	// Legend places the legend (default LegendAuto: below the plot).
 	Legend LegendPosition
 	// Style is the look (default PaperStyle).
@@ -93,7 +98,7 @@ func NewBars(v BarValues) (*Bars, error) {
 	if ng <= 0 || ns <= 0 {
 		return nil, errorf("bars: need at least one group and one series (have %d groups, %d series)", ng, ns)
 	}
-	b := &Bars{YLabel: "Score", YMin: math.NaN(), YMax: math.NaN(), BarFraction: 0.8,
+	b := &Bars{YLabel: "Score", YMin: math.NaN(), YMax: math.NaN(), Baseline: math.NaN(), BaselineName: "chance", BarFraction: 0.8,
 		ReferenceName: "paper", Style: PaperStyle()}
 	for g := range ng {
 		b.groups = append(b.groups, v.GroupName(g))
@@ -121,6 +126,9 @@ func NewBars(v BarValues) (*Bars, error) {
 	return b, nil
 }
 
+// Height returns the height of series s in group g (NaN: no bar).
+func (b *Bars) Height(g, s int) float64 { return b.y[s][g] }
+
 // x returns the data x of series s in group g and the bar width.
 func (b *Bars) x(g, s int) (x, w float64) {
 	frac := b.BarFraction
@@ -134,6 +142,16 @@ func (b *Bars) x(g, s int) (x, w float64) {
 
 // Render draws the figure on c.
 func (b *Bars) Render(c draw.Canvas) error {
+	bt, err := b.build(withMargin(c), false)
+	if err != nil {
+		return err
+	}
+	bt.draw(c)
+	return nil
+}
+
+// build implements panel.
+func (b *Bars) build(c draw.Canvas, shared bool) (*built, error) {
 	st := b.Style.orDefault()
 	p := st.newPlot(b.Title, b.XLabel, b.YLabel, gridHorizontal)
 	p.NominalX(b.groups...)
@@ -146,8 +164,11 @@ func (b *Bars) Render(c draw.Canvas) error {
 	p.X.Tick.Length = 0
 	lowest, highest := 0.0, math.Inf(-1)
 	var entries []legendEntry
+	out := &built{p: p, st: st}
+	idx := st.looks(b.series)
 	for s := range b.series {
-		bs := &rects{fill: st.Color(s), line: draw.LineStyle{Color: color.Black, Width: vg.Points(0.3)}, hatch: st.Hatch(s)}
+		bs := &rects{fill: st.Color(idx[s]), line: draw.LineStyle{Color: color.Black, Width: vg.Points(0.3)}, hatch: st.Hatch(idx[s])}
+		out.series = append(out.series, SeriesLook{Name: b.series[s], Color: st.Color(idx[s]), Dashes: nil})
 		var errs errorBarData
 		for g := range b.groups {
 			y := b.y[s][g]
@@ -167,7 +188,7 @@ func (b *Bars) Render(c draw.Canvas) error {
 		if len(errs.xy) > 0 {
 			eb, err := plotter.NewYErrorBars(errs)
 			if err != nil {
-				return errorf("bars: series %q: %w", b.series[s], err)
+				return nil, errorf("bars: series %q: %w", b.series[s], err)
 			}
 			eb.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(0.6)}
 			eb.CapWidth = vg.Points(2.5)
@@ -195,6 +216,13 @@ func (b *Bars) Render(c draw.Canvas) error {
 			entries = append(entries, legendEntry{name: b.ReferenceName, thumbs: []plot.Thumbnailer{ref}})
 		}
 	}
+	if finite(b.Baseline) {
+		h := hLine{y: b.Baseline, style: chanceStyle()}
+		p.Add(h)
+		entries = append(entries, legendEntry{name: b.BaselineName, thumbs: []plot.Thumbnailer{h}})
+		highest, lowest = math.Max(highest, b.Baseline), math.Min(lowest, b.Baseline)
+		out.chance = true
+	}
 	p.X.Min, p.X.Max = -0.5, float64(len(b.groups))-0.5
 	p.Y.Min, p.Y.Max = lowest, highest*1.04
 	if highest <= 0 {
@@ -207,17 +235,20 @@ func (b *Bars) Render(c draw.Canvas) error {
 		p.Y.Max = b.YMax
 	}
 	if !(p.Y.Max > p.Y.Min) {
-		return errorf("bars: empty y range [%g, %g]", p.Y.Min, p.Y.Max)
+		return nil, errorf("bars: empty y range [%g, %g]", p.Y.Min, p.Y.Max)
 	}
 	pos := b.Legend
 	if pos == LegendAuto {
 		pos = LegendBelow
 	}
-	if len(b.series) == 1 && b.Reference == nil && pos == LegendBelow {
+	if len(b.series) == 1 && b.Reference == nil && !finite(b.Baseline) && pos == LegendBelow {
 		pos = LegendHidden
 	}
-	renderWithLegend(c, p, entries, pos, st)
-	return nil
+	if shared {
+		pos = LegendHidden
+	}
+	out.entries, out.pos = entries, pos
+	return out, nil
 }
 
 // errorBarData feeds plotter.NewYErrorBars.

@@ -99,12 +99,22 @@ func (d *Distributions) bins(lo, hi float64) int {
 
 // Render draws the figure on c.
 func (d *Distributions) Render(c draw.Canvas) error {
+	b, err := d.build(withMargin(c), false)
+	if err != nil {
+		return err
+	}
+	b.draw(c)
+	return nil
+}
+
+// build implements panel.
+func (d *Distributions) build(c draw.Canvas, shared bool) (*built, error) {
 	if !d.Histogram && !d.KDE {
-		return errorf("distributions: both Histogram and KDE are off")
+		return nil, errorf("distributions: both Histogram and KDE are off")
 	}
 	lo, hi := d.xRange()
 	if !(hi > lo) {
-		return errorf("distributions: empty x range [%g, %g]", lo, hi)
+		return nil, errorf("distributions: empty x range [%g, %g]", lo, hi)
 	}
 	st := d.Style.orDefault()
 	p := st.newPlot(d.Title, d.XLabel, d.YLabel, gridHorizontal)
@@ -114,8 +124,16 @@ func (d *Distributions) Render(c draw.Canvas) error {
 	width := (hi - lo) / float64(nb)
 	var entries []legendEntry
 	var sumMed float64
+	out := &built{p: p, st: st}
+	names := make([]string, len(d.groups))
 	for i, g := range d.groups {
+		names[i] = g.Name
+	}
+	idx := st.looks(names)
+	for i, g := range d.groups {
+		i := idx[i]
 		col := st.Color(i)
+		out.series = append(out.series, st.look(g.Name, i))
 		name := g.Name
 		if d.ShowCounts {
 			name = fmt.Sprintf("%s (n=%d)", g.Name, len(g.Values))
@@ -163,7 +181,7 @@ func (d *Distributions) Render(c draw.Canvas) error {
 			}
 			l, err := plotter.NewLine(xy)
 			if err != nil {
-				return errorf("distributions: group %q: %w", g.Name, err)
+				return nil, errorf("distributions: group %q: %w", g.Name, err)
 			}
 			l.LineStyle = st.Line(i)
 			p.Add(l)
@@ -179,7 +197,7 @@ func (d *Distributions) Render(c draw.Canvas) error {
 		entries = append(entries, legendEntry{name: name, thumbs: thumbs})
 	}
 	// Headroom for an inside legend.
-	if d.Legend != LegendBelow && d.Legend != LegendHidden {
+	if !shared && d.Legend != LegendBelow && d.Legend != LegendHidden {
 		p.Y.Max *= 1.12 + 0.08*float64(len(d.groups))
 	}
 	pos := d.Legend
@@ -189,6 +207,9 @@ func (d *Distributions) Render(c draw.Canvas) error {
 			pos = LegendTopLeft
 		}
 	}
-	renderWithLegend(c, p, entries, pos, st)
-	return nil
+	if shared {
+		pos = LegendHidden
+	}
+	out.entries, out.pos = entries, pos
+	return out, nil
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/internal/fsx"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -141,7 +144,7 @@ func EncodeWith(w io.Writer, f Figure, format Format, size Size, opts EncodeOpti
 	case PDF:
 		pc := vgpdf.New(size.Width, size.Height)
 		pc.EmbedFonts(opts.EmbedFonts)
-		c = pc
+		c = pdfCanvas{pc}
 	default:
 		return errorf("unknown figure format %q (want png, svg or pdf)", format)
 	}
@@ -162,6 +165,24 @@ func EncodeWith(w io.Writer, f Figure, format Format, size Size, opts EncodeOpti
 	}
 	_, err = w.Write(svgFontFallback(buf.Bytes()))
 	return err
+}
+
+// pdfCanvas is gonum's PDF canvas with text re-encoded for it: vgpdf
+// (v0.17) registers its fonts with the cp1252 code page but hands text to
+// go-fpdf as UTF-8, so that "×" or "–" came out as "Ã—" and "â€“". Each
+// string is encoded to cp1252 (golang.org/x/text's charmap) before it
+// reaches the PDF; characters cp1252 lacks become "?", as the PDF fonts
+// cannot show them either.
+type pdfCanvas struct{ *vgpdf.Canvas }
+
+var cp1252 = encoding.ReplaceUnsupported(charmap.Windows1252.NewEncoder())
+
+// FillString implements vg.Canvas.
+func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	if enc, err := cp1252.String(s); err == nil {
+		s = enc
+	}
+	c.Canvas.FillString(f, pt, s)
 }
 
 // svgFontFallback adds fallbacks after the Liberation font families in an

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -35,6 +36,15 @@ type Lines struct {
 	// the points with lines (default true). Turn markers off for dense
 	// tracks (pitch contours) and Connect off for scatter plots.
 	Markers, Connect bool
+	// Baseline, when not NaN, draws a dashed grey horizontal line at this
+	// y, named BaselineName in the legend (default "chance"): the chance
+	// level of an AUC (0.5, or 50 ×100).
+	Baseline     float64
+	BaselineName string
+	// Guides are dotted grey horizontal lines at these y (bin edges,
+	// thresholds), named GuideName in the legend (default "edges").
+	Guides    []float64
+	GuideName string
 	// Legend places the legend (default LegendAuto: inside top right for up
 	// to 4 series, below the plot otherwise).
 	Legend LegendPosition
@@ -58,7 +68,7 @@ func NewLines(series ...LineSeries) (*Lines, error) {
 	if len(series) == 0 {
 		return nil, errorf("lines: no series")
 	}
-	l := &Lines{YMin: math.NaN(), YMax: math.NaN(), Markers: true, Connect: true, Style: PaperStyle()}
+	l := &Lines{YMin: math.NaN(), YMax: math.NaN(), Baseline: math.NaN(), BaselineName: "chance", GuideName: "edges", Markers: true, Connect: true, Style: PaperStyle()}
 	for i, s := range series {
 		if s.XY == nil || s.XY.Len() == 0 {
 			return nil, errorf("lines: series %d (%q) has no points", i, s.Name)
@@ -143,9 +153,19 @@ func definedPoints(xy plotter.XYs, errs plotter.YErrors) (plotter.XYs, plotter.Y
 
 // Render draws the figure on c.
 func (l *Lines) Render(c draw.Canvas) error {
+	b, err := l.build(withMargin(c), false)
+	if err != nil {
+		return err
+	}
+	b.draw(c)
+	return nil
+}
+
+// build implements panel.
+func (l *Lines) build(c draw.Canvas, shared bool) (*built, error) {
 	st := l.Style.orDefault()
 	if !l.Markers && !l.Connect {
-		return errorf("lines: both Markers and Connect are off")
+		return nil, errorf("lines: both Markers and Connect are off")
 	}
 	p := st.newPlot(l.Title, l.XLabel, l.YLabel, gridBoth)
 	if len(l.XTicks) > 0 {
@@ -160,14 +180,21 @@ func (l *Lines) Render(c draw.Canvas) error {
 			p.X.Tick.Label.YAlign = draw.YCenter
 		}
 	}
+	b := &built{p: p, st: st}
 	var entries []legendEntry
+	names := make([]string, len(l.series))
 	for i, s := range l.series {
+		names[i] = s.name
+	}
+	idx := st.looks(names)
+	for i, s := range l.series {
+		i := idx[i]
 		var thumbs []plot.Thumbnailer
 		if l.Connect {
 			for _, seg := range segments(s.xy) {
 				line, err := plotter.NewLine(seg)
 				if err != nil {
-					return errorf("lines: series %q: %w", s.name, err)
+					return nil, errorf("lines: series %q: %w", s.name, err)
 				}
 				line.LineStyle = st.Line(i)
 				p.Add(line)
@@ -180,7 +207,7 @@ func (l *Lines) Render(c draw.Canvas) error {
 		if l.Markers {
 			sc, err := plotter.NewScatter(defined)
 			if err != nil {
-				return errorf("lines: series %q: %w", s.name, err)
+				return nil, errorf("lines: series %q: %w", s.name, err)
 			}
 			sc.GlyphStyle = st.Glyph(i)
 			p.Add(sc)
@@ -189,13 +216,30 @@ func (l *Lines) Render(c draw.Canvas) error {
 		if errs != nil {
 			eb, err := plotter.NewYErrorBars(errorBarData{xy: defined, e: errs})
 			if err != nil {
-				return errorf("lines: series %q: %w", s.name, err)
+				return nil, errorf("lines: series %q: %w", s.name, err)
 			}
 			eb.LineStyle = draw.LineStyle{Color: st.Color(i), Width: vg.Points(0.7)}
 			eb.CapWidth = vg.Points(3)
 			p.Add(eb)
 		}
 		entries = append(entries, legendEntry{name: s.name, thumbs: thumbs})
+		b.series = append(b.series, st.look(s.name, i))
+	}
+	for k, y := range l.Guides {
+		if !finite(y) {
+			continue
+		}
+		h := hLine{y: y, style: draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(0.7), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}}}
+		p.Add(h)
+		if k == 0 {
+			entries = append(entries, legendEntry{name: l.GuideName, thumbs: []plot.Thumbnailer{h}})
+		}
+	}
+	if finite(l.Baseline) {
+		h := hLine{y: l.Baseline, style: chanceStyle()}
+		p.Add(h)
+		entries = append(entries, legendEntry{name: l.BaselineName, thumbs: []plot.Thumbnailer{h}})
+		b.chance = true
 	}
 	// A little air above and below the data, so lines do not run along
 	// the frame.
@@ -210,9 +254,12 @@ func (l *Lines) Render(c draw.Canvas) error {
 		p.Y.Max = l.YMax
 	}
 	if !(p.Y.Max >= p.Y.Min) {
-		return errorf("lines: empty y range [%g, %g]", p.Y.Min, p.Y.Max)
+		return nil, errorf("lines: empty y range [%g, %g]", p.Y.Min, p.Y.Max)
 	}
 	pos := l.Legend
+	if shared {
+		pos = LegendHidden
+	}
 	if pos == LegendAuto {
 		pos = LegendTopRight
 		if len(l.series) > 4 {
@@ -230,8 +277,8 @@ func (l *Lines) Render(c draw.Canvas) error {
 	if len(l.series) == 1 && pos != LegendHidden && l.series[0].name == "" {
 		pos = LegendHidden
 	}
-	renderWithLegend(c, p, entries, pos, st)
-	return nil
+	b.entries, b.pos = entries, pos
+	return b, nil
 }
 
 // LinesOf draws one series per name with points (xs[i], ys[s][i]), for a

@@ -2,13 +2,11 @@ package plots
 
 import (
 	"fmt"
-	"image/color"
 
 	"gonum.org/v1/gonum/integrate"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -46,6 +44,9 @@ type ROC struct {
 	Title, XLabel, YLabel string
 	// AUCDigits is the number of decimals of the AUC in the legend (default 3).
 	AUCDigits int
+	// AUCScale multiplies the AUC shown (default 1; 100 shows it ×100,
+	// like tables that print percentages).
+	AUCScale float64
 	// Chance draws the dashed y = x line (default true).
 	Chance bool
 	// Legend places the legend (default LegendAuto: inside, bottom right).
@@ -108,18 +109,37 @@ func (r *ROC) Len() int { return len(r.auc) }
 
 // Render draws the figure on c.
 func (r *ROC) Render(c draw.Canvas) error {
+	b, err := r.build(withMargin(c), false)
+	if err != nil {
+		return err
+	}
+	b.draw(c)
+	return nil
+}
+
+// build implements panel. Alone, the legend names each curve with its AUC;
+// under a grid's shared legend the panel lists its curves' AUCs inside,
+// bottom right, beside the curves' line styles.
+func (r *ROC) build(c draw.Canvas, shared bool) (*built, error) {
 	st := r.Style.orDefault()
 	p := st.newPlot(r.Title, r.XLabel, r.YLabel, gridBoth)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	b := &built{p: p, st: st}
+	var chance diagonal
 	if r.Chance {
-		p.Add(diagonal{style: draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(0.6),
-			Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}})
+		chance = diagonal{style: chanceStyle()}
+		p.Add(chance)
+		b.chance = true
 	}
 	digits := r.AUCDigits
 	if digits <= 0 {
 		digits = 3
 	}
-	var entries []legendEntry
+	scale := r.AUCScale
+	if scale <= 0 {
+		scale = 1
+	}
+	idx := st.looks(r.names)
 	for i := range r.auc {
 		xy := make(plotter.XYs, len(r.fpr[i]))
 		for k := range xy {
@@ -127,19 +147,29 @@ func (r *ROC) Render(c draw.Canvas) error {
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return errorf("roc: curve %q: %w", r.names[i], err)
+			return nil, errorf("roc: curve %q: %w", r.names[i], err)
 		}
-		l.LineStyle = st.Line(i)
+		l.LineStyle = st.Line(idx[i])
 		p.Add(l)
-		entries = append(entries, legendEntry{
-			name:   fmt.Sprintf("%s (AUC %.*f)", r.names[i], digits, r.auc[i]),
-			thumbs: []plot.Thumbnailer{l},
-		})
+		b.series = append(b.series, st.look(r.names[i], idx[i]))
+		auc := fmt.Sprintf("%.*f", digits, scale*r.auc[i])
+		if shared {
+			b.entries = append(b.entries, legendEntry{name: r.names[i], thumbs: []plot.Thumbnailer{l}})
+			p.Legend.Add("AUC "+auc, l)
+			continue
+		}
+		b.entries = append(b.entries, legendEntry{name: fmt.Sprintf("%s (AUC %s)", r.names[i], auc), thumbs: []plot.Thumbnailer{l}})
 	}
-	pos := r.Legend
-	if pos == LegendAuto {
-		pos = LegendBottomRight
+	if r.Chance {
+		b.entries = append(b.entries, legendEntry{name: fmt.Sprintf("chance (AUC %g)", scale*0.5), thumbs: []plot.Thumbnailer{chance}})
 	}
-	renderWithLegend(c, p, entries, pos, st)
-	return nil
+	b.pos = r.Legend
+	if b.pos == LegendAuto {
+		b.pos = LegendBottomRight
+	}
+	if shared {
+		b.pos = LegendHidden
+		placeLegendInside(p, LegendBottomRight)
+	}
+	return b, nil
 }

@@ -54,6 +54,12 @@ type Style struct {
 	// Grid is the colour of the light major grid lines drawn behind the
 	// data (default light grey); nil draws no grid.
 	Grid color.Color
+	// Series, when set, fixes the look of named series: a series whose
+	// name is here takes the colour, dashes, marker and hatching of that
+	// index instead of those of its position, so that a run's rows keep
+	// their looks in every figure. Give every name its own index; series
+	// not named take the lowest indexes the panel leaves free.
+	Series map[string]int
 }
 
 // PaperStyle returns the default style: Liberation Sans, 7–9 pt text,
@@ -76,7 +82,9 @@ func PaperStyle() Style {
 // figure built as a struct literal still gets the paper look).
 func (s Style) orDefault() Style {
 	if len(s.Palette) == 0 && s.TitleSize == 0 && s.Font.Typeface == "" {
-		return PaperStyle()
+		d := PaperStyle()
+		d.Series = s.Series
+		return d
 	}
 	d := PaperStyle()
 	if len(s.Palette) == 0 {

@@ -67,8 +67,13 @@ func wordCorpus(seed int64, noise float64) *pairs.PairCorpus {
 	return c
 }
 
-// wordCounts embeds a text as its counts of w0..w5.
-type wordCounts struct{ name string }
+// wordCounts embeds a text as its counts of w0..w5, plus a little noise
+// that depends on the text's position and shift (so that two encoders
+// differ).
+type wordCounts struct {
+	name  string
+	shift int
+}
 
 func (w wordCounts) Name() string { return w.name }
 func (w wordCounts) Dim() int     { return 6 }
@@ -82,15 +87,15 @@ func (w wordCounts) Encode(_ context.Context, texts []string, p sv.Progress) ([]
 				v[k]++
 			}
 		}
-		v[i%6] += 0.5 // a little noise, so that AUCs differ from 1
+		v[(i+w.shift)%6] += 0.5 // a little noise, so that AUCs differ from 1
 		out[i] = v
 	}
 	return out, nil
 }
 
 func init() {
-	sv.RegisterEncoder("report-test-a", func(sv.EncoderOptions) (sv.Encoder, error) { return wordCounts{"report-test-a"}, nil })
-	sv.RegisterEncoder("report-test-b", func(sv.EncoderOptions) (sv.Encoder, error) { return wordCounts{"report-test-b"}, nil })
+	sv.RegisterEncoder("report-test-a", func(sv.EncoderOptions) (sv.Encoder, error) { return wordCounts{"report-test-a", 0}, nil })
+	sv.RegisterEncoder("report-test-b", func(sv.EncoderOptions) (sv.Encoder, error) { return wordCounts{"report-test-b", 1}, nil })
 }
 
 // table2Run runs Table 2 on wordCorpus with the two test encoders and

@@ -30,49 +30,71 @@ func ciCell(v stats.Float, iv stats.Interval) Cell {
 	return NumCI(float64(v), float64(iv[0]), float64(iv[1]))
 }
 
+// referenceRule is the sentence of the role-play tables' captions that
+// says how the Real row is treated: Tables 3 and 7 set it apart the same
+// way (see setApart).
+const referenceRule = "Bold: the best agent in each column (ties all bold). The Real row, the real conversations scored as a model, " +
+	"is the reference: it comes first under its own heading and is not counted for bold."
+
+// setApart puts the Real row (the report's RealModel) first, under a
+// "Reference" heading and marked Reference (never bold), and the agents
+// after it under "Agents": the rule of referenceRule, shared by Tables 3
+// and 7. rows and models are parallel; without a Real row the rows are
+// returned as they are.
+func setApart(rows []Row, models []string, real string) []Row {
+	ref := -1
+	for i, m := range models {
+		if m == real {
+			ref = i
+			break
+		}
+	}
+	if ref < 0 {
+		return rows
+	}
+	out := []Row{rows[ref]}
+	out[0].Reference, out[0].Group = true, "Reference"
+	for i, row := range rows {
+		if i == ref {
+			continue
+		}
+		if len(out) == 1 {
+			row.Group = "Agents"
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
 // Table3 returns the role-play scores of r like the paper's Table 3:
 // Simulation and Distinction ×100 with their bootstrap intervals, the
-// best model of each in bold (the Real row is the reference and never
-// marked), and with paper true the paper's numbers of the models it also
-// scored as italic rows.
+// best agent of each in bold (the Real row is set apart as the reference
+// and not counted, as in Table7), and with paper true the paper's numbers
+// of the models it also scored as italic rows.
 func Table3(r *roleplay.Report, paper bool) *Table {
 	t := &Table{Name: "table3", Scale: 100,
 		Title:   fmt.Sprintf("Table 3 (RolePrint, encoder %s): role-play agents.", r.Encoder),
 		Columns: []string{"Model", "Simulation ↑", "Distinction ↑", "Roles", "Sets"},
 		Best:    []Best{BestNone, BestMax, BestMax},
 		Caption: "Scores ×100: Simulation = mean cosine between a model's sets for a role and the role's real sets (Eq. 2); " +
-			"Distinction = mean 1 − cosine between its sets for different roles (Eq. 3); 95 % bootstrap intervals in brackets."}
+			"Distinction = mean 1 − cosine between its sets for different roles (Eq. 3); 95 % bootstrap intervals in brackets. " + referenceRule}
 	var paperRows []Row
+	var models []string
 	for _, m := range r.Models {
 		row := Row{Cells: []Cell{Text(m.Model), ciCell(m.Simulation, m.SimulationCI), ciCell(m.Distinction, m.DistinctionCI),
 			Text(fmt.Sprintf("%d/%d", m.RolesWithReal, m.Roles)), Text(fmt.Sprint(m.Sets))}}
-		if m.Model == r.Config.RealModel {
-			row.Cells[1] = referenceCell(row.Cells[1])
-			row.Cells[2] = referenceCell(row.Cells[2])
-		}
 		t.Rows = append(t.Rows, row)
+		models = append(models, m.Model)
 		if p, _, ok, _ := roleplay.PaperScoresOf(m.Model); ok && paper {
 			paperRows = append(paperRows, Row{Paper: true, Cells: []Cell{Text("paper: " + p.Model), Num(p.Simulation / 100), Num(p.Distinction / 100)}})
 		}
 	}
+	t.Rows = setApart(t.Rows, models, r.Config.RealModel)
 	if len(paperRows) > 0 {
 		t.Rows = append(t.Rows, paperRows...)
 		t.Caption += " Italics: the paper's numbers (its Mixed Features encoder and its own data)."
 	}
 	return t
-}
-
-// referenceCell keeps the number of the Real row's cell but as text, so
-// that the reference is never marked best among the agents.
-func referenceCell(c Cell) Cell {
-	if !c.numeric() {
-		return c
-	}
-	s := fmt.Sprintf("%.2f", 100*c.Value)
-	if !math.IsNaN(c.Low) {
-		s += fmt.Sprintf(" [%.2f, %.2f]", 100*c.Low, 100*c.High)
-	}
-	return Text(s)
 }
 
 // Table6 returns the Simulation Rank rows of one role like the paper's
@@ -139,8 +161,20 @@ func fileStem(s string) string {
 	return out
 }
 
+// groupingName says how a grouping forms sets, for captions.
+func groupingName(g roleplay.Grouping) string {
+	switch g {
+	case roleplay.GroupPaper:
+		return "Eq. 2/3: one set per model role, one reference set per real conversation"
+	case roleplay.GroupChunks:
+		return "chunked sets"
+	}
+	return string(g) + " grouping"
+}
+
 // Table7 returns the paper's Table 7, the average Simulation Rank per
-// model, best first and in bold: per real role the report's rows (the
+// model, best first, the best agent in bold and the Real row set apart as
+// in Table3: per real role the report's rows (the
 // Real row included) are ranked by their Simulation for it, and each
 // row's places are averaged over the roles it scores
 // (roleplay.RankModels; ModelScore.ModelRank), with the paper's value
@@ -152,14 +186,16 @@ func Table7(r *roleplay.Report, paper bool) *Table {
 		Columns: []string{"Model", "Average rank ↓", "Roles ranked", "Paper", "Avg role rank ↓"},
 		Best:    []Best{BestNone, BestMin, BestNone, BestNone, BestMin},
 		Caption: "Average rank: the model's place among the rows per role by Simulation, averaged over roles (1 is best). " +
-			"Avg role rank: the role's rank among the candidate roles (Table 6), averaged; 95 % bootstrap intervals in brackets."}
+			"Avg role rank: the role's rank among the candidate roles (Table 6), averaged; 95 % bootstrap intervals in brackets. " + referenceRule}
 	models := append([]roleplay.ModelScore(nil), r.Models...)
 	for i := 1; i < len(models); i++ {
 		for j := i; j > 0 && rankLess(models[j], models[j-1]); j-- {
 			models[j], models[j-1] = models[j-1], models[j]
 		}
 	}
+	var names []string
 	for _, m := range models {
+		names = append(names, m.Model)
 		p := NaNCell()
 		if _, v, _, ok := roleplay.PaperScoresOf(m.Model); ok && paper {
 			p = Num(v)
@@ -170,6 +206,7 @@ func Table7(r *roleplay.Report, paper bool) *Table {
 		}
 		t.Rows = append(t.Rows, Row{Cells: []Cell{Text(m.Model), rank, Text(fmt.Sprint(m.ModelRankRoles)), p, ciCell(m.AvgRank, m.AvgRankCI)}})
 	}
+	t.Rows = setApart(t.Rows, names, r.Config.RealModel)
 	return t
 }
 
@@ -184,19 +221,27 @@ func rankLess(a, b roleplay.ModelScore) bool {
 
 // WriteRoleplay writes the figures and tables of a score run with w:
 // Figures 1 and 2 (real–generated and generated–generated similarity
-// distributions, a panel per model), the Table 3 bars with their
-// intervals, the Simulation Rank heatmap, and table3/table7 (and table6
-// for each of rankRoles) as .tex/.md. The distributions need their
-// values (Report.Distributions before they are dropped for --json).
+// distributions, a panel per model, one legend and one pair of axes for
+// all panels), the Table 3 bars with their intervals, the Simulation Rank
+// heatmap, and table3/table7 (and table6 for each of rankRoles) as
+// .tex/.md. The distributions need their values (Report.Distributions
+// before they are dropped for --json); their captions say which sets
+// they compare: the sets the report scored (Table 3's), unless
+// w.FigureOptions.DistributionSets names others.
 func WriteRoleplay(w *Writer, r *roleplay.Report, paper bool, rankRoles []string) error {
+	sets := w.FigureOptions.DistributionSets
+	if sets == "" {
+		sets = "the sets Table 3 scores (" + groupingName(r.Config.Grouping) + ")"
+	}
 	for _, f := range []struct{ name, kind, caption string }{
-		{"figure1", roleplay.RealGenerated, "Figure 1: real–generated similarity distributions per model (same role vs different roles)."},
-		{"figure2", roleplay.GeneratedGenerated, "Figure 2: generated–generated similarity distributions per model (same role vs different roles)."},
+		{"figure1", roleplay.RealGenerated, "Figure 1: real–generated similarity per model, same role vs different roles, of " + sets + "."},
+		{"figure2", roleplay.GeneratedGenerated, "Figure 2: generated–generated similarity per model, same role vs different roles, of " + sets + "." +
+			map[bool]string{true: " With one set per model role, a model's panel holds only pairs of different roles (what Distinction averages); --figure-sets chunks adds same-role pairs of chunked sets.", false: ""}[w.FigureOptions.DistributionSets == "" && r.Config.Grouping == roleplay.GroupPaper]},
 	} {
 		f := f
 		n := 0
 		for _, d := range r.Distributions {
-			if d.Kind == f.kind && len(d.Positive) >= 2 && len(d.Negative) >= 2 {
+			if d.Kind == f.kind && paperfig.Drawable(d) {
 				n++
 			}
 		}
@@ -208,7 +253,7 @@ func WriteRoleplay(w *Writer, r *roleplay.Report, paper bool, rankRoles []string
 		}
 		w.TryFigure(f.name, f.caption, func() (plots.Figure, error) { return paperfig.Distributions(r, f.kind, cols) }, width, math.Min(aspect, 1.3))
 	}
-	w.TryFigure("table3-bars", "Table 3: Simulation and Distinction per model with 95 % bootstrap intervals.",
+	w.TryFigure("table3-bars", "Table 3: Simulation and Distinction ×100 per model with 95 % bootstrap intervals (the Real row is the reference).",
 		func() (plots.Figure, error) { return paperfig.ScoreBars(r) }, OneColumn, 0.75)
 	w.TryFigure("simulation-rank", "Simulation Rank per model (rows) and role (columns); 1 is best.",
 		func() (plots.Figure, error) { return paperfig.RankHeatmap(r, 30) }, TwoColumn, 0.45)

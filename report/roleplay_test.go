@@ -79,3 +79,33 @@ func TestTable1(t *testing.T) {
 		}
 	}
 }
+
+// TestRealRowSetApartAlike checks the one rule of Tables 3 and 7: the Real
+// row comes first under a "Reference" heading, is never bold even where it
+// is best (Simulation 30 and average rank 1 here), the best agent is bold,
+// and both captions state the rule.
+func TestRealRowSetApartAlike(t *testing.T) {
+	r := roleplayReport()
+	for _, tab := range []*Table{Table3(r, true), Table7(r, true)} {
+		if tab.Plain(0, 0) != "Real" || !tab.Rows[0].Reference || tab.Rows[0].Group != "Reference" || tab.Rows[1].Group != "Agents" {
+			t.Errorf("%s: first row %q (reference %v, group %q), second group %q", tab.Name, tab.Plain(0, 0), tab.Rows[0].Reference, tab.Rows[0].Group, tab.Rows[1].Group)
+		}
+		if !strings.Contains(tab.Caption, referenceRule) {
+			t.Errorf("%s: caption does not state the bold rule: %s", tab.Name, tab.Caption)
+		}
+		best := tab.bestRows()
+		for c := range tab.Columns {
+			if best[c][0] {
+				t.Errorf("%s: the Real row is bold in column %q", tab.Name, tab.Columns[c])
+			}
+		}
+		if !best[1][1] {
+			t.Errorf("%s: the best agent (%s) is not bold in %q", tab.Name, tab.Plain(1, 0), tab.Columns[1])
+		}
+		for _, s := range []string{tab.LaTeX(), tab.HTML(), tab.Markdown()} {
+			if !strings.Contains(s, "Reference") || !strings.Contains(s, "Agents") {
+				t.Errorf("%s: a format lacks the Reference/Agents headings:\n%s", tab.Name, s)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -13,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
+	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // writeTable2Run writes a small Table 2 run's figures, tables and page
@@ -68,7 +72,7 @@ func TestWriteTable2(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(tex)
-	for _, want := range []string{`\begin{table*}`, `\multicolumn{10}{l}{\textit{Base level}}`, `\textit{paper: LIWC}`, "mixed", `\textbf{`} {
+	for _, want := range []string{`\begin{table*}`, `\multicolumn{13}{l}{\textit{Base level}}`, `\textit{paper: LIWC}`, "mixed", `\textbf{`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("table2.tex lacks %q", want)
 		}
@@ -189,4 +193,89 @@ func dumpDOM(t *testing.T, chromium, path string) string {
 		t.Fatalf("chromium: %v\n%s", err, tail(stderr.Bytes(), 2000))
 	}
 	return stdout.String()
+}
+
+// TestTable2FigureRules checks every figure of a reproduce run against the
+// rules a paper's figures follow: one legend per figure, the series of a
+// panel distinct in colour and dashes, a row in the same look in every
+// figure, one y range across the panels of a figure, a chance line on
+// every AUC and ROC panel, and no paper marks unless asked for.
+func TestTable2FigureRules(t *testing.T) {
+	w, _ := writeTable2Run(t, []plots.Format{plots.PNG})
+	looks := map[string]string{}
+	for _, ff := range w.Figures() {
+		lay, err := plots.Inspect(ff.Figure, w.FigureOptions.Size(ff.Width, 0.42))
+		if err != nil {
+			t.Fatalf("%s: %v", ff.Name, err)
+		}
+		if lay.Legends != 1 {
+			t.Errorf("%s: %d legends, want one", ff.Name, lay.Legends)
+		}
+		for i, p := range lay.Panels {
+			if !p.Chance {
+				t.Errorf("%s panel %d: no chance line", ff.Name, i)
+			}
+			if p.YMin != lay.Panels[0].YMin || p.YMax != lay.Panels[0].YMax {
+				t.Errorf("%s panel %d: y [%g, %g], panel 0 [%g, %g]", ff.Name, i, p.YMin, p.YMax, lay.Panels[0].YMin, lay.Panels[0].YMax)
+			}
+			inPanel := map[string]string{}
+			for _, s := range p.Series {
+				k := fmt.Sprint(s.Color, s.Dashes)
+				if other, ok := inPanel[k]; ok {
+					t.Errorf("%s panel %d: %s and %s look alike", ff.Name, i, other, s.Name)
+				}
+				inPanel[k] = s.Name
+				if prev, ok := looks[s.Name]; ok && prev != fmt.Sprint(s.Color) {
+					t.Errorf("%s: row %s changes colour between figures", ff.Name, s.Name)
+				}
+				looks[s.Name] = fmt.Sprint(s.Color)
+			}
+		}
+		if b, ok := ff.Figure.(*plots.Bars); ok && b.Reference != nil {
+			t.Errorf("%s: paper marks drawn on a corpus the paper did not use", ff.Name)
+		}
+	}
+	if len(looks) < 2 {
+		t.Errorf("rows drawn: %v", looks)
+	}
+}
+
+// TestFigureRows: the default selection is the best untuned and the best
+// fine-tuned row and one row per paper counterpart; a row identical to a
+// selected one is drawn once; named rows are added; unknown names fail.
+func TestFigureRows(t *testing.T) {
+	res := &table2.Table2{}
+	auc := map[string]float64{"liwc": 0.55, "lsm": 0.56, "tfidf": 0.8, "mixed": 0.7, "tfidf_ft": 0.82, "mixed_ft": 0.85, "ngram-metric_ft": 0.85}
+	for _, enc := range []string{"liwc", "lsm", "tfidf", "mixed", "tfidf_ft", "mixed_ft", "ngram-metric_ft"} {
+		for _, l := range pairs.Levels {
+			for _, e := range pairs.Exposures {
+				res.Rows = append(res.Rows, table2.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l), AUCMean: stats.Float(auc[enc]),
+					AUCStd: 0.01, ACCMean: stats.Float(auc[enc]), F1Mean: stats.Float(auc[enc])})
+			}
+		}
+	}
+	rows, same, err := FigureRows(res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tfidf: best untuned; mixed_ft: best fine-tuned and, of mixed and
+	// mixed_ft, the better beside Mixed Features; lsm beside LIWC.
+	if got := strings.Join(rows, ","); got != "lsm,tfidf,mixed_ft" || len(same) != 0 {
+		t.Errorf("rows %s, same %v", got, same)
+	}
+	rows, same, err = FigureRows(res, []string{"ngram-metric_ft"})
+	if err != nil || strings.Join(rows, ",") != "lsm,tfidf,mixed_ft" || strings.Join(same, ";") != "ngram-metric_ft = mixed_ft" {
+		t.Errorf("with a row identical to mixed_ft: rows %v, same %v, %v", rows, same, err)
+	}
+	rows, _, err = FigureRows(res, []string{"liwc"})
+	if err != nil || strings.Join(rows, ",") != "liwc,lsm,tfidf,mixed_ft" {
+		t.Errorf("with liwc: %v %v", rows, err)
+	}
+	if _, _, err := FigureRows(res, []string{"nope"}); err == nil || !strings.Contains(err.Error(), "tfidf") {
+		t.Errorf("unknown row: %v", err)
+	}
+	looks := RowLooks(res, []string{"lsm", "tfidf", "mixed_ft"})
+	if looks["lsm"] != 0 || looks["tfidf"] != 1 || looks["mixed_ft"] != 2 || len(looks) != 7 {
+		t.Errorf("looks %v", looks)
+	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/plots"
@@ -28,6 +29,21 @@ func TestProfileFigure(t *testing.T) {
 	}
 	if _, err := plots.Bytes(g, plots.PNG, SizeFor(TwoColumn, 0.4)); err != nil {
 		t.Fatal(err)
+	}
+	// One speaker order in every panel (by mean F0: A D C E B), one legend,
+	// and the pitch bins' edges midway between neighbouring bins (Low A
+	// 110 | Medium 130…200 | High B 240).
+	for i, p := range g.Panels {
+		if got := strings.Join(p.(*plots.Lines).XTicks, ""); got != "ADCEB" {
+			t.Errorf("panel %d orders the speakers %s, want ADCEB", i, got)
+		}
+	}
+	if e := g.Panels[0].(*plots.Lines).Guides; len(e) != 2 || e[0] != 120 || e[1] != 220 {
+		t.Errorf("pitch bin edges %v, want [120 220]", e)
+	}
+	lay, err := plots.Inspect(g, SizeFor(TwoColumn, 0.4))
+	if err != nil || lay.Legends != 1 {
+		t.Errorf("legends: %d (%v), want one", lay.Legends, err)
 	}
 	ps[0].F0MeanHz = math.NaN()
 	if _, err := ProfileFigure(ps[:1], 0); err == nil {

@@ -85,6 +85,11 @@ type Row struct {
 	// Paper marks a row of published numbers: shown in italics and never
 	// marked best.
 	Paper bool
+	// Reference marks a row the others are measured against (the Real
+	// conversations of a role-play table): never marked best. Tables set
+	// it apart under its own Group heading, so that it looks the same in
+	// LaTeX, HTML and Markdown.
+	Reference bool
 	// Group, when not empty, starts a new block of rows under this heading
 	// (e.g. "Base level").
 	Group string
@@ -107,6 +112,10 @@ type Table struct {
 	Spans []Span
 	// Best says, per column, which value to set in bold (missing: none).
 	Best []Best
+	// BestPerGroup looks for the best value of a column within each block
+	// of rows (a Group heading starts a block: Table 2's levels) instead of
+	// over the whole table.
+	BestPerGroup bool
 	// Rows are the rows in order.
 	Rows []Row
 	// Digits is the number of decimals of every number (default 2;
@@ -171,37 +180,57 @@ func (t *Table) cell(r, c int) Cell {
 }
 
 // bestRows returns, per column, the rows whose value is the column's best
-// (ties all marked), after rounding as shown; paper rows are left out.
+// (ties all marked), after rounding as shown, over the whole table or,
+// with BestPerGroup, within each block; paper and reference rows are left
+// out, and nothing is marked when every row of a block ties.
 func (t *Table) bestRows() []map[int]bool {
 	out := make([]map[int]bool, len(t.Columns))
+	blocks := [][2]int{{0, len(t.Rows)}}
+	if t.BestPerGroup {
+		blocks = blocks[:0]
+		for r := range t.Rows {
+			if r == 0 || t.Rows[r].Group != "" {
+				blocks = append(blocks, [2]int{r, r})
+			}
+			blocks[len(blocks)-1][1] = r + 1
+		}
+	}
+	counted := func(r, c int) bool {
+		return !t.Rows[r].Paper && !t.Rows[r].Reference && t.cell(r, c).numeric()
+	}
 	for c := range t.Columns {
 		if c >= len(t.Best) || t.Best[c] == BestNone {
 			continue
 		}
-		best := math.NaN()
-		for r := range t.Rows {
-			cell := t.cell(r, c)
-			if t.Rows[r].Paper || !cell.numeric() {
+		for _, bl := range blocks {
+			best := math.NaN()
+			for r := bl[0]; r < bl[1]; r++ {
+				if !counted(r, c) {
+					continue
+				}
+				v := t.round(t.cell(r, c).Value)
+				if math.IsNaN(best) || (t.Best[c] == BestMax && v > best) || (t.Best[c] == BestMin && v < best) {
+					best = v
+				}
+			}
+			if math.IsNaN(best) {
 				continue
 			}
-			v := t.round(cell.Value)
-			if math.IsNaN(best) || (t.Best[c] == BestMax && v > best) || (t.Best[c] == BestMin && v < best) {
-				best = v
+			var marked []int
+			for r := bl[0]; r < bl[1]; r++ {
+				if counted(r, c) && t.round(t.cell(r, c).Value) == best {
+					marked = append(marked, r)
+				}
 			}
-		}
-		if math.IsNaN(best) {
-			continue
-		}
-		out[c] = map[int]bool{}
-		n := 0
-		for r := range t.Rows {
-			if cell := t.cell(r, c); !t.Rows[r].Paper && cell.numeric() && t.round(cell.Value) == best {
+			if len(marked) == bl[1]-bl[0] { // every row ties: nothing stands out
+				continue
+			}
+			if out[c] == nil {
+				out[c] = map[int]bool{}
+			}
+			for _, r := range marked {
 				out[c][r] = true
-				n++
 			}
-		}
-		if n == len(t.Rows) { // every row ties: nothing stands out
-			out[c] = nil
 		}
 	}
 	return out

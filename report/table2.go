@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/plots"
@@ -13,45 +15,51 @@ import (
 
 // Table2Options choose what Table2Table shows.
 type Table2Options struct {
-	// Paper adds the paper's row of each encoder's counterpart (in
-	// italics) after our rows of each level.
+	// Paper adds the paper's row of each of our encoders' counterparts
+	// (in italics, once per counterpart however many of our encoders map
+	// to it) after our rows of each level.
 	Paper bool
 }
 
 // Table2Table returns Table 2 like the paper prints it: a block per level,
-// a row per encoder, AUC / ACC / macro-F1 ×100 (mean ± std over rounds)
-// for each exposure, the best of each column in bold and, with
-// opts.Paper, the paper's rows of our encoders' counterparts in italics.
+// a row per encoder, AUC / AP / ACC / macro-F1 ×100 (mean ± std over
+// rounds) for each exposure, the best of our rows in each column and level
+// in bold and, with opts.Paper, one italic row per paper model that any of
+// our encoders is set beside (table2.PaperCounterpart). The paper did not
+// report average precision: its AP cells are "–".
 func Table2Table(res *table2.Table2, opts Table2Options) *Table {
-	t := &Table{Name: "table2", Scale: 100, Wide: true,
+	t := &Table{Name: "table2", Scale: 100, Wide: true, BestPerGroup: true,
 		Title: fmt.Sprintf("Table 2 (RolePrint): speaker verification, %d round(s).", len(res.Rounds)),
-		Caption: "AUC, accuracy and macro-F1 ×100, mean ± std over rounds; the threshold is chosen on the dev pairs. " +
-			"Best of our rows in bold" + map[bool]string{true: "; the paper's numbers for the counterpart models in italics.", false: "."}[opts.Paper]}
+		Caption: "AUC, average precision (AP), accuracy and macro-F1 ×100, mean ± std over rounds; the threshold of ACC and F1 is chosen on the dev pairs; " +
+			"AP's chance level is the share of same-speaker pairs. Bold: the best of our rows in each column within a level (ties all bold" +
+			map[bool]string{true: "; the paper's rows are not counted). Italics: the paper's numbers for the counterpart models, one row per paper model.", false: ")."}[opts.Paper]}
 	t.Columns = []string{"Model"}
 	t.Spans = []Span{{N: 1}}
 	for _, e := range pairs.Exposures {
-		t.Columns = append(t.Columns, "AUC", "ACC", "F1")
-		t.Spans = append(t.Spans, Span{Name: paperfig.ExposureName(string(e)), N: 3})
+		t.Columns = append(t.Columns, "AUC", "AP", "ACC", "F1")
+		t.Spans = append(t.Spans, Span{Name: paperfig.ExposureName(string(e)), N: 4})
 	}
 	t.Best = []Best{BestNone}
 	for range pairs.Exposures {
-		t.Best = append(t.Best, BestMax, BestMax, BestMax)
+		t.Best = append(t.Best, BestMax, BestMax, BestMax, BestMax)
 	}
 	encoders := encoderOrder(res.Rows)
 	for _, l := range pairs.Levels {
 		group := paperfig.LevelName(string(l)) + " level"
 		var paperRows []Row
+		paperSeen := map[string]bool{}
 		for _, enc := range encoders {
 			row := Row{Cells: []Cell{Text(enc)}}
 			found := false
 			for _, e := range pairs.Exposures {
 				r, ok := findRow(res.Rows, enc, e, l)
 				if !ok {
-					row.Cells = append(row.Cells, NaNCell(), NaNCell(), NaNCell())
+					row.Cells = append(row.Cells, NaNCell(), NaNCell(), NaNCell(), NaNCell())
 					continue
 				}
 				found = true
-				row.Cells = append(row.Cells, meanStd(r.AUCMean, r.AUCStd), meanStd(r.ACCMean, r.ACCStd), meanStd(r.F1Mean, r.F1Std))
+				row.Cells = append(row.Cells, meanStd(r.AUCMean, r.AUCStd), meanStd(r.AveragePrecisionMean, r.AveragePrecisionStd),
+					meanStd(r.ACCMean, r.ACCStd), meanStd(r.F1Mean, r.F1Std))
 			}
 			if !found {
 				continue
@@ -60,19 +68,19 @@ func Table2Table(res *table2.Table2, opts Table2Options) *Table {
 				row.Group, group = group, ""
 			}
 			t.Rows = append(t.Rows, row)
-			if model := table2.PaperCounterpart(enc); opts.Paper && model != "" {
+			if model := table2.PaperCounterpart(enc); opts.Paper && model != "" && !paperSeen[model] {
+				paperSeen[model] = true
 				pr := Row{Paper: true, Cells: []Cell{Text("paper: " + model)}}
 				any := false
 				for _, e := range pairs.Exposures {
 					c, ok := table2.PaperTable2Cell(model, pairs.TestKey{Exposure: e, Level: l})
 					if !ok {
-						pr.Cells = append(pr.Cells, NaNCell(), NaNCell(), NaNCell())
+						pr.Cells = append(pr.Cells, NaNCell(), NaNCell(), NaNCell(), NaNCell())
 						continue
 					}
 					any = true
-					for _, ms := range []table2.MeanStd{c.AUC, c.ACC, c.F1} {
-						pr.Cells = append(pr.Cells, NumStd(ms.Mean/100, ms.Std/100))
-					}
+					pr.Cells = append(pr.Cells, NumStd(c.AUC.Mean/100, c.AUC.Std/100), NaNCell(),
+						NumStd(c.ACC.Mean/100, c.ACC.Std/100), NumStd(c.F1.Mean/100, c.F1.Std/100))
 				}
 				if any {
 					paperRows = append(paperRows, pr)
@@ -120,16 +128,31 @@ func findRow(rows []table2.Table2Row, enc string, e pairs.Exposure, l pairs.Leve
 // ROCFigure draws the ROC curves of one test set in one round: a curve per
 // encoder from the pair scores the run kept (EncoderRound.TestScores).
 func ROCFigure(res *table2.Table2, round int, k pairs.TestKey) (*plots.ROC, error) {
+	return rocFigure(res, round, k, nil)
+}
+
+// rocFigure is ROCFigure for the encoders in rows (nil: all), in that order.
+func rocFigure(res *table2.Table2, round int, k pairs.TestKey, rows []string) (*plots.ROC, error) {
+	if rows == nil {
+		rows = encoderOrder(res.Rows)
+		for _, er := range res.PerRound {
+			if !slices.Contains(rows, er.Encoder) {
+				rows = append(rows, er.Encoder)
+			}
+		}
+	}
 	var curves []plots.Curve
-	for _, er := range res.PerRound {
-		if er.Round != round {
-			continue
+	for _, enc := range rows {
+		for _, er := range res.PerRound {
+			if er.Round != round || er.Encoder != enc {
+				continue
+			}
+			s, l, ok := er.TestScores(k)
+			if !ok {
+				continue
+			}
+			curves = append(curves, plots.Curve{Name: er.Encoder, Data: plots.LabelledScores{Scores: s, Positive: l}})
 		}
-		s, l, ok := er.TestScores(k)
-		if !ok {
-			continue
-		}
-		curves = append(curves, plots.Curve{Name: er.Encoder, Data: plots.LabelledScores{Scores: s, Positive: l}})
 	}
 	if len(curves) == 0 {
 		return nil, fmt.Errorf("report: round %d has no pair scores for %s (a resumed JSON report keeps none)", round, k)
@@ -138,6 +161,7 @@ func ROCFigure(res *table2.Table2, round int, k pairs.TestKey) (*plots.ROC, erro
 	if err != nil {
 		return nil, err
 	}
+	r.AUCScale, r.AUCDigits = paperfig.Percent, 2
 	r.Title = paperfig.ExposureName(string(k.Exposure)) + ", " + paperfig.LevelName(string(k.Level))
 	if len(curves) > 4 {
 		r.Legend = plots.LegendBelow
@@ -146,13 +170,16 @@ func ROCFigure(res *table2.Table2, round int, k pairs.TestKey) (*plots.ROC, erro
 }
 
 // WriteTable2 writes the figures and tables of a reproduce run with w:
-// ROC curves per exposure × level (round 1's pair scores; one panel grid
-// per level), Table 2 bars with ± std error bars and the paper's value
-// marked (one figure per level), the level drop Base → Hard → Harder per
-// encoder (one panel per exposure), and table2.tex/.md (with the paper's
-// rows when paper is true). Figures the run cannot draw are left out
-// with a note (see Writer.Errors); a table that cannot be written is an
-// error.
+// ROC curves per exposure × level (round 1's pair scores; one figure per
+// level, a panel per exposure), Table 2 bars with ± std error bars (one
+// figure per level, 0–100 on every level), the level drop Base → Hard →
+// Harder per encoder (a panel per exposure, one y range), and
+// table2.tex/.md (with the paper's rows when paper is true). The figures
+// draw the rows w.FigureOptions selects (FigureRows), each in the look RowLooks
+// fixes for the run, one legend per figure, AUC ×100 as the table prints
+// it, a chance line on every AUC and ROC panel, and the paper's marks only
+// with w.FigureOptions.PaperMarks. Figures the run cannot draw are left out with
+// a note (see Writer.Errors); a table that cannot be written is an error.
 func WriteTable2(w *Writer, res *table2.Table2, paper bool) error {
 	if len(res.Rows) == 0 {
 		return fmt.Errorf("report: the Table 2 run has no rows")
@@ -161,39 +188,76 @@ func WriteTable2(w *Writer, res *table2.Table2, paper bool) error {
 	if len(res.Rounds) > 0 {
 		round = res.Rounds[0].Round
 	}
-	for _, l := range pairs.Levels {
-		l := l
-		w.TryFigure("table2-bars-"+string(l), fmt.Sprintf("Table 2, %s level: AUC per exposure and encoder (mean ± std over rounds; black mark: the paper's counterpart).", l),
-			func() (plots.Figure, error) { return paperfig.Table2Bars(res.Rows, l, paperfig.AUC, nil) }, OneColumn, 0.75)
+	rows, same, err := FigureRows(res, w.FigureOptions.Rows)
+	if err != nil {
+		w.errs = append(w.errs, err.Error())
+		w.logf("%v; drawing the default rows", err)
+		rows, same, _ = FigureRows(res, nil)
+	}
+	st := plots.PaperStyle()
+	st.Series = RowLooks(res, rows)
+	rowNote := "Rows: " + strings.Join(rows, ", ")
+	if len(same) > 0 {
+		rowNote += " (" + strings.Join(same, "; ") + ": identical scores, drawn once)"
+	}
+	rowNote += "."
+	marks := ""
+	if w.FigureOptions.PaperMarks {
+		marks = " Black marks: the paper's published value of each row's counterpart."
 	}
 	for _, l := range pairs.Levels {
 		l := l
-		w.TryFigure("roc-"+string(l), fmt.Sprintf("ROC curves, %s level, round %d: one panel per exposure, AUC in the legend.", l, round),
+		w.TryFigure("table2-bars-"+string(l), fmt.Sprintf("Table 2, %s level: AUC ×100 per exposure and row (mean ± std over rounds); dashed: chance (50).%s %s", paperfig.LevelName(string(l)), marks, rowNote),
 			func() (plots.Figure, error) {
-				var panels []plots.Figure
-				for _, e := range pairs.Exposures {
-					r, err := ROCFigure(res, round, pairs.TestKey{Exposure: e, Level: l})
-					if err != nil {
-						return nil, err
-					}
-					r.Legend = plots.LegendBelow
-					panels = append(panels, r)
-				}
-				return plots.NewGrid(3, panels...)
-			}, TwoColumn, 0.42)
-	}
-	w.TryFigure("level-drop", "Level drop: AUC from the Base to the Harder level per encoder (mean ± std), one panel per exposure.",
-		func() (plots.Figure, error) {
-			var panels []plots.Figure
-			for _, e := range pairs.Exposures {
-				lines, err := paperfig.LevelLines(res.Rows, e, paperfig.AUC, nil)
+				b, err := paperfig.Table2Bars(res.Rows, l, paperfig.AUC, rows)
 				if err != nil {
 					return nil, err
 				}
-				lines.Legend = plots.LegendBelow
+				b.Style = st
+				if !w.FigureOptions.PaperMarks {
+					b.Reference = nil
+				}
+				return b, nil
+			}, OneColumn, 0.75)
+	}
+	for _, l := range pairs.Levels {
+		l := l
+		w.TryFigure("roc-"+string(l), fmt.Sprintf("ROC curves, %s level, round %d: a panel per exposure, each curve's AUC ×100 inside; dashed: chance. %s", paperfig.LevelName(string(l)), round, rowNote),
+			func() (plots.Figure, error) {
+				var panels []plots.Figure
+				for _, e := range pairs.Exposures {
+					r, err := rocFigure(res, round, pairs.TestKey{Exposure: e, Level: l}, rows)
+					if err != nil {
+						return nil, err
+					}
+					r.Style = st
+					panels = append(panels, r)
+				}
+				g, err := plots.NewGrid(3, panels...)
+				if err != nil {
+					return nil, err
+				}
+				g.SharedLegend, g.ShareX, g.ShareY = true, true, true
+				return g, nil
+			}, TwoColumn, 0.42)
+	}
+	w.TryFigure("level-drop", "Level drop: AUC ×100 from the Base to the Harder level per row (mean ± std), a panel per exposure on one y axis; dashed: chance (50). "+rowNote,
+		func() (plots.Figure, error) {
+			var panels []plots.Figure
+			for _, e := range pairs.Exposures {
+				lines, err := paperfig.LevelLines(res.Rows, e, paperfig.AUC, rows)
+				if err != nil {
+					return nil, err
+				}
+				lines.Style = st
 				panels = append(panels, lines)
 			}
-			return plots.NewGrid(3, panels...)
+			g, err := plots.NewGrid(3, panels...)
+			if err != nil {
+				return nil, err
+			}
+			g.SharedLegend, g.ShareY = true, true
+			return g, nil
 		}, TwoColumn, 0.42)
 	return w.Table(Table2Table(res, Table2Options{Paper: paper}))
 }

@@ -2,10 +2,14 @@ package report
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 func sample() *Table {
@@ -106,5 +110,104 @@ func TestTable5UnnamedSplit(t *testing.T) {
 	tb := Table5(pairs.PairStatistics{Splits: []pairs.SplitStats{{Name: "dev", Speakers: 3, Pairs: 10}, {Speakers: 2, Pairs: 4}}}, false)
 	if len(tb.Rows) != 2 || tb.Plain(0, 0) != "Dev" || tb.Plain(1, 0) != "" || tb.Plain(1, 2) != "4" {
 		t.Fatalf("rows %+v", tb.Rows)
+	}
+}
+
+// TestTable2OnePaperRowPerCounterpart builds Table 2 of two encoders that
+// the paper's Mixed Features row stands beside (mixed, mixed_ft): one paper
+// row per level, an AP column per exposure (none for the paper), and the
+// best of each level in bold, not of the whole table.
+func TestTable2OnePaperRowPerCounterpart(t *testing.T) {
+	res := &table2.Table2{}
+	for ei, enc := range []string{"mixed", "mixed_ft"} {
+		for li, l := range pairs.Levels {
+			for _, e := range pairs.Exposures {
+				v := stats.Float(0.9 - 0.2*float64(li) + 0.01*float64(ei))
+				res.Rows = append(res.Rows, table2.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l),
+					AUCMean: v, AUCStd: 0.01, AveragePrecisionMean: v - 0.05, AveragePrecisionStd: 0.01, ACCMean: v, ACCStd: 0.01, F1Mean: v, F1Std: 0.01})
+			}
+		}
+	}
+	if table2.PaperCounterpart("mixed") == "" || table2.PaperCounterpart("mixed") != table2.PaperCounterpart("mixed_ft") {
+		t.Fatalf("fixture: mixed and mixed_ft should share a counterpart: %q %q", table2.PaperCounterpart("mixed"), table2.PaperCounterpart("mixed_ft"))
+	}
+	tab := Table2Table(res, Table2Options{Paper: true})
+	tex := tab.LaTeX()
+	if n := strings.Count(tex, "paper: "+table2.PaperCounterpart("mixed")); n != len(pairs.Levels) {
+		t.Errorf("%d paper rows of %s, want one per level:\n%s", n, table2.PaperCounterpart("mixed"), tex)
+	}
+	if n := strings.Count(strings.Join(tab.Columns, ","), "AP"); n != len(pairs.Exposures) {
+		t.Errorf("columns %v: want an AP column per exposure", tab.Columns)
+	}
+	html := tab.HTML()
+	if !strings.Contains(html, "<th>AP</th>") || !strings.Contains(tab.Markdown(), "Seen-Seen AP") {
+		t.Error("HTML or Markdown lacks the AP column")
+	}
+	// mixed_ft is best in every level; Hard and Harder are below Base
+	// but still bold within their own level.
+	best := tab.bestRows()
+	boldRows := map[int]bool{}
+	for r := range best[1] {
+		boldRows[r] = true
+	}
+	var levelsBold int
+	for r := range tab.Rows {
+		if boldRows[r] {
+			if tab.Plain(r, 0) != "mixed_ft" {
+				t.Errorf("row %d (%s) bold in AUC", r, tab.Plain(r, 0))
+			}
+			levelsBold++
+		}
+	}
+	if levelsBold != len(pairs.Levels) {
+		t.Errorf("%d rows bold in the first AUC column, want one per level", levelsBold)
+	}
+}
+
+// TestRemoveStale deletes only listed regular files inside the folder that
+// the current run did not write.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	for _, f := range []string{"a.png", "b.png", "sub/c.tex", outside} {
+		p := f
+		if !filepath.IsAbs(f) {
+			p = filepath.Join(dir, f)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"bundle/x.json", "kept/y.json"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644)
+	}
+	removed, err := RemoveStale(dir, []string{"a.png", "b.png", "sub/c.tex", "sub", "../" + filepath.Base(outside), outside, "link.txt", "gone.png",
+		"bundle/", "kept/", "a.png/"}, []string{"a.png", "kept/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(removed, ",") != "b.png,sub/c.tex,bundle/" {
+		t.Errorf("removed %v, want b.png, sub/c.tex and the bundle/ folder", removed)
+	}
+	for _, keep := range []string{filepath.Join(dir, "a.png"), outside, filepath.Join(dir, "link.txt"), filepath.Join(dir, "sub"), filepath.Join(dir, "kept/y.json")} {
+		if _, err := os.Lstat(keep); err != nil {
+			t.Errorf("%s: %v", keep, err)
+		}
+	}
+	// A manifest of another command lists nothing to remove.
+	mf := filepath.Join(dir, "manifest.json")
+	os.WriteFile(mf, []byte(`{"command":["roleprint","reproduce"],"outputs":["a.png"]}`), 0o644)
+	if got, err := ManifestOutputs(mf, "score"); err != nil || got != nil {
+		t.Errorf("reproduce's manifest read for score: %v %v", got, err)
+	}
+	if got, err := ManifestOutputs(mf, "reproduce"); err != nil || len(got) != 1 {
+		t.Errorf("reproduce's manifest: %v %v", got, err)
 	}
 }

@@ -72,6 +72,8 @@ type FigureFile struct {
 	Files []string
 	// Width is the paper width the figure was sized for.
 	Width Width
+	// Figure is the figure drawn, for checks (plots.Inspect).
+	Figure plots.Figure `json:"-"`
 }
 
 // File returns the figure's file of format f, relative to the folder ("" when
@@ -100,6 +102,9 @@ type Writer struct {
 	// NoMarkdown writes tables as .tex only (for jobs that write their
 	// own, richer Markdown under the same name, like reproduce's table2.md).
 	NoMarkdown bool
+	// Figures are the figure options: sizes and resolution of every
+	// figure written, rows and paper marks of the Table 2 figures.
+	FigureOptions FigureOptions
 
 	figures []FigureFile
 	tables  []*Table
@@ -120,17 +125,17 @@ func NewWriter(dir string, formats []plots.Format) (*Writer, error) {
 }
 
 // Figure writes f as figures/NAME.FORMAT for every format, sized for w at
-// aspect (see SizeFor). An error names the figure; the Writer keeps
+// aspect (see SizeFor and FigureOptions.Size). An error names the figure; the Writer keeps
 // going with the next one.
 func (w *Writer) Figure(name, caption string, f plots.Figure, width Width, aspect float64) error {
 	if len(w.Formats) == 0 {
 		return nil
 	}
-	paths, err := plots.SaveAll(filepath.Join(w.Dir, "figures"), name, f, SizeFor(width, aspect), w.Formats...)
+	paths, err := plots.SaveAll(filepath.Join(w.Dir, "figures"), name, f, w.FigureOptions.Size(width, aspect), w.Formats...)
 	if err != nil {
 		return fmt.Errorf("report: figure %s: %w", name, err)
 	}
-	ff := FigureFile{Name: name, Caption: caption, Width: width}
+	ff := FigureFile{Name: name, Caption: caption, Width: width, Figure: f}
 	for _, p := range paths {
 		rel, _ := filepath.Rel(w.Dir, p)
 		ff.Files = append(ff.Files, filepath.ToSlash(rel))

@@ -91,6 +91,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	fresh := fs.Bool("fresh", false, "ignore checkpoints in --out/checkpoints and recompute everything")
 	asJSON := fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table")
 	outs := addOutputFlags(fs, true)
+	outs.addFigureRows(fs)
 	dryRun := fs.Bool("dry-run", false, "print the backend, the inputs' workload, each row's estimate and the total against the budget, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit")
 	recalibrate := fs.Bool("recalibrate", false, "measure the GoMLX rows' speed on this backend again instead of using the cached calibration")
 	memProfile := fs.String("memprofile", "", "write a Go heap profile at the run's peak live heap to this file (go tool pprof)")

@@ -209,7 +209,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		if rep.Comparisons, err = scoreVs(ctx, e, *vs, vsEnc, real, gen, cfg, rep); err != nil {
 			return err
 		}
-		if *distFile != "" || *outs.out != "" {
+		if (*distFile != "" || *outs.out != "") && outs.chunked() {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the comparisons with %s are of the %s grouping's sets; the distributions written (--out, --distributions) are of chunks of %d, and --out's tables and report.html do not show the comparisons", *vs, rep.Config.Grouping, rep.Config.SetSize))
 		}
 		for _, c := range rep.Comparisons {
@@ -218,7 +218,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	if *distFile != "" || *outs.out != "" {
+	if (*distFile != "" || *outs.out != "") && outs.chunked() {
 		if err := chunkedDistributions(ctx, e, enc, real, gen, cfg, rep); err != nil {
 			return err
 		}

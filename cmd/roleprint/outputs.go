@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,9 +23,12 @@ type outputFlags struct {
 	latex   *string
 	noHTML  *bool
 	paper   *bool
+	// figOpts holds --figure-size, --dpi and --figure-rows.
+	figOpts report.FigureOptions
 }
 
-// addOutputFlags registers --figures, --latex, --no-html and --no-paper-rows on fs.
+// addOutputFlags registers --figures, --figure-size, --dpi, --latex,
+// --no-html and --no-paper-rows on fs.
 func addOutputFlags(fs *flag.FlagSet, html bool) *outputFlags {
 	o := &outputFlags{
 		figures: &formatsFlag{s: "png,svg", formats: report.DefaultFormats()},
@@ -33,6 +37,19 @@ func addOutputFlags(fs *flag.FlagSet, html bool) *outputFlags {
 		noHTML:  new(bool),
 	}
 	fs.Var(o.figures, "figures", "figure formats written under OUT/figures: comma-separated png, svg, pdf (fonts embedded in svg/pdf), or none")
+	fs.Func("figure-size", "figure size in inches: W (the width of a one-column figure; two-column figures are twice as wide, heights keep each figure's aspect) or WxH (H: the height of every figure); default 3.5",
+		func(s string) (err error) {
+			o.figOpts.ColumnWidth, o.figOpts.Height, err = report.ParseFigureSize(s)
+			return err
+		})
+	fs.Func("dpi", "resolution of PNG figures in dots per inch (1–2400; default 300)", func(s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 2400 {
+			return fmt.Errorf("--dpi %q: want a whole number in 1–2400", s)
+		}
+		o.figOpts.DPI = n
+		return nil
+	})
 	if html {
 		o.noHTML = fs.Bool("no-html", false, "do not write OUT/"+report.HTMLFile)
 		noPaper := fs.Bool("no-paper-rows", false, "leave the paper's numbers out of the LaTeX/HTML tables")
@@ -41,13 +58,30 @@ func addOutputFlags(fs *flag.FlagSet, html bool) *outputFlags {
 	return o
 }
 
-// writer returns a report Writer into dir with the chosen formats.
+// addFigureRows registers --figure-rows (reproduce: rows drawn in the
+// Table 2 figures besides the default selection).
+func (o *outputFlags) addFigureRows(fs *flag.FlagSet) {
+	fs.Func("figure-rows", "comma-separated rows the Table 2 figures draw besides the default ones (the best untuned row, the best fine-tuned row, one row per paper counterpart), or all",
+		func(s string) error {
+			o.figOpts.Rows = nil
+			for _, r := range strings.Split(s, ",") {
+				if r = strings.TrimSpace(r); r != "" {
+					o.figOpts.Rows = append(o.figOpts.Rows, r)
+				}
+			}
+			return nil
+		})
+}
+
+// writer returns a report Writer into dir with the chosen formats and
+// figure options.
 func (o *outputFlags) writer(e *env, dir string) (*report.Writer, error) {
 	w, err := report.NewWriter(dir, o.figures.formats)
 	if err != nil {
 		return nil, err
 	}
 	w.Logf = e.Logf
+	w.FigureOptions = o.figOpts
 	return w, nil
 }
 

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/report"
 	"github.com/roleprint/roleprint/sv/table2"
 )
@@ -11,12 +13,21 @@ import (
 // reproWriteOutputs writes reproduce's figures (ROC per exposure × level,
 // Table 2 bars, level drop), table2.tex/.md, the --latex file and
 // report.html into dir, and returns files with what it wrote added (for
-// the manifest's outputs, which the page shows too).
+// the manifest's outputs, which the page shows too). Files the previous
+// run's manifest in dir listed and this run does not write are deleted,
+// so that a rerun leaves no stale figure beside the new ones. The paper's
+// marks go on the bars only when every input is one of the paper's
+// corpora.
 func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Manifest, dir, corpus string, files []string) ([]string, error) {
+	previous, err := report.ManifestOutputs(filepath.Join(dir, table2.ManifestFile), "reproduce")
+	if err != nil {
+		return nil, err
+	}
 	w, err := o.writer(e, dir)
 	if err != nil {
 		return nil, err
 	}
+	w.FigureOptions.PaperMarks = reproPaperMarks(m.Inputs)
 	w.NoMarkdown = true // sv writes the fuller table2.md
 	if err := report.WriteTable2(w, res, o.paperRows()); err != nil {
 		return nil, err
@@ -24,6 +35,9 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Man
 	out := append(append([]string(nil), files...), w.Files()...)
 	if !*o.noHTML {
 		out = append(out, report.HTMLFile)
+	}
+	if reproWritesVerifier(res) {
+		out = append(out, "verifier/")
 	}
 	m.Outputs = out
 	var encoders []string
@@ -42,5 +56,64 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Man
 	if _, err := o.finish(w, page); err != nil {
 		return nil, err
 	}
+	if err := removeStale(e, dir, previous, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// reproWritesVerifier reports whether reproSaveVerifier will write the
+// OUT/verifier bundle: the last round has a mixed_ft row with its parts.
+func reproWritesVerifier(res *table2.Table2) bool {
+	for i := range res.PerRound {
+		if er := &res.PerRound[i]; er.Round == res.Config.Rounds && er.Encoder == table2.MixedFTName && er.Mixed != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// removeStale deletes what the previous run in dir wrote (previous, from
+// its manifest) and this run did not (current), and says so on stderr.
+func removeStale(e *env, dir string, previous, current []string) error {
+	removed, err := report.RemoveStale(dir, previous, current)
+	if len(removed) > 0 {
+		e.Logf("removed %d file(s) the previous run in %s wrote and this one did not: %s", len(removed), dir, strings.Join(removed, ", "))
+	}
+	return err
+}
+
+// reproPaperMarks reports whether every input lies in one of the paper's
+// corpora (corpus.Paper): only there did the paper measure what the bars
+// show. The embedded corpus is none of them.
+func reproPaperMarks(inputs []table2.InputFile) bool {
+	var roots []string
+	for _, c := range corpus.Paper() {
+		if paths, ok := c.Inputs(); ok {
+			for _, p := range paths {
+				if abs, err := filepath.Abs(p); err == nil {
+					roots = append(roots, abs)
+				}
+			}
+		}
+	}
+	if len(inputs) == 0 || len(roots) == 0 {
+		return false
+	}
+	for _, in := range inputs {
+		abs, err := filepath.Abs(in.Path)
+		if err != nil || strings.HasPrefix(in.Path, "embedded:") {
+			return false
+		}
+		inside := false
+		for _, r := range roots {
+			if rel, err := filepath.Rel(r, abs); err == nil && filepath.IsLocal(rel) || abs == r {
+				inside = true
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return true
 }

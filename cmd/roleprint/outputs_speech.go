@@ -30,7 +30,7 @@ func (s *speechOutputs) write(e *env, profiles []speech.Profile) error {
 	if err != nil {
 		return err
 	}
-	w.TryFigure("speech-profile", "Acoustic profiles: mean F0, intensity and speaking rate per character; colour: the 20/60/20 bin.",
+	w.TryFigure("speech-profile", "Acoustic profiles: mean F0, intensity and speaking rate per character, in order of mean F0 in every panel; colour and shape: the 20/60/20 bin; dotted: the bins' edges.",
 		func() (plots.Figure, error) { return report.ProfileFigure(profiles, 0) }, report.TwoColumn, 0.45)
 	if err := w.Table(report.ProfileTable(profiles)); err != nil {
 		return err

@@ -57,8 +57,20 @@ func TestTable2Figures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Reference == nil || b.YLabel != "AUC" || b.Title != "Base level" {
+	if b.Reference == nil || b.YLabel != "AUC ×100" || b.Title != "Base level" {
 		t.Errorf("bars: reference %v, labels %q %q", b.Reference, b.YLabel, b.Title)
+	}
+	// Units as in the tables (×100), a chance line at 50, and one y range
+	// for every level.
+	lay, err := plots.Inspect(b, plots.ColumnSize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := lay.Panels[0]; !p.Chance || p.YMin != 0 || p.YMax != 100 {
+		t.Errorf("bars: chance %v, y [%g, %g], want a chance line on 0–100", p.Chance, p.YMin, p.YMax)
+	}
+	if y, _, _ := b.Reference.Bar(0, 0); math.Abs(y-55) > 1e-9 {
+		t.Errorf("paper mark %g, want 55 (×100)", y)
 	}
 	renders(t, "table2 bars", b)
 	if _, err := Table2Bars(rows, pairs.Base, AUC, []string{"nope"}); err == nil {
@@ -124,6 +136,20 @@ func TestRoleplayFigures(t *testing.T) {
 		t.Errorf("%d panels", len(g.Panels))
 	}
 	renders(t, "distributions", g)
+	// One legend, one x and y range for the models' panels.
+	r.Distributions[0].Positive = []float64{0.6, 0.7, 0.9, 0.8}
+	g, _ = Distributions(r, roleplay.RealGenerated, 2)
+	lay, err := plots.Inspect(g, plots.WideSize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lay.Legends != 1 || len(lay.LegendNames) != 2 {
+		t.Errorf("Figure 1: %d legends %v, want one of same/different role", lay.Legends, lay.LegendNames)
+	}
+	p0, p1 := lay.Panels[0], lay.Panels[1]
+	if p0.XMin != p1.XMin || p0.XMax != p1.XMax || p0.YMax != p1.YMax || p0.XMax < 0.9 {
+		t.Errorf("Figure 1 panels x [%g, %g] vs [%g, %g], y max %g vs %g", p0.XMin, p0.XMax, p1.XMin, p1.XMax, p0.YMax, p1.YMax)
+	}
 	if _, err := Distributions(r, "other-kind", 2); err == nil {
 		t.Error("unknown kind accepted")
 	}
@@ -132,6 +158,9 @@ func TestRoleplayFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	renders(t, "score bars", b)
+	if y := b.Height(0, 0); math.Abs(y-100*float64(r.Models[0].Simulation)) > 1e-9 || b.Title == "" {
+		t.Errorf("Table 3 bars: %g for Simulation %v (want ×100 like the table), title %q", y, r.Models[0].Simulation, b.Title)
+	}
 	h, err := RankHeatmap(r, 0)
 	if err != nil {
 		t.Fatal(err)

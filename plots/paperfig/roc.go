@@ -11,7 +11,8 @@ import (
 // RunROC draws the ROC curves of test set k in round (1-based) of a
 // finished run from the pair scores the run kept (table2.EncoderRound.Scores,
 // Table2Config.KeepScores), one curve per encoder in the given order;
-// encoders without scores in that round are left out. It is an error when
+// encoders without scores in that round are left out. The legend gives
+// each curve's AUC ×100, as the tables print it. It is an error when
 // none has scores (the run did not keep them: run it with KeepScores, or
 // score again with sv.PairScores).
 func RunROC(t *table2.Table2, k pairs.TestKey, round int, encoders ...string) (*plots.ROC, error) {
@@ -34,6 +35,7 @@ func RunROC(t *table2.Table2, k pairs.TestKey, round int, encoders ...string) (*
 	if err != nil {
 		return nil, err
 	}
+	roc.AUCScale, roc.AUCDigits = Percent, 2
 	roc.Title = fmt.Sprintf("%s, %s level (round %d)", ExposureName(string(k.Exposure)), LevelName(string(k.Level)), round)
 	return roc, nil
 }

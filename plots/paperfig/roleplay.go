@@ -10,24 +10,45 @@ import (
 	"github.com/roleprint/roleprint/sv/roleplay"
 )
 
+// Drawable reports whether Distribution can draw d: at least two
+// similarities on one side.
+func Drawable(d roleplay.Distribution) bool { return len(d.Positive) >= 2 || len(d.Negative) >= 2 }
+
 // Distribution draws one role-play similarity distribution (positive vs
 // negative pairs: the paper's Figures 1 and 2) from the similarities kept
-// in d, titled with the model and its separability (AUC, overlap).
+// in d, titled with the model and its separability (AUC ×100, like the
+// tables, and the overlap of the two densities in percent). A side with
+// fewer than two pairs is left out (under the paper's grouping a model has
+// one set per role, so its generated–generated pairs are all of different
+// roles), and the title then gives the pairs drawn.
 func Distribution(d roleplay.Distribution) (*plots.Distributions, error) {
-	pos, neg := "same role", "different roles"
-	g := plots.GroupSlice{{Name: pos, Values: d.Positive}, {Name: neg, Values: d.Negative}}
+	var g plots.GroupSlice
+	if len(d.Positive) >= 2 {
+		g = append(g, plots.Group{Name: "same role", Values: d.Positive})
+	}
+	if len(d.Negative) >= 2 {
+		g = append(g, plots.Group{Name: "different roles", Values: d.Negative})
+	}
 	f, err := plots.NewDistributions(g)
 	if err != nil {
 		return nil, fmt.Errorf("paperfig: %s %s distribution: %w", d.Model, d.Kind, err)
 	}
-	f.Title = fmt.Sprintf("%s: AUC %.2f, overlap %.2f", d.Model, float64(d.AUC), float64(d.Overlap))
+	f.Title = fmt.Sprintf("%s: AUC %.1f, overlap %.0f %%", d.Model, Percent*float64(d.AUC), Percent*float64(d.Overlap))
+	if len(g) == 1 {
+		f.Title = fmt.Sprintf("%s: %s only (%d pairs)", d.Model, g[0].Name, len(g[0].Values))
+	}
 	f.ShowCounts = false
+	// Each side keeps its colour in every panel, also where the other is
+	// missing.
+	f.Style.Series = map[string]int{"same role": 0, "different roles": 1}
 	return f, nil
 }
 
 // Distributions draws the distributions of one kind (roleplay.RealGenerated
 // for Figure 1, roleplay.GeneratedGenerated for Figure 2) of every model
-// of r that has both sides, as panels of a grid with cols columns.
+// of r that has both sides, as panels of a grid with cols columns: one
+// legend for the figure and one x and y range for every panel, so that the
+// models can be compared at a glance.
 func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, error) {
 	var panels []plots.Figure
 	var skipped []string
@@ -35,7 +56,7 @@ func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, erro
 		if d.Kind != kind {
 			continue
 		}
-		if len(d.Positive) < 2 || len(d.Negative) < 2 {
+		if !Drawable(d) {
 			skipped = append(skipped, d.Model)
 			continue
 		}
@@ -49,14 +70,19 @@ func Distributions(r *roleplay.Report, kind string, cols int) (*plots.Grid, erro
 		panels = append(panels, f)
 	}
 	if len(panels) == 0 {
-		return nil, fmt.Errorf("paperfig: no %s distributions with both sides in the report (models without: %v)", kind, skipped)
+		return nil, fmt.Errorf("paperfig: no %s distributions with pairs in the report (models without: %v)", kind, skipped)
 	}
-	return plots.NewGrid(cols, panels...)
+	g, err := plots.NewGrid(cols, panels...)
+	if err != nil {
+		return nil, err
+	}
+	g.SharedLegend, g.ShareX, g.ShareY = true, true, true
+	return g, nil
 }
 
 // ScoreBars draws Table 3: one group per model (the Real row first), bars
-// for Simulation and Distinction with their bootstrap confidence intervals
-// as error bars.
+// for Simulation and Distinction ×100 (as the table prints them) with their
+// bootstrap confidence intervals as error bars.
 func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 	bt := plots.BarTable{Series: []string{"Simulation", "Distinction"}, Y: make([][]float64, 2)}
 	lo := [][]float64{nil, nil}
@@ -67,11 +93,11 @@ func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 			x  stats.Float
 			ci stats.Interval
 		}{{m.Simulation, m.SimulationCI}, {m.Distinction, m.DistinctionCI}} {
-			y := float64(v.x)
+			y := Percent * float64(v.x)
 			bt.Y[s] = append(bt.Y[s], y)
 			l, h := 0.0, 0.0
 			if v.ci[0].Defined() && v.ci[1].Defined() && !math.IsNaN(y) {
-				l, h = math.Max(0, y-float64(v.ci[0])), math.Max(0, float64(v.ci[1])-y)
+				l, h = math.Max(0, y-Percent*float64(v.ci[0])), math.Max(0, Percent*float64(v.ci[1])-y)
 			}
 			lo[s] = append(lo[s], l)
 			hi[s] = append(hi[s], h)
@@ -84,7 +110,8 @@ func ScoreBars(r *roleplay.Report) (*plots.Bars, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.YLabel = "Score (" + r.Encoder + ")"
+	b.Title = "Table 3: role-play scores (encoder " + r.Encoder + ")"
+	b.YLabel = "Score ×100"
 	b.RotateLabels = len(bt.Groups) > 3
 	return b, nil
 }

@@ -20,20 +20,29 @@ const (
 	EER Metric = "eer"
 )
 
-// label returns the axis label of a metric.
+// label returns the axis label of a metric, shown ×100 like the tables.
 func (m Metric) label() string {
 	switch m {
 	case AUC:
-		return "AUC"
+		return "AUC ×100"
 	case ACC:
-		return "Accuracy"
+		return "Accuracy ×100"
 	case F1:
-		return "Macro-F1"
+		return "Macro-F1 ×100"
 	case EER:
-		return "EER"
+		return "EER ×100"
 	}
 	return string(m)
 }
+
+// Percent is the factor of the Table 2 figures' values: ×100, as the
+// tables print them, so that a figure and the table beside it show the
+// same numbers.
+const Percent = 100
+
+// ChanceAUC is the AUC of a detector that guesses, ×100: the dashed line
+// of every AUC figure.
+const ChanceAUC = 50
 
 // value returns the metric's mean, std and the paper's mean from a row.
 func (m Metric) value(r table2.Table2Row) (mean, std, paper float64, err error) {
@@ -72,10 +81,13 @@ func encodersOf(rows []table2.Table2Row, keep func(string) bool) []string {
 }
 
 // Table2Bars draws one level of Table 2 as grouped bars: the three
-// exposures along x, one bar per encoder (mean over rounds, error bar ±
-// std), with the paper's published value of each encoder's counterpart
-// marked on its bar when there is one. encoders selects and orders the
-// rows (nil: all, in table order).
+// exposures along x, one bar per encoder (mean over rounds ×100, error bar
+// ± std), with the paper's published value of each encoder's counterpart
+// marked on its bar when there is one (set Reference to nil where the run
+// did not measure what the paper did, e.g. on a corpus the paper never
+// used). Rates span 0–100 on every level, so that the levels' figures
+// read alike; AUC has a dashed chance line at 50. encoders selects and
+// orders the rows (nil: all, in table order).
 func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encoders []string) (*plots.Bars, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
@@ -107,7 +119,7 @@ func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encod
 				if math.IsNaN(std) {
 					std = 0
 				}
-				ys[i], errs[i], refs[i] = mean, std, paper
+				ys[i], errs[i], refs[i] = Percent*mean, Percent*std, Percent*paper
 				found = true
 				anyRef = anyRef || !math.IsNaN(paper)
 			}
@@ -126,8 +138,9 @@ func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encod
 	}
 	b.Title = LevelName(string(level)) + " level"
 	b.YLabel = metric.label()
-	if metric != EER {
-		b.YMin = 0
+	b.YMin, b.YMax = 0, Percent
+	if metric == AUC {
+		b.Baseline, b.BaselineName = ChanceAUC, "chance (AUC 50)"
 	}
 	if anyRef {
 		ref.Groups, ref.Series = bt.Groups, bt.Series
@@ -138,8 +151,9 @@ func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encod
 }
 
 // LevelLines draws how a metric falls from the Base to the Harder level for
-// one exposure: x = level, one line per encoder with ± std error bars (the
-// difficulty ablation). encoders selects and orders the rows (nil: all).
+// one exposure: x = level, one line per encoder with ± std error bars, ×100
+// (the difficulty ablation), AUC with a dashed chance line at 50. encoders
+// selects and orders the rows (nil: all).
 func LevelLines(rows []table2.Table2Row, exposure pairs.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
@@ -160,7 +174,7 @@ func LevelLines(rows []table2.Table2Row, exposure pairs.Exposure, metric Metric,
 					if math.IsNaN(std) {
 						std = 0
 					}
-					xy = append(xy, xyErr{float64(li), mean, std})
+					xy = append(xy, xyErr{float64(li), Percent * mean, Percent * std})
 				}
 			}
 		}
@@ -179,6 +193,9 @@ func LevelLines(rows []table2.Table2Row, exposure pairs.Exposure, metric Metric,
 	l.Title = ExposureName(string(exposure))
 	l.XLabel = "Difficulty level"
 	l.YLabel = metric.label()
+	if metric == AUC {
+		l.Baseline, l.BaselineName = ChanceAUC, "chance (AUC 50)"
+	}
 	return l, nil
 }
 

@@ -12,6 +12,11 @@ import (
 type CellMetrics struct {
 	// AUC is the ROC AUC of the test scores.
 	AUC stats.Float `json:"auc"`
+	// AveragePrecision is the average precision of the test scores
+	// (stats.AveragePrecision: the step area under the precision–recall
+	// curve, "same speaker" the positive class); unlike AUC its chance
+	// level is the share of positive pairs.
+	AveragePrecision stats.Float `json:"average_precision"`
 	// ACC and F1 are accuracy and macro-F1 at Threshold, the threshold
 	// chosen on the dev pairs (see Table2Config.Criterion).
 	ACC stats.Float `json:"acc"`
@@ -42,10 +47,11 @@ func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetric
 	}
 	if len(scores) == 0 {
 		nan := stats.Float(math.NaN())
-		m.AUC, m.ACC, m.F1, m.BestACC, m.BestF1, m.EER = nan, nan, nan, nan, nan, nan
+		m.AUC, m.AveragePrecision, m.ACC, m.F1, m.BestACC, m.BestF1, m.EER = nan, nan, nan, nan, nan, nan, nan
 		return m
 	}
 	m.AUC = stats.Float(stats.AUC(scores, labels))
+	m.AveragePrecision = stats.Float(stats.AveragePrecision(scores, labels))
 	acc, f1 := stats.AccuracyF1(scores, labels, threshold)
 	m.ACC, m.F1 = stats.Float(acc), stats.Float(f1)
 	_, best := stats.BestThreshold(scores, labels, stats.MaxAccuracy)

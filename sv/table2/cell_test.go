@@ -11,7 +11,7 @@ import (
 // cell: an empty set, a set of one class, and NaN scores.
 func TestEvaluateCellEdgeCases(t *testing.T) {
 	m := EvaluateCell(nil, nil, 0.5)
-	for name, x := range map[string]stats.Float{"auc": m.AUC, "acc": m.ACC, "f1": m.F1, "best_acc": m.BestACC, "eer": m.EER} {
+	for name, x := range map[string]stats.Float{"auc": m.AUC, "acc": m.ACC, "f1": m.F1, "best_acc": m.BestACC, "eer": m.EER, "average_precision": m.AveragePrecision} {
 		if !math.IsNaN(float64(x)) {
 			t.Errorf("empty: %s = %v, want NaN", name, x)
 		}
@@ -31,6 +31,15 @@ func TestEvaluateCellEdgeCases(t *testing.T) {
 	// the decisions only (TN 0, FN 1): F1 0, so macro (4/5 + 0)/2.
 	if math.Abs(float64(m.F1)-0.4) > 1e-12 {
 		t.Errorf("one class: F1 %v, want 0.4", m.F1)
+	}
+	// Average precision is defined with one class present (every call
+	// is right: 1) and equals stats.AveragePrecision of the scores.
+	if m.AveragePrecision != 1 {
+		t.Errorf("one class: average precision %v, want 1", m.AveragePrecision)
+	}
+	m = EvaluateCell([]float64{0.9, 0.8, 0.7, 0.1}, []bool{false, true, true, false}, 0.5)
+	if want := 0.5*0.5 + 0.5*2.0/3; math.Abs(float64(m.AveragePrecision)-want) > 1e-12 {
+		t.Errorf("average precision %v, want %v", m.AveragePrecision, want)
 	}
 	// A NaN score makes AUC and EER undefined and is decided "different".
 	m = EvaluateCell([]float64{0.9, math.NaN(), 0.1, 0.2}, []bool{true, true, false, false}, 0.5)

@@ -115,20 +115,21 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintln(ew)
 	}
-	fmt.Fprintf(ew, "## Best-threshold ACC / F1 and EER (×100, mean over rounds)\n\n")
-	fmt.Fprintf(ew, "Best ACC and best F1 use the threshold that maximises each on the test set itself (an upper bound); EER is threshold-free.\n\n")
+	fmt.Fprintf(ew, "## Best-threshold ACC / F1, EER and average precision (×100, mean over rounds)\n\n")
+	fmt.Fprintf(ew, "Best ACC and best F1 use the threshold that maximises each on the test set itself (an upper bound); EER and AP (average precision, the area under the precision–recall curve; chance is the share of same-speaker pairs, not 50) are threshold-free.\n\n")
 	fmt.Fprint(ew, "| Encoder | Level |")
 	for _, e := range pairs.Exposures {
 		t := e.Title()
-		fmt.Fprintf(ew, " %s best ACC | %s best F1 | %s EER |", t, t, t)
+		fmt.Fprintf(ew, " %s best ACC | %s best F1 | %s EER | %s AP |", t, t, t, t)
 	}
-	fmt.Fprint(ew, "\n|---|---|"+strings.Repeat("---:|", 9)+"\n")
+	fmt.Fprint(ew, "\n|---|---|"+strings.Repeat("---:|", 12)+"\n")
 	for _, enc := range order {
 		for _, l := range pairs.Levels {
 			fmt.Fprintf(ew, "| %s | %s |", enc, l.Title())
 			for _, e := range pairs.Exposures {
 				r := idx[enc][pairs.TestKey{Exposure: e, Level: l}]
-				fmt.Fprintf(ew, " %s | %s | %s |", pct(r.BestACCMean, stats.Float(math.NaN())), pct(r.BestF1Mean, stats.Float(math.NaN())), pct(r.EERMean, stats.Float(math.NaN())))
+				fmt.Fprintf(ew, " %s | %s | %s | %s |", pct(r.BestACCMean, stats.Float(math.NaN())), pct(r.BestF1Mean, stats.Float(math.NaN())),
+					pct(r.EERMean, stats.Float(math.NaN())), pct(r.AveragePrecisionMean, stats.Float(math.NaN())))
 			}
 			fmt.Fprintln(ew)
 		}

@@ -65,6 +65,9 @@ func TestReportFormatsAgree(t *testing.T) {
 		if s := fmt.Sprintf(" %.2f |", 100*float64(r.AUCMean)); !bytes.Contains(md, []byte(s)) {
 			t.Errorf("markdown lacks %s's AUC %q", r.Encoder, s)
 		}
+		if s := fmt.Sprintf(" %.2f |", 100*float64(r.AveragePrecisionMean)); !r.AveragePrecisionMean.Defined() || !bytes.Contains(md, []byte(s)) {
+			t.Errorf("markdown lacks %s's average precision %q", r.Encoder, s)
+		}
 	}
 }
 

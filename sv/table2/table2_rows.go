@@ -23,10 +23,14 @@ type Table2Row struct {
 	// standard deviation.
 	AUCMean stats.Float `json:"auc_mean" parquet:"auc_mean"`
 	AUCStd  stats.Float `json:"auc_std" parquet:"auc_std"`
-	ACCMean stats.Float `json:"acc_mean" parquet:"acc_mean"`
-	ACCStd  stats.Float `json:"acc_std" parquet:"acc_std"`
-	F1Mean  stats.Float `json:"f1_mean" parquet:"f1_mean"`
-	F1Std   stats.Float `json:"f1_std" parquet:"f1_std"`
+	// AveragePrecision is the average precision of the test scores
+	// (CellMetrics.AveragePrecision), mean and std over rounds.
+	AveragePrecisionMean stats.Float `json:"average_precision_mean" parquet:"average_precision_mean"`
+	AveragePrecisionStd  stats.Float `json:"average_precision_std" parquet:"average_precision_std"`
+	ACCMean              stats.Float `json:"acc_mean" parquet:"acc_mean"`
+	ACCStd               stats.Float `json:"acc_std" parquet:"acc_std"`
+	F1Mean               stats.Float `json:"f1_mean" parquet:"f1_mean"`
+	F1Std                stats.Float `json:"f1_std" parquet:"f1_std"`
 	// BestACC and BestF1: at the best threshold on the test set itself.
 	BestACCMean stats.Float `json:"best_acc_mean" parquet:"best_acc_mean"`
 	BestACCStd  stats.Float `json:"best_acc_std" parquet:"best_acc_std"`
@@ -86,6 +90,7 @@ func aggregateCell(enc string, k pairs.TestKey, rs []EncoderRound) Table2Row {
 		return stats.Float(m), stats.Float(s), len(xs)
 	}
 	row.AUCMean, row.AUCStd, row.Rounds = get(func(c CellMetrics) stats.Float { return c.AUC })
+	row.AveragePrecisionMean, row.AveragePrecisionStd, _ = get(func(c CellMetrics) stats.Float { return c.AveragePrecision })
 	row.ACCMean, row.ACCStd, _ = get(func(c CellMetrics) stats.Float { return c.ACC })
 	row.F1Mean, row.F1Std, _ = get(func(c CellMetrics) stats.Float { return c.F1 })
 	row.BestACCMean, row.BestACCStd, _ = get(func(c CellMetrics) stats.Float { return c.BestACC })

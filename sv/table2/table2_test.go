@@ -256,7 +256,7 @@ func TestWriteReport(t *testing.T) {
 	if err := json.Unmarshal(b, &js); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"encoder", "exposure", "level", "auc_mean", "auc_std", "acc_mean", "acc_std", "f1_mean", "f1_std", "rounds"} {
+	for _, k := range []string{"encoder", "exposure", "level", "auc_mean", "auc_std", "average_precision_mean", "average_precision_std", "acc_mean", "acc_std", "f1_mean", "f1_std", "rounds"} {
 		if _, ok := js.Rows[0][k]; !ok {
 			t.Errorf("JSON row lacks %q", k)
 		}
