@@ -218,7 +218,7 @@ func readTranscript(path string) ([]align.Word, error) {
 		return out, nil
 	}
 	var out []align.Word
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	sc := newLineScanner(bufio.NewScanner(strings.NewReader(string(b))), maxLineBytes)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -239,6 +239,9 @@ func readTranscript(path string) ([]align.Word, error) {
 			return nil, fmt.Errorf("%s:%d: start %q and end %q must be seconds", path, n, f[0], f[1])
 		}
 		out = append(out, align.Word{Text: strings.Join(f[2:], " "), Start: st, End: en})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, scanError(path, n+1, err, maxLineBytes)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no words", path)

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/roleprint/roleprint/internal/fsx"
+	"github.com/roleprint/roleprint/persona/selfplay"
+)
+
+// outKind says what an output flag names.
+type outKind int
+
+const (
+	outFile   outKind = iota // one file, replaced atomically
+	outDir                   // a folder the command writes files into
+	outAppend                // a journal or cache appended to and reread: must be ours
+)
+
+// outSpec is one output flag of a subcommand.
+type outSpec struct {
+	flag   string
+	kind   outKind
+	writes []string // outDir: the files written there (fsx.Output.Writes)
+	what   string   // outAppend: the kind of file, for messages
+	ours   func(firstLine []byte) bool
+}
+
+// reportWrites are the files a report.Writer puts in its folder.
+var reportWrites = []string{"*.tex", "*.md", "*.csv", "*.json", "*.html", "figures/"}
+
+// latexOut is --latex of addOutputFlags.
+var latexOut = outSpec{flag: "latex", kind: outFile}
+
+// speechCacheOut is a speech feature cache (speech profile --cache,
+// judge --speech-cache): a JSON-lines file whose lines carry a "key".
+func speechCacheOut(name string) outSpec {
+	return outSpec{flag: name, kind: outAppend, what: "speech feature cache", ours: jsonLineWithKey}
+}
+
+// jsonLineWithKey recognises a first line written by a JSON-lines cache
+// of this project: an object with a non-empty "key".
+func jsonLineWithKey(line []byte) bool {
+	var e struct {
+		Key string `json:"key"`
+	}
+	return json.Unmarshal(line, &e) == nil && e.Key != ""
+}
+
+// commandOutputs lists, per subcommand (its flag set's name), every flag
+// naming a path it writes. Every other flag value and every positional
+// argument that names an existing path is an input. A subcommand that
+// writes a file must be listed here (TestEveryWriterRefusesItsInputs).
+var commandOutputs = map[string][]outSpec{
+	"align":  {{flag: "out"}, {flag: "save-transcript"}},
+	"bench":  {{flag: "cpuprofile"}, {flag: "memprofile"}},
+	"import": {{flag: "out"}},
+	"judge":  {{flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("speech-cache")},
+	"llm-verify": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut,
+		{flag: "predictions"}, {flag: "save-records"}},
+	"metrics":      {{flag: "out"}, {flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut},
+	"notebook run": {{flag: "out", kind: outDir, writes: []string{"executed/"}}},
+	"pairs": {{flag: "out", kind: outDir, writes: append([]string{"*.parquet", "train/", "dev/", "test/"}, reportWrites...)},
+		latexOut},
+	"persona distill": {{flag: "out", kind: outDir, writes: []string{"*.json", "*.jsonl", "*.parquet"}}},
+	"reproduce": {{flag: "out", kind: outDir, writes: append([]string{"table2.*", "checkpoints/", "verifier/"}, reportWrites...)},
+		latexOut, {flag: "memprofile"}},
+	"score": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut, {flag: "distributions"}},
+	"selfplay": {{flag: "out"}, {flag: "journal", kind: outAppend, what: "selfplay journal", ours: selfplay.IsJournalFirstLine}},
+	"speech profile": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("cache")},
+	"speech reference":  {speechCacheOut("cache")},
+	"speech convert":    {{flag: "out-dir", kind: outDir, writes: []string{"*.wav"}}},
+	"speech transcribe": {{flag: "out"}},
+	"speech tts":        {{flag: "out"}, {flag: "audio-dir", kind: outDir, writes: []string{"*.wav"}}},
+	"stats":             {{flag: "out", kind: outDir, writes: reportWrites}, latexOut},
+	"train":             {{flag: "out", kind: outDir, writes: []string{"ckpt-*", "train.json", "verifier/"}}},
+}
+
+// outputsOf returns the output specs of the flag set's subcommand: by
+// its full name ("speech profile"), else by its first word ("bench
+// embed" → "bench").
+func outputsOf(fs *flag.FlagSet) []outSpec {
+	if s, ok := commandOutputs[fs.Name()]; ok {
+		return s
+	}
+	first, _, _ := strings.Cut(fs.Name(), " ")
+	return commandOutputs[first]
+}
+
+// guardFlags is the guard every subcommand passes through (parseFlags):
+// it refuses outputs that would replace an input, a folder given as a
+// file and the reverse, and a journal or cache path holding a file that
+// is not ours, before any work is done; then it protects the inputs so
+// that no atomic write of the run can replace them (fsx.Protect) until
+// the command returns.
+func guardFlags(fs *flag.FlagSet) error {
+	specs := outputsOf(fs)
+	isOut := map[string]bool{}
+	for _, s := range specs {
+		isOut[s.flag] = true
+	}
+	inputs := slices.Clone(fs.Args())
+	fs.VisitAll(func(f *flag.Flag) {
+		if isOut[f.Name] {
+			return
+		}
+		if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool {
+			return
+		}
+		v := f.Value.String()
+		if v == "" {
+			return
+		}
+		inputs = append(inputs, v)
+		if strings.Contains(v, ",") {
+			inputs = append(inputs, strings.Split(v, ",")...)
+		}
+	})
+	var outs []fsx.Output
+	for _, s := range specs {
+		f := fs.Lookup(s.flag)
+		if f == nil || f.Value.String() == "" {
+			continue
+		}
+		p := f.Value.String()
+		o := fsx.Output{Flag: "--" + s.flag, Path: p, Dir: s.kind == outDir, Writes: s.writes}
+		outs = append(outs, o)
+		if s.kind == outAppend {
+			if err := fsx.CheckOwned(o.Flag, p, s.what, s.ours); err != nil {
+				return guardError(err)
+			}
+		}
+	}
+	if err := fsx.CheckOutputs(inputs, outs...); err != nil {
+		return guardError(err)
+	}
+	protectInputs(inputs...)
+	return nil
+}
+
+// guardPaths is the guard for outputs and inputs a subcommand decides
+// after parsing its flags (import --corpus, the files an import read,
+// selfplay's side files).
+func guardPaths(inputs []string, outs ...fsx.Output) error {
+	if err := fsx.CheckOutputs(inputs, outs...); err != nil {
+		return guardError(err)
+	}
+	protectInputs(inputs...)
+	return nil
+}
+
+// guardError makes a refused output a usage error (exit code 2): the
+// command line chose the path.
+func guardError(err error) error {
+	var ow *fsx.OverwriteError
+	if errors.As(err, &ow) {
+		return usageError{ow.Error()}
+	}
+	return err
+}
+
+// releases undo the fsx.Protect calls of the running command; run calls
+// releaseInputs when the command returns.
+var releases struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+func protectInputs(paths ...string) {
+	r := fsx.Protect(paths...)
+	releases.mu.Lock()
+	releases.fns = append(releases.fns, r)
+	releases.mu.Unlock()
+}
+
+func releaseInputs() {
+	releases.mu.Lock()
+	defer releases.mu.Unlock()
+	for _, r := range releases.fns {
+		r()
+	}
+	releases.fns = nil
+}
