@@ -69,9 +69,9 @@ var commandOutputs = map[string][]outSpec{
 	"persona distill": {{flag: "out", kind: outDir, writes: []string{"*.json", "*.jsonl", "*.parquet"}}},
 	"reproduce": {{flag: "out", kind: outDir, writes: append([]string{"table2.*", "checkpoints/", "verifier/"}, reportWrites...)},
 		latexOut, {flag: "memprofile"}},
-	"score": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut, {flag: "distributions"}},
-	"selfplay": {{flag: "out"}, {flag: "journal", kind: outAppend, what: "selfplay journal", ours: selfplay.IsJournalFirstLine}},
-	"speech profile": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("cache")},
+	"score":             {{flag: "out", kind: outDir, writes: reportWrites}, latexOut, {flag: "distributions"}},
+	"selfplay":          {{flag: "out"}, {flag: "journal", kind: outAppend, what: "selfplay journal", ours: selfplay.IsJournalFirstLine}},
+	"speech profile":    {{flag: "out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("cache")},
 	"speech reference":  {speechCacheOut("cache")},
 	"speech convert":    {{flag: "out-dir", kind: outDir, writes: []string{"*.wav"}}},
 	"speech transcribe": {{flag: "out"}},
@@ -121,22 +121,24 @@ func guardFlags(fs *flag.FlagSet) error {
 		}
 	})
 	var outs []fsx.Output
+	var owned []outSpec
 	for _, s := range specs {
 		f := fs.Lookup(s.flag)
 		if f == nil || f.Value.String() == "" {
 			continue
 		}
-		p := f.Value.String()
-		o := fsx.Output{Flag: "--" + s.flag, Path: p, Dir: s.kind == outDir, Writes: s.writes}
-		outs = append(outs, o)
+		outs = append(outs, fsx.Output{Flag: "--" + s.flag, Path: f.Value.String(), Dir: s.kind == outDir, Writes: s.writes})
 		if s.kind == outAppend {
-			if err := fsx.CheckOwned(o.Flag, p, s.what, s.ours); err != nil {
-				return guardError(err)
-			}
+			owned = append(owned, s)
 		}
 	}
 	if err := fsx.CheckOutputs(inputs, outs...); err != nil {
 		return guardError(err)
+	}
+	for _, s := range owned {
+		if err := fsx.CheckOwned("--"+s.flag, fs.Lookup(s.flag).Value.String(), s.what, s.ours); err != nil {
+			return guardError(err)
+		}
 	}
 	protectInputs(inputs...)
 	return nil
