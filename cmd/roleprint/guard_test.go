@@ -236,25 +236,29 @@ func TestGuardLinksFoldersAndJournals(t *testing.T) {
 	}
 }
 
-// TestSelfPlayOutFolderLockAndEmptyReplies: selfplay creates its --out
-// folder; a second run on the same --out while the first holds the lock
-// is refused naming the first's pid; a stale lock (a pid that no longer
-// runs) is taken over with a note; a model whose replies are all empty
-// fails, naming the model, and writes no corpus.
-func TestSelfPlayOutFolderLockAndEmptyReplies(t *testing.T) {
+// selfPlayGuardFixture starts a fake server answering every request
+// with answer and writes two roles and one interview question; args
+// builds an interview command line writing out.
+func selfPlayGuardFixture(t *testing.T, answer string) (s *llmtest.Server, dir string, args func(out string) []string) {
+	t.Helper()
 	clearLLMEnv(t)
 	t.Setenv(llm.EnvCache, "off")
-	s := llmtest.New(func(req llm.Request) string { return "Hello there. [END]" })
-	defer s.Close()
-	dir := t.TempDir()
+	s = llmtest.New(func(req llm.Request) string { return answer })
+	t.Cleanup(s.Close)
+	dir = t.TempDir()
 	roles := filepath.Join(dir, "desc.json")
 	os.WriteFile(roles, []byte(`{"Ann": "A baker.", "Bob": "A smith."}`), 0o644)
 	qs := filepath.Join(dir, "q.txt")
 	os.WriteFile(qs, []byte("Who are you?\n"), 0o644)
-	args := func(out string) []string {
+	return s, dir, func(out string) []string {
 		return []string{"--model", "good-model", "--base-url", s.BaseURL, "--roles", roles, "--interview", qs, "--out", out}
 	}
+}
 
+// TestSelfPlayCreatesOutFolder: selfplay creates the folder of its --out;
+// its journal starts with the header and its lock is gone after the run.
+func TestSelfPlayCreatesOutFolder(t *testing.T) {
+	_, dir, args := selfPlayGuardFixture(t, "Hello there.")
 	out := filepath.Join(dir, "new", "deeper", "answers.parquet")
 	if code, _, stderr := runSelfPlayCLI(context.Background(), args(out)...); code != 0 {
 		t.Fatalf("--out in a missing folder: exit %d: %s", code, stderr)
@@ -270,38 +274,49 @@ func TestSelfPlayOutFolderLockAndEmptyReplies(t *testing.T) {
 	if b, _ := os.ReadFile(journal); !bytes.HasPrefix(b, []byte(`{"roleprint":"selfplay-journal"`)) {
 		t.Errorf("journal does not start with its header: %.80q", b)
 	}
+}
 
+// TestSelfPlayLock: a second run on the same --out while the first holds
+// the lock is refused naming the first's pid, and pays nothing; a stale
+// lock (a pid that no longer runs) is taken over with a note.
+func TestSelfPlayLock(t *testing.T) {
+	s, dir, args := selfPlayGuardFixture(t, "Hello there.")
+	out := filepath.Join(dir, "two.parquet")
+	lock := filepath.Join(dir, "two.lock")
 	// A live lock: this test's own process holds it.
-	out2 := filepath.Join(dir, "two.parquet")
-	lock2 := filepath.Join(dir, "two.lock")
-	os.WriteFile(lock2, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
-	served := s.Served()
-	code, _, stderr := runSelfPlayCLI(context.Background(), args(out2)...)
-	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(stderr, lock2) {
+	os.WriteFile(lock, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	code, _, stderr := runSelfPlayCLI(context.Background(), args(out)...)
+	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(stderr, lock) {
 		t.Errorf("second run on a locked --out: exit %d, %q", code, stderr)
 	}
-	if s.Served() != served {
-		t.Errorf("the refused run made %d requests", s.Served()-served)
+	if s.Served() != 0 {
+		t.Errorf("the refused run made %d requests", s.Served())
 	}
 	// A stale lock: a process that has exited.
 	p := exec.Command(os.Args[0], "-test.run=^$")
 	if err := p.Run(); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(lock2, []byte(strconv.Itoa(p.Process.Pid)+"\n"), 0o644)
-	code, _, stderr = runSelfPlayCLI(context.Background(), args(out2)...)
-	if code != 0 || !strings.Contains(stderr, "stale lock") {
+	os.WriteFile(lock, []byte(strconv.Itoa(p.Process.Pid)+"\n"), 0o644)
+	code, _, stderr = runSelfPlayCLI(context.Background(), args(out)...)
+	if code != 0 || !strings.Contains(stderr, "stale lock") || !strings.Contains(stderr, strconv.Itoa(p.Process.Pid)) {
 		t.Errorf("stale lock: exit %d, %q", code, stderr)
 	}
+	if _, err := os.Stat(lock); err == nil {
+		t.Errorf("the taken-over lock %s outlived the run", lock)
+	}
+}
 
-	// Every reply empty: an error naming the model; no corpus.
-	s.SetAnswer(func(req llm.Request) string { return "  " })
-	out3 := filepath.Join(dir, "empty.parquet")
-	code, _, stderr = runSelfPlayCLI(context.Background(), append(args(out3), "--model", "mute-model")...)
+// TestSelfPlayAllRepliesEmpty: a model whose replies are all empty fails,
+// naming the model, and writes no corpus.
+func TestSelfPlayAllRepliesEmpty(t *testing.T) {
+	_, dir, args := selfPlayGuardFixture(t, "  ")
+	out := filepath.Join(dir, "empty.parquet")
+	code, _, stderr := runSelfPlayCLI(context.Background(), append(args(out), "--model", "mute-model")...)
 	if code == 0 || !strings.Contains(stderr, "mute-model") || !strings.Contains(stderr, "no usable reply") {
 		t.Errorf("all replies empty: exit %d, %q", code, stderr)
 	}
-	if _, err := os.Stat(out3); err == nil {
+	if _, err := os.Stat(out); err == nil {
 		t.Error("a run without a reply wrote a corpus")
 	}
 }
