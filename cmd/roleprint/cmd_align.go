@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/align"
 	"github.com/roleprint/roleprint/persona/llm"
 )
@@ -108,7 +109,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		res.Audio, res.Transcript = *audio, *saveTranscript
 		if *saveTranscript != "" {
 			b, _ := json.MarshalIndent(t, "", "  ")
-			if err := llm.WriteFileAtomic(*saveTranscript, b); err != nil {
+			if err := fsx.WriteFileAll(*saveTranscript, b, 0o644); err != nil {
 				return err
 			}
 		}
@@ -141,7 +142,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := llm.WriteFileAtomic(*out, b); err != nil {
+		if err := fsx.WriteFileAll(*out, b, 0o644); err != nil {
 			return err
 		}
 		res.Out = *out

@@ -116,3 +116,12 @@ func (p *Pending) Abort() {
 	p.File.Close()
 	os.Remove(p.File.Name())
 }
+
+// WriteFileAll is WriteFile after creating path's folder and its parents
+// (permissions 0755) when missing.
+func WriteFileAll(path string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return WriteFile(path, data, perm)
+}
