@@ -109,4 +109,10 @@ func TestLineTooLong(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "long.txt:2: line longer than 16 MiB") {
 		t.Errorf("verify: exit %d, stderr %q", code, stderr)
 	}
+	roles := filepath.Join(dir, "roles.tsv")
+	os.WriteFile(roles, []byte("Ann\tA baker.\nBob\t"+strings.Repeat("x", maxLineBytes+10)+"\n"), 0o644)
+	code, _, stderr = reproRun("selfplay", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--roles", roles, "--out", filepath.Join(dir, "g.parquet"))
+	if code == 0 || !strings.Contains(stderr, "roles.tsv:2: line longer than 16 MiB") {
+		t.Errorf("selfplay --roles: exit %d, stderr %q", code, stderr)
+	}
 }
