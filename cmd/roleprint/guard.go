@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/selfplay"
 )
@@ -62,10 +63,9 @@ var commandOutputs = map[string][]outSpec{
 	"judge":  {{flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("speech-cache")},
 	"llm-verify": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut,
 		{flag: "predictions"}, {flag: "save-records"}},
-	"metrics":      {{flag: "out"}, {flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut},
-	"notebook run": {{flag: "out", kind: outDir, writes: []string{"executed/"}}},
-	"pairs": {{flag: "out", kind: outDir, writes: append([]string{"*.parquet", "train/", "dev/", "test/"}, reportWrites...)},
-		latexOut},
+	"metrics":         {{flag: "out"}, {flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut},
+	"notebook run":    {{flag: "out", kind: outDir, writes: []string{"executed/"}}},
+	"pairs":           {{flag: "out", kind: outDir, writes: append(pairDirWrites(), reportWrites...)}, latexOut},
 	"persona distill": {{flag: "out", kind: outDir, writes: []string{"*.json", "*.jsonl", "*.parquet"}}},
 	"reproduce": {{flag: "out", kind: outDir, writes: append([]string{"table2.*", "checkpoints/", "verifier/"}, reportWrites...)},
 		latexOut, {flag: "memprofile"}},
@@ -78,6 +78,19 @@ var commandOutputs = map[string][]outSpec{
 	"speech tts":        {{flag: "out"}, {flag: "audio-dir", kind: outDir, writes: []string{"*.wav"}}},
 	"stats":             {{flag: "out", kind: outDir, writes: reportWrites}, latexOut},
 	"train":             {{flag: "out", kind: outDir, writes: []string{"ckpt-*", "train.json", "verifier/"}}},
+}
+
+// pairDirWrites are the files of a pair directory (data/pairs.WritePairDir
+// moves them in with a rename, not an fsx write, so this list is their
+// only guard).
+func pairDirWrites() []string {
+	w := []string{pairs.PairSetsFile, pairs.PairManifestFile, "train.parquet", "dev.parquet"}
+	for _, e := range pairs.Exposures {
+		for _, l := range pairs.Levels {
+			w = append(w, pairs.TestKey{Exposure: e, Level: l}.String()+".parquet")
+		}
+	}
+	return w
 }
 
 // outputsOf returns the output specs of the flag set's subcommand: by

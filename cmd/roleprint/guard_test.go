@@ -228,6 +228,22 @@ func TestGuardLinksFoldersAndJournals(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, code, stderr, c.want)
 		}
 	}
+	// A pair directory's own files are guarded by name; another corpus
+	// kept in it is not in the way.
+	pdir := filepath.Join(dir, "pdir")
+	os.MkdirAll(pdir, 0o755)
+	for _, name := range []string{"unseen-unseen-hard.parquet", "train.parquet", "manifest.json"} {
+		p := filepath.Join(pdir, name)
+		os.WriteFile(p, []byte("x"), 0o644)
+		if code, _, stderr := reproRun("pairs", "--out", pdir, p); code != 2 || !strings.Contains(stderr, "would overwrite the input "+p) {
+			t.Errorf("pairs input %s in --out: exit %d, %q", name, code, stderr)
+		}
+	}
+	corpus := filepath.Join(pdir, "corpus.parquet")
+	os.WriteFile(corpus, []byte("not parquet"), 0o644)
+	if _, _, stderr := reproRun("pairs", "--out", pdir, corpus); strings.Contains(stderr, "refusing") {
+		t.Errorf("a corpus beside the pair files was refused: %q", stderr)
+	}
 	if b, _ := os.ReadFile(roles); string(b) != rolesText {
 		t.Errorf("the roles file was changed: %q", b)
 	}
