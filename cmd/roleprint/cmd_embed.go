@@ -33,13 +33,13 @@ type embedOutput struct {
 // prints one vector per utterance: space-separated values per line, or
 // with --json one object {encoder, dim, count, vectors}. Encoders that must
 // be fitted (tfidf, liwc, pos, glove-sif) are fitted on the input itself,
-// or on --fit FILE, of at least minFitTexts lines; a run whose vectors are
-// all zero fails.
+// or on --fit FILE, of at least minFitTexts lines for statistics
+// encoders; a run whose vectors are all zero fails.
 func runEmbed(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "embed", "TEXTFILE")
 	name := fs.String("encoder", "", "encoder name (required); one of: "+strings.Join(sv.EncoderNames(), ", "))
 	asJSON := fs.Bool("json", false, "print one JSON object {encoder, dim, count, vectors}")
-	fitFile := fs.String("fit", "", "fit Fitter encoders (tfidf, liwc, pos, glove-sif) on this file's lines, at least 10 (default: on the input itself)")
+	fitFile := fs.String("fit", "", "fit statistics encoders (tfidf, liwc, lsm, pos, glove-sif) on this file's lines, at least 10 (default: on the input itself)")
 	set := settingsFlag(fs, "set", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
@@ -85,8 +85,8 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 			}
 			from = *fitFile
 		}
-		if len(fitTexts) < minFitTexts {
-			return fmt.Errorf("encoder %s is fitted on its texts' statistics (document frequencies, centring), and %s holds %d: it needs at least %d; "+
+		if _, network := enc.(sv.Trainable); !network && len(fitTexts) < minFitTexts {
+			return fmt.Errorf("encoder %s is fitted on its texts' statistics (document frequencies, means, spreads), and %s holds %d: it needs at least %d; "+
 				"give more lines, or --fit FILE with a corpus of the same kind", *name, from, len(fitTexts), minFitTexts)
 		}
 		if err := f.Fit(ctx, fitTexts); err != nil {
@@ -109,11 +109,14 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 	return embedPrint(e, *name, enc.Dim(), vecs, *asJSON)
 }
 
-// minFitTexts is the fewest texts embed fits an encoder on. An encoder
-// fitted on its texts (tfidf, liwc, pos, glove-sif) learns document
-// frequencies and a mean to centre on: from a handful of lines these are
-// the lines themselves (two lines give two opposite or zero vectors), so
-// embed refuses instead of printing vectors that mean nothing.
+// minFitTexts is the fewest texts embed fits a statistics encoder on: one
+// whose features come from its fit texts (tfidf's document frequencies,
+// the z-scores of liwc, lsm and pos, glove-sif's word weights, and the
+// mean each centres on). From a handful of lines those statistics are the
+// lines themselves (two lines give two opposite or zero vectors), so
+// embed refuses instead of printing vectors that mean nothing. Trainable
+// networks (sv.Trainable) are left out: their features come from their
+// weights.
 const minFitTexts = 10
 
 // allZero reports whether every vector is zero in every dimension.
