@@ -124,11 +124,19 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	unlock, err := fsx.Lock(lockPath, e.Logf)
-	if err != nil {
-		return err
+	// One run per output and per journal: a --journal shared by two
+	// outputs is locked as well.
+	locks := []string{lockPath}
+	if *journalPath != selfplay.SidePath(*out, ".journal.jsonl") {
+		locks = append(locks, *journalPath+".lock")
 	}
-	defer unlock()
+	for _, l := range locks {
+		unlock, err := fsx.Lock(l, e.Logf)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	journal, err := selfplay.OpenJournal(*journalPath)
 	if err != nil {
 		return err

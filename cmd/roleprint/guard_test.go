@@ -321,6 +321,13 @@ func TestSelfPlayLock(t *testing.T) {
 	if _, err := os.Stat(lock); err == nil {
 		t.Errorf("the taken-over lock %s outlived the run", lock)
 	}
+	// A --journal shared with a run on another --out is locked too.
+	journal := filepath.Join(dir, "shared.jsonl")
+	os.WriteFile(journal+".lock", []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	code, _, stderr = runSelfPlayCLI(context.Background(), append(args(filepath.Join(dir, "three.parquet")), "--journal", journal)...)
+	if code == 0 || !strings.Contains(stderr, journal+".lock") {
+		t.Errorf("locked shared journal: exit %d, %q", code, stderr)
+	}
 }
 
 // TestSelfPlayAllRepliesEmpty: a model whose replies are all empty fails,
