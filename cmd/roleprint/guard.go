@@ -17,9 +17,10 @@ import (
 type outKind int
 
 const (
-	outFile   outKind = iota // one file, replaced atomically
-	outDir                   // a folder the command writes files into
-	outAppend                // a journal or cache appended to and reread: must be ours
+	outFile    outKind = iota // one file, replaced atomically
+	outDir                    // a folder the command writes files into
+	outAppend                 // a journal or cache appended to and reread: must be ours
+	outInPlace                // a boolean flag that, when set, makes the command replace its positional inputs on purpose
 )
 
 // outSpec is one output flag of a subcommand.
@@ -63,8 +64,11 @@ var commandOutputs = map[string][]outSpec{
 	"judge":  {{flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("speech-cache")},
 	"llm-verify": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut,
 		{flag: "predictions"}, {flag: "save-records"}},
-	"metrics":      {{flag: "out"}, {flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut},
-	"notebook run": {{flag: "out", kind: outDir, writes: []string{"executed/"}}},
+	"metrics": {{flag: "out"}, {flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut},
+	// notebook run --save replaces each committed notebook by its
+	// executed copy, atomically and only when it passes its check: the
+	// one deliberate in-place update.
+	"notebook run": {{flag: "out", kind: outDir, writes: []string{"executed/"}}, {flag: "save", kind: outInPlace}},
 	"pairs":        {{flag: "out", kind: outDir, writes: append(pairDirWrites(), reportWrites...)}, latexOut},
 	"persona distill": {{flag: "out", kind: outDir, writes: []string{"events.json", "personalities.json", "relationships.json", "styles.json",
 		"personas.json", "manifest.json", "events.parquet", "personas.parquet", "units/"}}},
@@ -136,9 +140,14 @@ func guardFlags(fs *flag.FlagSet) error {
 	})
 	var outs []fsx.Output
 	var owned []outSpec
+	inPlace := false
 	for _, s := range specs {
 		f := fs.Lookup(s.flag)
 		if f == nil || f.Value.String() == "" {
+			continue
+		}
+		if s.kind == outInPlace {
+			inPlace = inPlace || f.Value.String() == "true"
 			continue
 		}
 		outs = append(outs, fsx.Output{Flag: "--" + s.flag, Path: f.Value.String(), Dir: s.kind == outDir, Writes: s.writes})
@@ -153,6 +162,9 @@ func guardFlags(fs *flag.FlagSet) error {
 		if err := fsx.CheckOwned("--"+s.flag, fs.Lookup(s.flag).Value.String(), s.what, s.ours); err != nil {
 			return guardError(err)
 		}
+	}
+	if inPlace {
+		inputs = inputs[len(fs.Args()):]
 	}
 	protectInputs(inputs...)
 	return nil

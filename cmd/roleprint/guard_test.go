@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/llm/llmtest"
 )
@@ -170,7 +172,7 @@ func TestEveryWriterRefusesItsInputs(t *testing.T) {
 	}
 	for cmd, specs := range commandOutputs {
 		for _, s := range specs {
-			if !covered[cmd+" --"+s.flag] {
+			if s.kind != outInPlace && !covered[cmd+" --"+s.flag] {
 				t.Errorf("no case for %s --%s", cmd, s.flag)
 			}
 		}
@@ -372,5 +374,26 @@ func TestImportCorpusOutsideCheckout(t *testing.T) {
 	code, _, stderr = reproRun("import", "--corpus", "tbbt", "--out", filepath.Join(dir, "c.parquet"))
 	if code == 0 || !strings.Contains(stderr, filepath.Join(shared, "corpora")) {
 		t.Errorf("with $ROLEPRINT_SHARED: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestNotebookSaveReplacesItsInput: notebook run --save may replace the
+// notebooks it is given (the guard leaves them unprotected); without
+// --save every atomic write refuses them.
+func TestNotebookSaveReplacesItsInput(t *testing.T) {
+	nb := filepath.Join(t.TempDir(), "01-x.ipynb")
+	os.WriteFile(nb, []byte("{}"), 0o644)
+	for _, save := range []bool{false, true} {
+		fs := newFlags(&env{stdout: io.Discard, stderr: io.Discard}, "notebook run", "")
+		fs.String("out", "", "")
+		fs.Bool("save", false, "")
+		if err := parseFlags(fs, []string{"--save=" + strconv.FormatBool(save), nb}); err != nil {
+			t.Fatal(err)
+		}
+		err := fsx.WriteFile(nb, []byte(`{"cells": []}`), 0o644)
+		releaseInputs()
+		if save != (err == nil) {
+			t.Errorf("--save=%v: write over the notebook: %v", save, err)
+		}
 	}
 }
