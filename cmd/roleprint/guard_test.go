@@ -397,3 +397,21 @@ func TestNotebookSaveReplacesItsInput(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainFreshKeepsForeignFiles: train --fresh deletes its checkpoints
+// only; a file with a checkpoint's name that is not one is refused and
+// kept.
+func TestTrainFreshKeepsForeignFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	os.MkdirAll(out, 0o755)
+	foreign := filepath.Join(out, "ckpt-000000001.rpck")
+	os.WriteFile(foreign, []byte("someone else's file"), 0o644)
+	code, _, stderr := neuralRun("train", "--out", out, "--backend", "go", "--max-steps", "1", "--batch-pairs", "4",
+		"--max-utterances", "2", "--set", tinyNeural, "--fresh")
+	if code == 0 || !strings.Contains(stderr, "not a RolePrint checkpoint") || !strings.Contains(stderr, foreign) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if b, err := os.ReadFile(foreign); err != nil || string(b) != "someone else's file" {
+		t.Errorf("the foreign file was changed: %q, %v", b, err)
+	}
+}
