@@ -106,8 +106,9 @@ func (in input) same(p string, st os.FileInfo) bool {
 //     or a hard link to it: the same device and inode);
 //   - a file output that is an existing folder, and a folder output that
 //     is an existing file;
-//   - a folder output holding an input where the command writes one of
-//     its files (Output.Writes);
+//   - a folder output that is an input folder (a verifier bundle given
+//     as --out), or holds an input where the command writes one of its
+//     files (Output.Writes);
 //   - two file outputs that are one file.
 //
 // Inputs that do not exist are ignored (the command reports them). An
@@ -136,6 +137,12 @@ func CheckOutputs(inputs []string, outs ...Output) error {
 		if o.Dir {
 			if st != nil && !st.IsDir() {
 				return &OverwriteError{Flag: o.Flag, Output: o.Path, Reason: "is a file, not a folder: give a folder (this command writes several files into it)"}
+			}
+			for _, in := range ins {
+				if in.info.IsDir() && in.same(o.Path, st) {
+					return &OverwriteError{Flag: o.Flag, Output: o.Path, Input: in.path,
+						Reason: fmt.Sprintf("is the input folder %s: refusing to write into it; choose another output folder", in.path)}
+				}
 			}
 			if err := checkDir(o, ins); err != nil {
 				return err

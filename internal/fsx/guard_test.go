@@ -49,6 +49,7 @@ func TestCheckOutputs(t *testing.T) {
 		{"input in a written subfolder", []string{fig}, []Output{{Flag: "--out", Path: sub, Dir: true, Writes: writes}}, "would overwrite the input " + fig},
 		{"two outputs, one file", nil, []Output{{Flag: "--latex", Path: filepath.Join(dir, "x.tex")}, {Flag: "--out", Path: filepath.Join(dir, "x.tex")}},
 			"is the same file as the output"},
+		{"folder output is an input folder", []string{sub}, []Output{{Flag: "--out", Path: sub + "/", Dir: true, Writes: writes}}, "is the input folder " + sub},
 		{"other file", []string{in}, []Output{{Flag: "--out", Path: filepath.Join(dir, "new.parquet")}}, ""},
 		{"input in a folder output, not written", []string{in}, []Output{{Flag: "--out", Path: dir, Dir: true, Writes: writes}}, ""},
 		{"input folder holding the output", []string{dir}, []Output{{Flag: "--out", Path: filepath.Join(dir, "new.parquet")}}, ""},
