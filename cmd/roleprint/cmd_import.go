@@ -299,7 +299,7 @@ func corpusNotFound(c corpus.Entry) error {
 	wd, _ := os.Getwd()
 	d, _ := data.SharedCorporaDir()
 	if d == "" {
-		return fmt.Errorf("corpus %s: folder %s not found: %s is not inside a RolePrint checkout (no go.mod above it), where the shared corpora are looked for in ../shared/corpora; set $%s to the folder that holds corpora/%s",
+		return fmt.Errorf("corpus %s: folder %s not found: the shared corpora are looked for in ../shared/corpora beside a RolePrint checkout, and %s is not inside one (no go.mod above it); set $%s to the folder that holds corpora/%s",
 			c.Name, c.Dir, wd, data.SharedEnv, c.Dir)
 	}
 	return fmt.Errorf("corpus %s: folder %s not found under %s (the checkout's ../shared/corpora); put the release there or set $%s to the folder that holds corpora/%s",
