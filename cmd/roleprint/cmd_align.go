@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/align"
 	"github.com/roleprint/roleprint/persona/llm"
 )
@@ -108,7 +109,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		res.Audio, res.Transcript = *audio, *saveTranscript
 		if *saveTranscript != "" {
 			b, _ := json.MarshalIndent(t, "", "  ")
-			if err := llm.WriteFileAtomic(*saveTranscript, b); err != nil {
+			if err := fsx.WriteFileAll(*saveTranscript, b, 0o644); err != nil {
 				return err
 			}
 		}
@@ -141,7 +142,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := llm.WriteFileAtomic(*out, b); err != nil {
+		if err := fsx.WriteFileAll(*out, b, 0o644); err != nil {
 			return err
 		}
 		res.Out = *out
@@ -218,7 +219,7 @@ func readTranscript(path string) ([]align.Word, error) {
 		return out, nil
 	}
 	var out []align.Word
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	sc := newLineScanner(bufio.NewScanner(strings.NewReader(string(b))), maxLineBytes)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -239,6 +240,9 @@ func readTranscript(path string) ([]align.Word, error) {
 			return nil, fmt.Errorf("%s:%d: start %q and end %q must be seconds", path, n, f[0], f[1])
 		}
 		out = append(out, align.Word{Text: strings.Join(f[2:], " "), Start: st, End: en})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, scanError(path, n+1, err, maxLineBytes)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no words", path)

@@ -33,12 +33,13 @@ type embedOutput struct {
 // prints one vector per utterance: space-separated values per line, or
 // with --json one object {encoder, dim, count, vectors}. Encoders that must
 // be fitted (tfidf, liwc, pos, glove-sif) are fitted on the input itself,
-// or on --fit FILE.
+// or on --fit FILE, of at least minFitTexts lines for statistics
+// encoders; a run whose vectors are all zero fails.
 func runEmbed(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "embed", "TEXTFILE")
 	name := fs.String("encoder", "", "encoder name (required); one of: "+strings.Join(sv.EncoderNames(), ", "))
 	asJSON := fs.Bool("json", false, "print one JSON object {encoder, dim, count, vectors}")
-	fitFile := fs.String("fit", "", "fit Fitter encoders on this file's lines (default: on the input itself)")
+	fitFile := fs.String("fit", "", "fit statistics encoders (tfidf, liwc, lsm, pos, glove-sif) on this file's lines, at least 10 (default: on the input itself)")
 	set := settingsFlag(fs, "set", `encoder settings "key=value;key2=value2" (see docs/reproduce.md)`)
 	backend := fs.String("backend", "", "compute backend for GoMLX encoders (go, onnx, xla:cuda); default: automatic")
 	batch := fs.Int("batch", 0, "texts per batch (0: the encoder's default)")
@@ -77,11 +78,16 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%s: no utterances (expected one utterance per line)", fs.Arg(0))
 	}
 	if f, ok := enc.(sv.Fitter); ok {
-		fitTexts := texts
+		fitTexts, from := texts, fs.Arg(0)
 		if *fitFile != "" {
 			if fitTexts, err = embedReadLines(*fitFile, e); err != nil {
 				return err
 			}
+			from = *fitFile
+		}
+		if _, network := enc.(sv.Trainable); !network && len(fitTexts) < minFitTexts {
+			return fmt.Errorf("encoder %s is fitted on its texts' statistics (document frequencies, means, spreads), and %s holds %d: it needs at least %d; "+
+				"give more lines, or --fit FILE with a corpus of the same kind", *name, from, len(fitTexts), minFitTexts)
 		}
 		if err := f.Fit(ctx, fitTexts); err != nil {
 			return err
@@ -96,7 +102,33 @@ func runEmbed(ctx context.Context, e *env, args []string) error {
 	if len(vecs) != len(texts) {
 		return fmt.Errorf("encoder %s returned %d vectors for %d utterances", *name, len(vecs), len(texts))
 	}
+	if allZero(vecs) {
+		return fmt.Errorf("encoder %s gave an all-zero vector for every one of the %d utterances of %s: nothing to compare (fit it on more texts with --fit FILE, or check its --set)",
+			*name, len(texts), fs.Arg(0))
+	}
 	return embedPrint(e, *name, enc.Dim(), vecs, *asJSON)
+}
+
+// minFitTexts is the fewest texts embed fits a statistics encoder on: one
+// whose features come from its fit texts (tfidf's document frequencies,
+// the z-scores of liwc, lsm and pos, glove-sif's word weights, and the
+// mean each centres on). From a handful of lines those statistics are the
+// lines themselves (two lines give two opposite or zero vectors), so
+// embed refuses instead of printing vectors that mean nothing. Trainable
+// networks (sv.Trainable) are left out: their features come from their
+// weights.
+const minFitTexts = 10
+
+// allZero reports whether every vector is zero in every dimension.
+func allZero(vecs [][]float32) bool {
+	for _, v := range vecs {
+		for _, x := range v {
+			if x != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // embedWithVerifier embeds the lines of the one file in args with the
@@ -159,11 +191,10 @@ func embedReadLines(path string, e *env) ([]string, error) {
 		defer f.Close()
 		r = f
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc := newLineScanner(bufio.NewScanner(r), maxLineBytes)
 	var lines []string
-	blank := 0
-	for n := 1; sc.Scan(); n++ {
+	blank, n := 0, 1
+	for ; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if strings.TrimSpace(line) == "" {
 			if blank == 0 {
@@ -177,7 +208,7 @@ func embedReadLines(path string, e *env) ([]string, error) {
 		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, scanError(path, n, err, maxLineBytes)
 	}
 	return lines, nil
 }

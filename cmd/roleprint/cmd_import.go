@@ -18,6 +18,7 @@ import (
 	// genimport registers the role-play formats (rolebench, chatharuhi, ...).
 	_ "github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/data/importers"
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -118,8 +119,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 		in, ok := c.Inputs()
 		if !ok {
-			d, _ := data.SharedCorporaDir()
-			return fmt.Errorf("corpus %s: folder %s not found under %q (set $%s)", c.Name, c.Dir, d, data.SharedEnv)
+			return corpusNotFound(c)
 		}
 		*format, inputs = c.Format, in
 		if len(columns) == 0 {
@@ -140,7 +140,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if len(inputs) == 0 {
 		return usagef("no input files or folders given (or --corpus NAME)")
 	}
-	if err := checkOutNotInput(*out, inputs); err != nil {
+	if err := guardPaths(inputs, fsx.Output{Flag: "--out", Path: *out}); err != nil {
 		return err
 	}
 	var detected *importers.Detection
@@ -181,7 +181,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutNotInput(*out, append(slices.Clone(res.Files), skippedPaths(res.Skipped)...)); err != nil {
+	// The files read from input folders are known only now.
+	if err := guardPaths(append(slices.Clone(res.Files), skippedPaths(res.Skipped)...), fsx.Output{Flag: "--out", Path: *out}); err != nil {
 		return err
 	}
 	if err := data.WriteUtterances(*out, res.Utterances); err != nil {
@@ -297,28 +298,21 @@ func splitPairs(s string) []string {
 
 var pairStart = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_.-]*\s*=`)
 
-// checkOutNotInput refuses an output path that is one of the inputs (the
-// same file by path or by identity, through links), so an import can
-// never replace the data it reads. Folders among inputs are not compared
-// (the files read from them are, after the import).
-func checkOutNotInput(out string, inputs []string) error {
-	ost, oerr := os.Stat(out)
-	oabs, _ := filepath.Abs(out)
-	for _, in := range inputs {
-		ist, err := os.Stat(in)
-		if err == nil && ist.IsDir() {
-			continue
-		}
-		iabs, _ := filepath.Abs(in)
-		same := iabs == oabs
-		if !same && err == nil && oerr == nil {
-			same = os.SameFile(ist, ost)
-		}
-		if same {
-			return usagef("--out %s is an input file (%s): refusing to overwrite it; choose another output path", out, in)
-		}
+// corpusNotFound says where import --corpus looked for the catalog
+// entry's folder and how to point it at the shared corpora.
+func corpusNotFound(c corpus.Entry) error {
+	if env := os.Getenv(data.SharedEnv); env != "" {
+		return fmt.Errorf("corpus %s: folder %s not found under %s ($%s=%s); put the release there or set $%s to the folder that holds corpora/%s",
+			c.Name, c.Dir, filepath.Join(env, "corpora"), data.SharedEnv, env, data.SharedEnv, c.Dir)
 	}
-	return nil
+	wd, _ := os.Getwd()
+	d, _ := data.SharedCorporaDir()
+	if d == "" {
+		return fmt.Errorf("corpus %s: folder %s not found: the shared corpora are looked for in ../shared/corpora beside a RolePrint checkout, and %s is not inside one (no go.mod above it); set $%s to the folder that holds corpora/%s",
+			c.Name, c.Dir, wd, data.SharedEnv, c.Dir)
+	}
+	return fmt.Errorf("corpus %s: folder %s not found under %s (the checkout's ../shared/corpora); put the release there or set $%s to the folder that holds corpora/%s",
+		c.Name, c.Dir, d, data.SharedEnv, c.Dir)
 }
 
 // skippedPaths returns the files of s.

@@ -21,10 +21,10 @@ func TestImportRefusesToOverwriteInputs(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"out is the input", []string{"--out", in, "--force", in}, "is an input file"},
-		{"out is the input by another path", []string{"--out", filepath.Join(dir, ".", "1_1.txt"), "--force", in}, "is an input file"},
-		{"out is a link to the input", []string{"--out", link, in}, "is an input file"},
-		{"out is a file of an input folder", []string{"--out", in, "--force", dir}, "is an input file"},
+		{"out is the input", []string{"--out", in, "--force", in}, "would overwrite the input"},
+		{"out is the input by another path", []string{"--out", filepath.Join(dir, ".", "1_1.txt"), "--force", in}, "would overwrite the input"},
+		{"out is a link to the input", []string{"--out", link, in}, "would overwrite the input"},
+		{"out is a file of an input folder", []string{"--out", in, "--force", dir}, "would overwrite the input"},
 		{"out is not .parquet", []string{"--out", filepath.Join(dir, "x.csv"), in}, "does not end in .parquet"},
 	}
 	for _, c := range cases {

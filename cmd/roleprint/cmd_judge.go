@@ -34,8 +34,7 @@ func readJSONL[T any](path string) ([]T, error) {
 	}
 	defer f.Close()
 	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 64<<20)
+	sc := newLineScanner(bufio.NewScanner(f), maxRecordBytes)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -52,7 +51,7 @@ func readJSONL[T any](path string) ([]T, error) {
 		out = append(out, v)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+		return nil, scanError(path, n+1, err, maxRecordBytes)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no records", path)

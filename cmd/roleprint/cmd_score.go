@@ -10,7 +10,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
 	"github.com/roleprint/roleprint/sv/roleplay"
@@ -332,5 +332,5 @@ func writeScoreJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return llm.WriteFileAtomic(path, append(b, '\n'))
+	return fsx.WriteFileAll(path, append(b, '\n'), 0o644)
 }

@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/selfplay"
 )
@@ -35,7 +38,8 @@ type selfPlayJSON struct {
 
 // runSelfPlay generates a corpus: self-play scenes of the --roles, or
 // with --interview one answer per role and question. A rerun with the
-// same --out resumes from the journal beside it.
+// same --out resumes from the journal beside it; OUT.lock keeps a second
+// run on the same --out from paying for the same requests at once.
 func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "selfplay", "")
 	cfg, err := llm.ConfigFromEnv()
@@ -47,7 +51,7 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "OpenAI-compatible API root ending in /v1 (same as --llm-base-url)")
 	def := selfplay.DefaultConfig()
 	rolesFile := fs.String("roles", "", "roles: personas.json (persona distill), RoleBench desc.json, or role<TAB>description[<TAB>source] lines (required)")
-	out := fs.String("out", "", "output corpus (Parquet, required); OUT.journal.jsonl and OUT.manifest.json go beside it")
+	out := fs.String("out", "", "output corpus (Parquet, required; its folder is created); OUT.journal.jsonl, OUT.manifest.json and, while running, OUT.lock go beside it")
 	journalPath := fs.String("journal", "", "journal of completed requests (default OUT.journal.jsonl); a rerun replays it")
 	interview := fs.String("interview", "", "interview mode: questions (one per line; Character-LLM JSON [{question}]; RoleBench JSONL {role, question}, asked of that role only)")
 	pairs := fs.String("pairs", string(def.Pairs), "which roles meet: all (every pair) or paper (pairs of roles of one source, as in the paper)")
@@ -105,6 +109,34 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	if *journalPath == "" {
 		*journalPath = selfplay.SidePath(*out, ".journal.jsonl")
 	}
+	manifestPath := selfplay.SidePath(*out, ".manifest.json")
+	lockPath := selfplay.SidePath(*out, ".lock")
+	if err := guardPaths([]string{*rolesFile, *interview},
+		fsx.Output{Flag: "--out", Path: *out}, fsx.Output{Flag: "--journal", Path: *journalPath},
+		fsx.Output{Flag: "manifest", Path: manifestPath}, fsx.Output{Flag: "lock", Path: lockPath}); err != nil {
+		return err
+	}
+	if err := fsx.CheckOwned("--journal", *journalPath, "selfplay journal", selfplay.IsJournalFirstLine); err != nil {
+		return guardError(err)
+	}
+	for _, p := range []string{*out, *journalPath} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+	}
+	// One run per output and per journal: a --journal shared by two
+	// outputs is locked as well.
+	locks := []string{lockPath}
+	if *journalPath != selfplay.SidePath(*out, ".journal.jsonl") {
+		locks = append(locks, *journalPath+".lock")
+	}
+	for _, l := range locks {
+		unlock, err := fsx.Lock(l, e.Logf)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	journal, err := selfplay.OpenJournal(*journalPath)
 	if err != nil {
 		return err
@@ -128,10 +160,12 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSomeReplies(res, cfg.Model, *journalPath); err != nil {
+		return err
+	}
 	if err := data.WriteUtterances(*out, res.Rows); err != nil {
 		return err
 	}
-	manifestPath := selfplay.SidePath(*out, ".manifest.json")
 	ep := client.Config().Endpoint()
 	ep.Temperature = nil // every request sets its own (config.temperature)
 	m := selfplay.NewManifest(mode, sp, ep, roles, questions, res)
@@ -151,4 +185,21 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.Stdout(), "manifest %s\n", manifestPath)
 	return nil
+}
+
+// checkSomeReplies fails a run in which every reply of the model was
+// empty once cleaned: such a corpus holds no line of the model (only the
+// interview questions), and scoring it would measure nothing. The
+// journal keeps the replies, so the error says how to ask again.
+func checkSomeReplies(res *selfplay.Result, model, journal string) error {
+	if len(res.Scenes) == 0 {
+		return nil
+	}
+	for _, sc := range res.Scenes {
+		if sc.Turns > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("model %s gave no usable reply: all %d conversations ended on an empty reply; nothing written "+
+		"(check the model name and the server; the replies are kept in %s, delete it to ask again)", model, len(res.Scenes), journal)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/speech"
 )
@@ -84,7 +85,7 @@ func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 				var b []byte
 				if b, err = os.ReadFile(p); err == nil {
 					if err = os.MkdirAll(*outDir, 0o755); err == nil {
-						err = llm.WriteFileAtomic(dst, b)
+						err = fsx.WriteFileAll(dst, b, 0o644)
 					}
 				}
 				cleanup()
@@ -199,7 +200,7 @@ func runSpeechTranscribe(ctx context.Context, e *env, args []string) error {
 	}
 	if *out != "" {
 		b, _ := json.MarshalIndent(t, "", "  ")
-		if err := llm.WriteFileAtomic(*out, b); err != nil {
+		if err := fsx.WriteFileAll(*out, b, 0o644); err != nil {
 			return err
 		}
 	}

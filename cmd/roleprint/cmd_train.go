@@ -216,11 +216,18 @@ func trainCloseEncoder(enc sv.Encoder) {
 	}
 }
 
-// trainRemoveCheckpoints deletes the checkpoint files of dir (for --fresh).
+// trainRemoveCheckpoints deletes the checkpoint files of dir (for
+// --fresh). A file with a checkpoint's name that is not a RolePrint
+// checkpoint (no magic line) is not ours: nothing is deleted.
 func trainRemoveCheckpoints(dir string) error {
 	files, err := neural.ListCheckpoints(dir)
 	if err != nil {
 		return err
+	}
+	for _, f := range files {
+		if _, err := neural.ReadCheckpointState(f); err != nil {
+			return fmt.Errorf("--fresh: %w: refusing to delete it (move it away to start afresh)", err)
+		}
 	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil {

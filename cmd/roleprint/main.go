@@ -31,12 +31,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
-		if len(rest) > 0 {
-			if c := lookup(rest[0]); c != nil {
-				fmt.Fprintf(stdout, "%s — %s\n\n", c.Name, c.Summary)
-				_ = c.Run(ctx, &env{stdout: stdout, stderr: stderr}, []string{"-h"})
-				return 0
+		if len(rest) > 0 && rest[0] != "help" {
+			c := lookup(rest[0])
+			if c == nil {
+				fmt.Fprintf(stderr, "roleprint help: unknown subcommand %q\n\n", rest[0])
+				printHelp(stderr)
+				return 2
 			}
+			fmt.Fprintf(stdout, "%s — %s\n\n", c.Name, c.Summary)
+			_ = c.Run(ctx, &env{stdout: stdout, stderr: stderr}, []string{"-h"})
+			return 0
 		}
 		printHelp(stdout)
 		return 0
@@ -47,7 +51,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printHelp(stderr)
 		return 2
 	}
-	if err := c.Run(ctx, &env{stdout: stdout, stderr: stderr}, rest); err != nil {
+	err := c.Run(ctx, &env{stdout: stdout, stderr: stderr}, rest)
+	releaseInputs()
+	if err != nil {
 		if isUsage(err) {
 			fmt.Fprintf(stderr, "roleprint %s: %v\n", name, err)
 			return 2

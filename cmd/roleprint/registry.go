@@ -99,7 +99,9 @@ func newFlags(e *env, name, operands string) *flag.FlagSet {
 }
 
 // parseFlags parses args, insisting that flags come before files: a flag
-// found among the positional arguments is a usage error naming it.
+// found among the positional arguments is a usage error naming it. It
+// then runs the output guard (guardFlags): no output may replace an
+// input.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -112,5 +114,5 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			return usagef("flag %s after the input files: flags come first (roleprint %s [flags] FILES...)", a, fs.Name())
 		}
 	}
-	return nil
+	return guardFlags(fs)
 }

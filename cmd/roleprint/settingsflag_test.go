@@ -42,12 +42,12 @@ func TestSettingsFlagJoinsOccurrences(t *testing.T) {
 
 // TestRepeatedSetTakesEffect checks on `roleprint embed` that two --set
 // flags both reach the encoder: tfidf keeps exactly 7 features only with
-// min_df=1 (the two lines share no n-gram) and max_features=7 (they have
-// many more), so either flag lost changes the dimension. It also checks
+// min_df=1 (the ten lines share no character, so no n-gram) and
+// max_features=7 (they have many more), so either flag lost changes the dimension. It also checks
 // that a later key overrides an earlier one, and `reproduce`'s --set.
 func TestRepeatedSetTakesEffect(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "lines.txt")
-	if err := os.WriteFile(in, []byte("abcdefghij\nzyxwvutsrq\n"), 0o644); err != nil {
+	if err := os.WriteFile(in, []byte("abcde\nfghij\nklmno\npqrst\nuvwxy\nz0123\n45678\n9αβγδ\nεζηθι\nκλμνξ\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dim := func(args ...string) int {

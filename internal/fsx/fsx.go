@@ -64,8 +64,12 @@ type Pending struct {
 }
 
 // Create starts a Pending file for path with permissions perm. The
-// folder must exist.
+// folder must exist. It refuses a path that is a folder or one of the
+// running command's inputs (Protect) with an *OverwriteError.
 func Create(path string, perm os.FileMode) (*Pending, error) {
+	if err := checkProtected(path); err != nil {
+		return nil, err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
@@ -111,4 +115,13 @@ func (p *Pending) Abort() {
 	p.done = true
 	p.File.Close()
 	os.Remove(p.File.Name())
+}
+
+// WriteFileAll is WriteFile after creating path's folder and its parents
+// (permissions 0755) when missing.
+func WriteFileAll(path string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return WriteFile(path, data, perm)
 }

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Entry is one completed request in the journal.
@@ -29,9 +32,26 @@ type Entry struct {
 	CompletionTokens int `json:"completion_tokens"`
 }
 
-// Journal is an append-only JSONL file of completed requests. Each entry
-// is one write of one line, synced, so a killed run leaves at most a torn
-// last line, which Open ignores.
+// JournalHeader is the first line of every journal: it marks the file as
+// a selfplay journal, so OpenJournal never appends to (or cuts the last
+// line of) a file that is not one.
+const JournalHeader = `{"roleprint":"selfplay-journal","version":1}`
+
+// IsJournalFirstLine reports whether line can start a selfplay journal:
+// the header, a torn header (a run killed while creating the file), or
+// an entry (a journal without the header line).
+func IsJournalFirstLine(line []byte) bool {
+	if len(line) > 0 && strings.HasPrefix(JournalHeader, string(line)) {
+		return true
+	}
+	var e Entry
+	return json.Unmarshal(line, &e) == nil && e.Key != ""
+}
+
+// Journal is an append-only JSONL file of completed requests after a
+// header line (JournalHeader). Each entry is one write of one line,
+// synced, so a killed run leaves at most a torn last line, which Open
+// ignores.
 type Journal struct {
 	path    string
 	mu      sync.Mutex
@@ -39,9 +59,15 @@ type Journal struct {
 	entries map[string]Entry
 }
 
-// OpenJournal reads the journal at path (creating it when missing). A
-// malformed line other than a torn last one is an error naming the line.
+// OpenJournal reads the journal at path (creating it, with its header,
+// when missing or empty). A file whose first line is neither the header
+// nor an entry is not a journal: it is refused (an *fsx.OverwriteError
+// naming it) and left untouched. A malformed line other than a torn last
+// one is an error naming the line.
 func OpenJournal(path string) (*Journal, error) {
+	if err := fsx.CheckOwned("journal", path, "selfplay journal", IsJournalFirstLine); err != nil {
+		return nil, err
+	}
 	j := &Journal{path: path, entries: map[string]Entry{}}
 	f, err := os.Open(path)
 	switch {
@@ -54,6 +80,9 @@ func OpenJournal(path string) (*Journal, error) {
 		var bad error
 		badLine := 0
 		for line := 1; sc.Scan(); line++ {
+			if line == 1 && strings.HasPrefix(JournalHeader, sc.Text()) {
+				continue
+			}
 			if bad != nil {
 				f.Close()
 				return nil, fmt.Errorf("journal %s:%d: %w (delete the journal to start afresh)", path, badLine, bad)
@@ -85,7 +114,39 @@ func OpenJournal(path string) (*Journal, error) {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	j.f = f
+	if err := j.writeHeader(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return j, nil
+}
+
+// writeHeader starts an empty journal file with JournalHeader, or
+// completes a header torn by a killed run.
+func (j *Journal) writeHeader() error {
+	st, err := j.f.Stat()
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	var head []byte
+	if st.Size() > 0 {
+		if st.Size() >= int64(len(JournalHeader)+1) {
+			return nil
+		}
+		if head, err = os.ReadFile(j.path); err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		if string(head) == JournalHeader+"\n" || !strings.HasPrefix(JournalHeader, strings.TrimRight(string(head), "\n")) {
+			return nil
+		}
+	}
+	if _, err := j.f.WriteString(JournalHeader[len(strings.TrimRight(string(head), "\n")):] + "\n"); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	return nil
 }
 
 // truncateTornLine cuts the file after its last newline.

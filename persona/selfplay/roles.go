@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,7 +132,8 @@ func tsvRoles(path string, b []byte) ([]Role, error) {
 	first := map[string]int{} // role name → line it was first given on
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		t := strings.TrimSpace(sc.Text())
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
@@ -156,8 +158,11 @@ func tsvRoles(path string, b []byte) ([]Role, error) {
 		}
 		roles = append(roles, r)
 	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("roles %s:%d: line longer than 16 MiB, the most one line may hold", path, line)
+	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("roles %s: %w", path, err)
+		return nil, fmt.Errorf("roles %s:%d: %w", path, line, err)
 	}
 	return roles, nil
 }

@@ -190,11 +190,70 @@ func TestInterviewAndTornJournal(t *testing.T) {
 		t.Fatalf("replay: %+v %v served %d", res2, err, s.Served())
 	}
 	j2.Close()
-	// A bad line in the middle is an error naming it.
+	// A bad line in the middle is an error naming it (line 1 is the
+	// header).
 	b, _ := os.ReadFile(path)
-	os.WriteFile(path, append([]byte("garbage\n"), b...), 0o644)
-	if _, err := selfplay.OpenJournal(path); err == nil || !strings.Contains(err.Error(), ":1:") {
+	head, rest, _ := strings.Cut(string(b), "\n")
+	if head != selfplay.JournalHeader {
+		t.Fatalf("first line %q, want the header", head)
+	}
+	os.WriteFile(path, []byte(head+"\ngarbage\n"+rest), 0o644)
+	if _, err := selfplay.OpenJournal(path); err == nil || !strings.Contains(err.Error(), ":2:") {
 		t.Fatalf("bad journal line: %v", err)
+	}
+}
+
+// A file that is not a journal is refused and left as it was (its last
+// line is not cut as a torn entry, nothing is appended); an empty file
+// gets the header; a journal without the header line is read and
+// appended to; a header cut short by a kill is completed.
+func TestJournalRefusesForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	const text = "my notes\nlast line without a newline"
+	os.WriteFile(notes, []byte(text), 0o644)
+	if _, err := selfplay.OpenJournal(notes); err == nil || !strings.Contains(err.Error(), notes) || !strings.Contains(err.Error(), "not a selfplay journal") {
+		t.Errorf("foreign file: %v", err)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != text {
+		t.Errorf("foreign file changed: %q", b)
+	}
+	entry := func(key string) string {
+		b, _ := json.Marshal(selfplay.Entry{Key: key, Conversation: "c", Turn: 1, Speaker: "Ann", Reply: "Hi."})
+		return string(b) + "\n"
+	}
+	for _, c := range []struct {
+		name, body string
+		entries    int
+		wantHead   bool
+	}{
+		{"empty", "", 0, true},
+		{"headerless", entry("k1") + entry("k2"), 2, false},
+		{"torn header", selfplay.JournalHeader[:10], 0, true},
+	} {
+		p := filepath.Join(dir, c.name+".jsonl")
+		os.WriteFile(p, []byte(c.body), 0o644)
+		j, err := selfplay.OpenJournal(p)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if j.Len() != c.entries {
+			t.Errorf("%s: %d entries, want %d", c.name, j.Len(), c.entries)
+		}
+		if err := j.Add(selfplay.Entry{Key: "k3", Reply: "Bye."}); err != nil {
+			t.Fatal(err)
+		}
+		j.Close()
+		b, _ := os.ReadFile(p)
+		if got := strings.HasPrefix(string(b), selfplay.JournalHeader+"\n"); got != c.wantHead {
+			t.Errorf("%s: starts with the header %v, want %v: %q", c.name, got, c.wantHead, b)
+		}
+		j, err = selfplay.OpenJournal(p)
+		if err != nil || j.Len() != c.entries+1 {
+			t.Errorf("%s reopened: %v, %d entries", c.name, err, j.Len())
+		}
+		j.Close()
 	}
 }
 
