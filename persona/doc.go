@@ -4,7 +4,7 @@
 //
 // The work is split into sub-packages, each with one job:
 //
-//   - persona/llm: an OpenAI-compatible chat-completions client with
+//   - llm (top-level): an OpenAI-compatible chat-completions client with
 //     timeouts, retries with backoff, and an on-disk request cache, shared
 //     with speech's front end and persona/llmverify.
 //   - persona/script: screenplay parsing (scene headings, speaker lines,

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/align"
-	"github.com/roleprint/roleprint/persona/llm"
 )
 
 func init() {

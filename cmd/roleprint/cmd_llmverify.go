@@ -11,7 +11,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/llmverify"
 )
 

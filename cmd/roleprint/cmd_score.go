@@ -10,7 +10,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
 	"github.com/roleprint/roleprint/sv/roleplay"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/selfplay"
 )
 

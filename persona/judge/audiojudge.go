@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // SpeechDimensionCodes are the SpeechRole dimensions that are about how

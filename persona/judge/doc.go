@@ -13,7 +13,7 @@
 //     k turns, judged, one table column per k.
 //
 // Judges are interfaces with two implementations each: an LLM judge
-// (persona/llm; rationale-then-score prompts answered in JSON, parsed
+// (package llm; rationale-then-score prompts answered in JSON, parsed
 // strictly, asked again when malformed) and an offline lexical judge that
 // scores by text similarity, for tests and for runs without a server.
 // Every result records which judge produced it.

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // LLMPairJudge is SpeechRole's pairwise judge over an OpenAI-compatible

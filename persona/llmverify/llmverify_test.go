@@ -9,8 +9,8 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 func TestParseVerdict(t *testing.T) {

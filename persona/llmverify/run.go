@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 )

@@ -1,4 +1,4 @@
-package speech
+package frontend
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/roleprint/roleprint/speech"
 	"os"
 	"sync"
 )
@@ -24,18 +25,18 @@ type featureCache struct {
 
 // cacheEntry is one line of the cache.
 type cacheEntry struct {
-	Key       string    `json:"key"`
-	Features  *Features `json:"features,omitempty"`
-	Embedding []float64 `json:"embedding,omitempty"`
-	Skipped   string    `json:"skipped,omitempty"`
+	Key       string           `json:"key"`
+	Features  *speech.Features `json:"features,omitempty"`
+	Embedding []float64        `json:"embedding,omitempty"`
+	Skipped   string           `json:"skipped,omitempty"`
 }
 
 // openFeatureCache loads path (if it exists) and opens it for appending.
 func openFeatureCache(path string, cfg CorpusConfig) (*featureCache, error) {
 	c := &featureCache{entries: map[string]cacheEntry{}}
 	key, err := json.Marshal(struct {
-		F Config
-		E EmbedConfig
+		F speech.Config
+		E speech.EmbedConfig
 		M float64
 	}{cfg.Features, cfg.Embed, cfg.MinDuration})
 	if err != nil {

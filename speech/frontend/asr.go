@@ -1,4 +1,4 @@
-package speech
+package frontend
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // ASRConfig points at an OpenAI-compatible transcription endpoint

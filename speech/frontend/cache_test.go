@@ -1,8 +1,9 @@
-package speech
+package frontend
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/roleprint/roleprint/speech"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,12 +12,12 @@ import (
 )
 
 func TestFeaturesJSONRoundTrip(t *testing.T) {
-	in := Features{File: "a.wav", DurationS: 1.5, F0MeanHz: math.NaN(), Syllables: 3, WordsPerS: math.Inf(1)}
+	in := speech.Features{File: "a.wav", DurationS: 1.5, F0MeanHz: math.NaN(), Syllables: 3, WordsPerS: math.Inf(1)}
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out Features
+	var out speech.Features
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestFeaturesJSONRoundTrip(t *testing.T) {
 func TestCorpusCacheResumes(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "features.jsonl")
 	cfg := DefaultCorpusConfig()
-	cfg.BaseDir = "testdata"
+	cfg.BaseDir = "../testdata"
 	cfg.CachePath = cache
 	utts := corpusFixture()
 	first, err := AnalyzeUtterances(context.Background(), utts, cfg, false)

@@ -1,8 +1,9 @@
-package speech
+package frontend
 
 import (
 	"context"
 	"fmt"
+	"github.com/roleprint/roleprint/speech"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,11 +18,11 @@ import (
 // whose audio_path is set).
 type CorpusConfig struct {
 	// Features configures per-utterance analysis (default DefaultConfig).
-	Features Config
+	Features speech.Config
 	// Bins sets the Low/High shares of the profiles (default 20/20).
-	Bins BinConfig
+	Bins speech.BinConfig
 	// Embed configures speaker embeddings (default DefaultEmbedConfig).
-	Embed EmbedConfig
+	Embed speech.EmbedConfig
 	// BaseDir resolves relative audio paths; empty means the working
 	// directory.
 	BaseDir string
@@ -47,7 +48,7 @@ type CorpusConfig struct {
 
 // DefaultCorpusConfig returns the defaults documented on CorpusConfig.
 func DefaultCorpusConfig() CorpusConfig {
-	return CorpusConfig{Features: DefaultConfig(), Bins: DefaultBinConfig(), Embed: DefaultEmbedConfig(), MinDuration: 0.25}
+	return CorpusConfig{Features: speech.DefaultConfig(), Bins: speech.DefaultBinConfig(), Embed: speech.DefaultEmbedConfig(), MinDuration: 0.25}
 }
 
 // UtteranceResult is the analysis of one utterance of a corpus.
@@ -61,7 +62,7 @@ type UtteranceResult struct {
 	Audio      string
 	Start, End float64
 	// Features and Embedding are nil when the utterance was skipped.
-	Features  *Features
+	Features  *speech.Features
 	Embedding []float64
 	// Skipped says why the utterance was not analysed ("" when it was).
 	Skipped string
@@ -157,7 +158,7 @@ func analyzeFile(path string, rows []int, utts []data.Utterance, cfg CorpusConfi
 	if cache != nil {
 		stat, _ = os.Stat(path)
 	}
-	var s *Sound
+	var s *speech.Sound
 	var readErr error
 	read := false
 	var fresh []cacheEntry
@@ -181,9 +182,9 @@ func analyzeFile(path string, rows []int, utts []data.Utterance, cfg CorpusConfi
 		}
 		if !read {
 			read = true
-			s, readErr = ReadWAV(path)
+			s, readErr = speech.ReadWAV(path)
 			if readErr == nil && cfg.Features.Rate > 0 && s.Rate != cfg.Features.Rate {
-				s, readErr = Resample(s, cfg.Features.Rate, ResampleConfig{})
+				s, readErr = speech.Resample(s, cfg.Features.Rate, speech.ResampleConfig{})
 			}
 		}
 		if readErr != nil {
@@ -202,10 +203,10 @@ func analyzeFile(path string, rows []int, utts []data.Utterance, cfg CorpusConfi
 			continue
 		}
 		if cerr == nil {
-			r.Features, cerr = Analyze(clip, u.Text, cfg.Features)
+			r.Features, cerr = speech.Analyze(clip, u.Text, cfg.Features)
 		}
 		if cerr == nil && embed {
-			r.Embedding, cerr = Embed(clip, cfg.Embed)
+			r.Embedding, cerr = speech.Embed(clip, cfg.Embed)
 		}
 		if cerr != nil {
 			if !cfg.SkipBad {
@@ -230,12 +231,12 @@ func analyzeFile(path string, rows []int, utts []data.Utterance, cfg CorpusConfi
 
 // ProfileCorpus analyses a corpus's audio and returns one acoustic profile
 // per character (see BuildProfiles), with the per-utterance results.
-func ProfileCorpus(ctx context.Context, utts []data.Utterance, cfg CorpusConfig) ([]Profile, []UtteranceResult, error) {
+func ProfileCorpus(ctx context.Context, utts []data.Utterance, cfg CorpusConfig) ([]speech.Profile, []UtteranceResult, error) {
 	res, err := AnalyzeUtterances(ctx, utts, cfg, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	by := map[string][]*Features{}
+	by := map[string][]*speech.Features{}
 	for _, r := range res {
 		if r.Features != nil {
 			by[r.Character] = append(by[r.Character], r.Features)
@@ -244,7 +245,7 @@ func ProfileCorpus(ctx context.Context, utts []data.Utterance, cfg CorpusConfig)
 	if len(by) == 0 {
 		return nil, res, fmt.Errorf("speech: no utterance could be analysed (%d skipped)", len(res))
 	}
-	profiles, err := BuildProfiles(by, cfg.Bins)
+	profiles, err := speech.BuildProfiles(by, cfg.Bins)
 	return profiles, res, err
 }
 
@@ -303,7 +304,7 @@ func SelectReferences(ctx context.Context, utts []data.Utterance, cfg CorpusConf
 	if len(all) == 0 {
 		return nil, fmt.Errorf("speech: no clip could be embedded")
 	}
-	st, err := FitStandardizer(all)
+	st, err := speech.FitStandardizer(all)
 	if err != nil {
 		return nil, err
 	}
@@ -324,9 +325,9 @@ func SelectReferences(ctx context.Context, utts []data.Utterance, cfg CorpusConf
 		clips := by[c]
 		embs := make([][]float64, len(clips))
 		for i, r := range clips {
-			embs[i] = WeighBlocks(st.Apply(r.Embedding), cfg.Embed.BlockWeights)
+			embs[i] = speech.WeighBlocks(st.Apply(r.Embedding), cfg.Embed.BlockWeights)
 		}
-		best, sims, err := SelectReference(embs)
+		best, sims, err := speech.SelectReference(embs)
 		if err != nil {
 			return nil, err
 		}

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 type scored struct {

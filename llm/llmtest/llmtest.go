@@ -1,5 +1,5 @@
 // Package llmtest is a fake OpenAI-compatible chat-completions server on
-// the loopback interface, for tests of code that uses persona/llm. It
+// the loopback interface, for tests of code that uses package llm. It
 // answers with a function of the request and can be told to fail the next
 // requests in the ways real servers do: 429 with Retry-After, 5xx, replies
 // slower than the client's timeout, malformed JSON bodies and dropped
@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // Fault is one failure the server answers a request with instead of a

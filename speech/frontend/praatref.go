@@ -1,8 +1,9 @@
-package speech
+package frontend
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/roleprint/roleprint/speech"
 	"math"
 	"os"
 	"path/filepath"
@@ -170,18 +171,18 @@ func (a Agreement) MarshalJSON() ([]byte, error) { return stats.MarshalStruct(a)
 // CompareWithPraat analyses every file of ref with cfg and compares the
 // results with Praat's. Frames are matched by time (nearest frame within
 // half a step), so a different analysis rate (cfg.Rate) is allowed.
-func CompareWithPraat(ref *PraatReference, cfg Config) (*Agreement, error) {
+func CompareWithPraat(ref *PraatReference, cfg speech.Config) (*Agreement, error) {
 	agg := &Agreement{Files: len(ref.Files)}
 	var diffs []float64
 	var agree, gross, sylExact, sylAbs float64
 	for _, pf := range ref.Files {
 		path := ref.Path(pf)
-		s, err := ReadWAV(path)
+		s, err := speech.ReadWAV(path)
 		if err != nil {
 			return nil, err
 		}
 		if cfg.Rate > 0 && s.Rate != cfg.Rate {
-			if s, err = Resample(s, cfg.Rate, ResampleConfig{}); err != nil {
+			if s, err = speech.Resample(s, cfg.Rate, speech.ResampleConfig{}); err != nil {
 				return nil, err
 			}
 		}
@@ -208,8 +209,8 @@ func CompareWithPraat(ref *PraatReference, cfg Config) (*Agreement, error) {
 	n := float64(len(ref.Files))
 	agg.VoicingAgreement = agree / math.Max(1, float64(agg.PitchFrames))
 	agg.GrossErrors = gross / math.Max(1, float64(agg.BothVoiced))
-	agg.MedianAbsDiffST = median(diffs)
-	agg.P95AbsDiffST = praatQuantile(diffs, 0.95)
+	agg.MedianAbsDiffST = speech.PraatQuantile(diffs, 0.5)
+	agg.P95AbsDiffST = speech.PraatQuantile(diffs, 0.95)
 	agg.SyllableExact = sylExact / n
 	agg.SyllableMeanAbsDiff = sylAbs / n
 	return agg, nil
@@ -217,19 +218,19 @@ func CompareWithPraat(ref *PraatReference, cfg Config) (*Agreement, error) {
 
 // compareFile analyses one sound and compares it with Praat's figures; it
 // also returns the |ΔF0| in semitones of every frame both call voiced.
-func compareFile(s *Sound, pf PraatFile, cfg Config) (*FileAgreement, []float64, error) {
+func compareFile(s *speech.Sound, pf PraatFile, cfg speech.Config) (*FileAgreement, []float64, error) {
 	if len(pf.Pitch.F0Hz) == 0 || len(pf.Intensity.DB) == 0 {
 		return nil, nil, fmt.Errorf("praat reference has no frames (run praat-measure.praat with FRAMES = 1)")
 	}
-	p, err := ToPitch(s, cfg.Pitch)
+	p, err := speech.ToPitch(s, cfg.Pitch)
 	if err != nil {
 		return nil, nil, err
 	}
-	feats, err := Analyze(s, "", cfg)
+	feats, err := speech.Analyze(s, "", cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := ToIntensity(s, cfg.Intensity)
+	in, err := speech.ToIntensity(s, cfg.Intensity)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,12 +263,12 @@ func compareFile(s *Sound, pf PraatFile, cfg Config) (*FileAgreement, []float64,
 	}
 	fa.VoicingAgreement = float64(agree) / math.Max(1, float64(fa.PitchFrames))
 	fa.GrossErrors = float64(gross) / math.Max(1, float64(fa.BothVoiced))
-	fa.MedianAbsDiffST = median(diffs)
+	fa.MedianAbsDiffST = speech.PraatQuantile(diffs, 0.5)
 	fa.MeanF0DiffHz = math.NaN()
 	if pf.Pitch.MeanHz != nil {
 		fa.MeanF0DiffHz = feats.F0MeanHz - *pf.Pitch.MeanHz
 	}
-	fa.IntensityMeanDiffDB = in.Mean(AverageEnergy) - pf.Intensity.MeanEnergyDB
+	fa.IntensityMeanDiffDB = in.Mean(speech.AverageEnergy) - pf.Intensity.MeanEnergyDB
 	top := math.Inf(-1)
 	for _, v := range pf.Intensity.DB {
 		top = math.Max(top, v)

@@ -1,4 +1,4 @@
-package speech
+package frontend
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // TTSConfig points at an OpenAI-compatible speech endpoint (POST

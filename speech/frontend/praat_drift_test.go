@@ -1,6 +1,10 @@
-package speech
+package frontend
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/roleprint/roleprint/speech"
+)
 
 // issue20Agreement reports whether an agreement meets issue 20's bar for the
 // speed work: voicing agreement ≥ 99 %, median |ΔF0| ≤ 0.01 semitone and
@@ -16,22 +20,22 @@ func issue20Agreement(a *Agreement) bool {
 // instead of 0.45), changes far smaller than a broken optimisation would
 // make.
 func TestAgreementCatchesDrift(t *testing.T) {
-	ref, err := LoadPraatReference("testdata/praat-espeak.json")
+	ref, err := LoadPraatReference("../testdata/praat-espeak.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := CompareWithPraat(ref, DefaultConfig())
+	a, err := CompareWithPraat(ref, speech.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !issue20Agreement(a) {
 		t.Fatalf("default configuration misses issue 20's bar: %+v", *a)
 	}
-	for name, change := range map[string]func(*Config){
-		"floor 70 Hz":  func(c *Config) { c.Pitch.Floor = 70 },
-		"voicing 0.55": func(c *Config) { c.Pitch.VoicingThreshold = 0.55 },
+	for name, change := range map[string]func(*speech.Config){
+		"floor 70 Hz":  func(c *speech.Config) { c.Pitch.Floor = 70 },
+		"voicing 0.55": func(c *speech.Config) { c.Pitch.VoicingThreshold = 0.55 },
 	} {
-		cfg := DefaultConfig()
+		cfg := speech.DefaultConfig()
 		change(&cfg)
 		a, err := CompareWithPraat(ref, cfg)
 		if err != nil {

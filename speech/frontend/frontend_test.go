@@ -1,4 +1,4 @@
-package speech_test
+package frontend_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/speech/frontend"
 )
 
 // tone writes a mono 16-bit WAV of a 220 Hz tone.
@@ -56,8 +57,8 @@ func TestDecodeMP3ThroughFFmpegIsCached(t *testing.T) {
 	tone(t, wav, 22050, 1.5)
 	toMP3(t, wav, mp3)
 	cache := filepath.Join(dir, "cache")
-	for _, rate := range []int{speech.ASRRate, speech.VoxRoleAlignRate} {
-		s, err := speech.Decode(context.Background(), mp3, speech.DecodeOptions{Rate: rate, CacheDir: cache})
+	for _, rate := range []int{frontend.ASRRate, frontend.VoxRoleAlignRate} {
+		s, err := frontend.Decode(context.Background(), mp3, frontend.DecodeOptions{Rate: rate, CacheDir: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,18 +75,18 @@ func TestDecodeMP3ThroughFFmpegIsCached(t *testing.T) {
 		t.Fatalf("cache holds %v", files)
 	}
 	// Cached: a missing ffmpeg does not matter any more...
-	if _, err := speech.Decode(context.Background(), mp3, speech.DecodeOptions{CacheDir: cache, FFmpeg: "/nonexistent/ffmpeg"}); err != nil {
+	if _, err := frontend.Decode(context.Background(), mp3, frontend.DecodeOptions{CacheDir: cache, FFmpeg: "/nonexistent/ffmpeg"}); err != nil {
 		t.Fatalf("cached decode needed ffmpeg: %v", err)
 	}
 	// ...but for a new file it is named, with the Debian package.
 	other := filepath.Join(dir, "b.flac")
 	os.WriteFile(other, []byte("fLaC not really"), 0o644)
-	_, err := speech.Decode(context.Background(), other, speech.DecodeOptions{CacheDir: cache, FFmpeg: "/nonexistent/ffmpeg"})
-	if !errors.Is(err, speech.ErrNoFFmpeg) || !strings.Contains(err.Error(), "apt-get install ffmpeg") || !strings.Contains(err.Error(), other) {
+	_, err := frontend.Decode(context.Background(), other, frontend.DecodeOptions{CacheDir: cache, FFmpeg: "/nonexistent/ffmpeg"})
+	if !errors.Is(err, frontend.ErrNoFFmpeg) || !strings.Contains(err.Error(), "apt-get install ffmpeg") || !strings.Contains(err.Error(), other) {
 		t.Fatalf("missing ffmpeg: %v", err)
 	}
 	// A file ffmpeg cannot read is named with ffmpeg's reason.
-	if _, err := speech.Decode(context.Background(), other, speech.DecodeOptions{CacheDir: cache}); err == nil || !strings.Contains(err.Error(), other) {
+	if _, err := frontend.Decode(context.Background(), other, frontend.DecodeOptions{CacheDir: cache}); err == nil || !strings.Contains(err.Error(), other) {
 		t.Fatalf("bad FLAC: %v", err)
 	}
 }
@@ -104,11 +105,11 @@ func TestTruncatedStreamWAV(t *testing.T) {
 	if _, err := speech.ReadWAV(p); err == nil || !strings.Contains(err.Error(), "--allow-truncated") {
 		t.Fatalf("strict read: %v", err)
 	}
-	s, err := speech.Decode(context.Background(), p, speech.DecodeOptions{AllowTruncated: true, CacheDir: "off"})
+	s, err := frontend.Decode(context.Background(), p, frontend.DecodeOptions{AllowTruncated: true, CacheDir: "off"})
 	if err != nil || math.Abs(s.Duration()-1) > 0.01 {
 		t.Fatalf("allow truncated: %v", err)
 	}
-	out, cleanup, err := speech.ConvertWAV(context.Background(), p, speech.DecodeOptions{AllowTruncated: true, CacheDir: filepath.Join(dir, "c")})
+	out, cleanup, err := frontend.ConvertWAV(context.Background(), p, frontend.DecodeOptions{AllowTruncated: true, CacheDir: filepath.Join(dir, "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestTranscribeVerboseJSON(t *testing.T) {
 	p := filepath.Join(dir, "a.wav")
 	tone(t, p, 16000, 0.5)
 	base := strings.Replace(srv.URL, "http://", "http://u:sk-secret-123456@", 1) + "/v1"
-	tr, err := speech.Transcribe(context.Background(), speech.ASRConfig{BaseURL: base, Model: "whisper-1"}, p)
+	tr, err := frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: base, Model: "whisper-1"}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,18 +160,18 @@ func TestTranscribeVerboseJSON(t *testing.T) {
 	if got.format != "verbose_json" || !strings.Contains(got.grans, "word") || got.model != "whisper-1" || got.auth != "Bearer sk-secret-123456" || got.size != int(st.Size()) {
 		t.Fatalf("server saw %+v", got)
 	}
-	if len(tr.Words) != 2 || tr.Words[0] != (speech.TimedWord{Word: "hi", Start: 0.1, End: 0.3}) {
+	if len(tr.Words) != 2 || tr.Words[0] != (frontend.TimedWord{Word: "hi", Start: 0.1, End: 0.3}) {
 		t.Fatalf("words %+v", tr.Words)
 	}
 	reply = `{"text": "hi", "segments": [{"start": 0, "end": 1, "text": "hi", "words": [{"word": "hi", "start": 0.2, "end": 0.4}]}]}`
-	if tr, err = speech.Transcribe(context.Background(), speech.ASRConfig{BaseURL: srv.URL + "/v1"}, p); err != nil || len(tr.Words) != 1 || tr.Words[0].Start != 0.2 {
+	if tr, err = frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: srv.URL + "/v1"}, p); err != nil || len(tr.Words) != 1 || tr.Words[0].Start != 0.2 {
 		t.Fatalf("segment words: %+v %v", tr, err)
 	}
 	reply = `{"text": "hi", "segments": [{"start": 0, "end": 1, "text": "hi"}]}`
-	if _, err = speech.Transcribe(context.Background(), speech.ASRConfig{BaseURL: srv.URL + "/v1"}, p); err == nil || !strings.Contains(err.Error(), "timestamp_granularities") {
+	if _, err = frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: srv.URL + "/v1"}, p); err == nil || !strings.Contains(err.Error(), "timestamp_granularities") {
 		t.Fatalf("no word timestamps accepted: %v", err)
 	}
-	_, err = speech.Transcribe(context.Background(), speech.ASRConfig{BaseURL: strings.Replace(srv.URL, "http://", "http://u:sk-secret-123456@", 1) + "/wrong"}, p)
+	_, err = frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: strings.Replace(srv.URL, "http://", "http://u:sk-secret-123456@", 1) + "/wrong"}, p)
 	if err == nil || strings.Contains(err.Error(), "sk-secret") || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("404: %v", err)
 	}
@@ -195,15 +196,15 @@ func TestSynthesize(t *testing.T) {
 	}))
 	defer srv.Close()
 	out := filepath.Join(dir, "sub", "line.wav")
-	cfg := speech.TTSConfig{BaseURL: srv.URL + "/v1", Model: "tts-1", Voice: "alloy"}
-	if err := speech.Synthesize(context.Background(), cfg, "Hello there.", out); err != nil {
+	cfg := frontend.TTSConfig{BaseURL: srv.URL + "/v1", Model: "tts-1", Voice: "alloy"}
+	if err := frontend.Synthesize(context.Background(), cfg, "Hello there.", out); err != nil {
 		t.Fatal(err)
 	}
 	if s, err := speech.ReadWAV(out); err != nil || s.Rate != 24000 || body["input"] != "Hello there." || body["response_format"] != "wav" || body["voice"] != "alloy" {
 		t.Fatalf("tts: %v %+v", err, body)
 	}
 	mp3 = true
-	if err := speech.Synthesize(context.Background(), cfg, "x", filepath.Join(dir, "x.wav")); err == nil || !strings.Contains(err.Error(), "not a WAV") {
+	if err := frontend.Synthesize(context.Background(), cfg, "x", filepath.Join(dir, "x.wav")); err == nil || !strings.Contains(err.Error(), "not a WAV") {
 		t.Fatalf("mp3 reply accepted: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 func TestExtractJSON(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 // echo answers with the last user message reversed word by word, so

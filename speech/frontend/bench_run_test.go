@@ -1,7 +1,8 @@
-package speech
+package frontend
 
 import (
 	"context"
+	"github.com/roleprint/roleprint/speech"
 	"math"
 	"path/filepath"
 	"testing"
@@ -11,14 +12,14 @@ import (
 // the files as given, one timing per run, the audio total, the reason
 // Praat was not timed.
 func TestRunBenchAsGiven(t *testing.T) {
-	files, _ := filepath.Glob("testdata/espeak/voice-*.wav")
+	files, _ := filepath.Glob("../testdata/espeak/voice-*.wav")
 	if len(files) < 2 {
 		t.Skip("no fixtures")
 	}
 	files = files[:2]
 	var want float64
 	for _, f := range files {
-		s, err := ReadWAV(f)
+		s, err := speech.ReadWAV(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // A message with parts goes out as a list of text and input_audio parts;

@@ -1,4 +1,4 @@
-package speech
+package frontend
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/roleprint/roleprint/speech"
 	"io"
 	"os"
 	"os/exec"
@@ -56,6 +57,17 @@ func IsWAV(b []byte) bool {
 var FFmpegExtensions = []string{".mp3", ".flac", ".ogg", ".oga", ".opus", ".m4a", ".aac", ".wma", ".aif", ".aiff", ".caf", ".amr",
 	".mp4", ".m4v", ".mkv", ".webm", ".mov", ".avi", ".wmv", ".mpg", ".mpeg", ".ts", ".flv"}
 
+// wavComplete reports whether the WAV in b holds every sample its header
+// declares: always when it was read strictly, else when a strict read
+// succeeds (a streamed WAV with a placeholder size is rewritten).
+func wavComplete(b []byte, path string, opts DecodeOptions) bool {
+	if !opts.AllowTruncated {
+		return true
+	}
+	_, err := speech.DecodeWAV(b, path, speech.ReadOptions{})
+	return err == nil
+}
+
 // viaFFmpeg reports whether path (content b) should be decoded by ffmpeg:
 // not a WAV, and an audio or video extension.
 func viaFFmpeg(path string, b []byte) bool {
@@ -75,7 +87,7 @@ func viaFFmpeg(path string, b []byte) bool {
 // WAV natively, everything else (MP3, FLAC, OGG, M4A, MP4, MKV, ...)
 // through ffmpeg (files with one of FFmpegExtensions), whose output is
 // cached (see ConvertWAV). Errors name the file.
-func Decode(ctx context.Context, path string, opts DecodeOptions) (*Sound, error) {
+func Decode(ctx context.Context, path string, opts DecodeOptions) (*speech.Sound, error) {
 	rate := opts.Rate
 	if rate <= 0 {
 		rate = ASRRate
@@ -85,21 +97,21 @@ func Decode(ctx context.Context, path string, opts DecodeOptions) (*Sound, error
 		return nil, fmt.Errorf("decode: %w", err)
 	}
 	if !viaFFmpeg(path, b) {
-		s, err := DecodeWAV(b, path, ReadOptions{AllowTruncated: opts.AllowTruncated})
+		s, err := speech.DecodeWAV(b, path, speech.ReadOptions{AllowTruncated: opts.AllowTruncated})
 		if err != nil {
 			return nil, err
 		}
 		if s.Rate == float64(rate) {
 			return s, nil
 		}
-		return Resample(s, float64(rate), ResampleConfig{})
+		return speech.Resample(s, float64(rate), speech.ResampleConfig{})
 	}
 	wavPath, cleanup, err := convert(ctx, path, b, rate, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	return ReadWAV(wavPath)
+	return speech.ReadWAV(wavPath)
 }
 
 // ConvertWAV returns the path of a 16-bit mono WAV of path at opts.Rate:
@@ -117,16 +129,16 @@ func ConvertWAV(ctx context.Context, path string, opts DecodeOptions) (wavPath s
 		return "", nil, fmt.Errorf("convert: %w", err)
 	}
 	if !viaFFmpeg(path, b) {
-		s, err := DecodeWAV(b, path, ReadOptions{AllowTruncated: opts.AllowTruncated})
+		s, err := speech.DecodeWAV(b, path, speech.ReadOptions{AllowTruncated: opts.AllowTruncated})
 		if err != nil {
 			return "", nil, err
 		}
-		l, lerr := scanWAV(b, opts.AllowTruncated)
-		if lerr == nil && l.format.Rate == rate && l.format.Channels == 1 && l.format.Bits == 16 && !l.format.Float && l.declared == l.dataLen {
+		f := s.Source
+		if f.Rate == rate && f.Channels == 1 && f.Bits == 16 && !f.Float && wavComplete(b, path, opts) {
 			return path, func() {}, nil
 		}
 		if s.Rate != float64(rate) {
-			if s, err = Resample(s, float64(rate), ResampleConfig{}); err != nil {
+			if s, err = speech.Resample(s, float64(rate), speech.ResampleConfig{}); err != nil {
 				return "", nil, err
 			}
 		}
@@ -134,7 +146,7 @@ func ConvertWAV(ctx context.Context, path string, opts DecodeOptions) (wavPath s
 		if err != nil || cached {
 			return out, cleanup, err
 		}
-		if err := WriteWAV(out, s, 16); err != nil {
+		if err := speech.WriteWAV(out, s, 16); err != nil {
 			cleanup()
 			return "", nil, err
 		}

@@ -1,8 +1,9 @@
-package speech
+package frontend
 
 import (
 	"context"
 	"fmt"
+	"github.com/roleprint/roleprint/speech"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +33,7 @@ type BenchConfig struct {
 	// Praat is the Praat binary (default "praat" on PATH).
 	Praat string
 	// Features configures the analysis (default DefaultConfig).
-	Features Config
+	Features speech.Config
 	// Logf, when set, receives progress notes.
 	Logf func(format string, args ...any)
 }
@@ -102,7 +103,7 @@ func RunBench(ctx context.Context, clips []string, cfg BenchConfig) (*BenchResul
 		cfg.Runs = 3
 	}
 	if cfg.Features.Rate == 0 && cfg.Features.Pitch.Floor == 0 {
-		cfg.Features = DefaultConfig()
+		cfg.Features = speech.DefaultConfig()
 	}
 	logf := cfg.Logf
 	if logf == nil {
@@ -184,7 +185,7 @@ func benchFiles(dir string, clips []string, cfg BenchConfig) ([]string, float64,
 		var total float64
 		var files []string
 		for _, c := range clips {
-			s, err := ReadWAV(c)
+			s, err := speech.ReadWAV(c)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -199,7 +200,7 @@ func benchFiles(dir string, clips []string, cfg BenchConfig) ([]string, float64,
 	}
 	var pool []float64
 	for _, c := range clips {
-		s, err := Load(c, DefaultRate)
+		s, err := speech.Load(c, speech.DefaultRate)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -208,28 +209,28 @@ func benchFiles(dir string, clips []string, cfg BenchConfig) ([]string, float64,
 	if len(pool) == 0 {
 		return nil, 0, fmt.Errorf("bench: the clips hold no samples")
 	}
-	chunk := int(cfg.ChunkMinutes * 60 * DefaultRate)
-	total := int(cfg.Minutes * 60 * DefaultRate)
+	chunk := int(cfg.ChunkMinutes * 60 * speech.DefaultRate)
+	total := int(cfg.Minutes * 60 * speech.DefaultRate)
 	var files []string
 	for off, k := 0, 0; off < total; k++ {
 		n := min(chunk, total-off)
-		s := &Sound{Rate: DefaultRate, Samples: make([]float64, n)}
+		s := &speech.Sound{Rate: speech.DefaultRate, Samples: make([]float64, n)}
 		for i := range s.Samples {
 			s.Samples[i] = pool[(off+i)%len(pool)]
 		}
 		path := filepath.Join(dir, fmt.Sprintf("bench-%03d.wav", k))
-		if err := WriteWAV(path, s, 16); err != nil {
+		if err := speech.WriteWAV(path, s, 16); err != nil {
 			return nil, 0, err
 		}
 		files = append(files, path)
 		off += n
 	}
-	return files, float64(total) / DefaultRate, nil
+	return files, float64(total) / speech.DefaultRate, nil
 }
 
 // benchOurs analyses every file once on one core (GOMAXPROCS 1) and
 // returns the wall and CPU seconds.
-func benchOurs(ctx context.Context, files []string, cfg Config) (wall, cpu float64, err error) {
+func benchOurs(ctx context.Context, files []string, cfg speech.Config) (wall, cpu float64, err error) {
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
 	runtime.GC()
@@ -239,7 +240,7 @@ func benchOurs(ctx context.Context, files []string, cfg Config) (wall, cpu float
 		if err := ctx.Err(); err != nil {
 			return 0, 0, err
 		}
-		if _, err := AnalyzeFile(f, "", cfg); err != nil {
+		if _, err := speech.AnalyzeFile(f, "", cfg); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -329,7 +330,7 @@ func benchMedian(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	return median(x)
+	return speech.PraatQuantile(x, 0.5)
 }
 
 // loadAverage returns the 1-minute load average from /proc/loadavg, or "".

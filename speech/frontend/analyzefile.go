@@ -1,8 +1,9 @@
-package speech
+package frontend
 
 import (
 	"context"
 	"fmt"
+	"github.com/roleprint/roleprint/speech"
 	"os"
 )
 
@@ -12,14 +13,14 @@ import (
 // (see Decode) at
 // cfg.Rate, or 44.1 kHz when cfg.Rate is 0 (the file's own rate is not
 // known before decoding).
-func AnalyzeAny(ctx context.Context, path, transcript string, cfg Config, opts DecodeOptions) (*Features, error) {
+func AnalyzeAny(ctx context.Context, path, transcript string, cfg speech.Config, opts DecodeOptions) (*speech.Features, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read audio: %w", err)
 	}
-	var s *Sound
+	var s *speech.Sound
 	if !viaFFmpeg(path, b) {
-		s, err = DecodeWAV(b, path, ReadOptions{AllowTruncated: opts.AllowTruncated})
+		s, err = speech.DecodeWAV(b, path, speech.ReadOptions{AllowTruncated: opts.AllowTruncated})
 	} else {
 		opts.Rate = int(cfg.Rate)
 		if opts.Rate <= 0 {
@@ -30,7 +31,7 @@ func AnalyzeAny(ctx context.Context, path, transcript string, cfg Config, opts D
 	if err != nil {
 		return nil, err
 	}
-	f, err := Analyze(s, transcript, cfg)
+	f, err := speech.Analyze(s, transcript, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
-package speech
+package frontend
 
 import (
+	"github.com/roleprint/roleprint/speech"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,16 +9,16 @@ import (
 
 // benchSound concatenates the committed espeak fixtures into about
 // seconds of 16 kHz speech.
-func benchSound(tb testing.TB, seconds float64) *Sound {
+func benchSound(tb testing.TB, seconds float64) *speech.Sound {
 	tb.Helper()
-	files, _ := filepath.Glob("testdata/espeak/*.wav")
+	files, _ := filepath.Glob("../testdata/espeak/*.wav")
 	if len(files) == 0 {
 		tb.Skip("no fixtures")
 	}
-	out := &Sound{Rate: DefaultRate, Name: "bench"}
+	out := &speech.Sound{Rate: speech.DefaultRate, Name: "bench"}
 	for out.Duration() < seconds {
 		for _, f := range files {
-			s, err := Load(f, DefaultRate)
+			s, err := speech.Load(f, speech.DefaultRate)
 			if err != nil {
 				tb.Fatal(err)
 			}
@@ -31,11 +32,11 @@ func benchSound(tb testing.TB, seconds float64) *Sound {
 // pauses) on one minute of 16 kHz speech; multiply ns/op by 60 for an hour.
 func BenchmarkAnalyzeMinute(b *testing.B) {
 	s := benchSound(b, 60)
-	s.Samples = s.Samples[:60*DefaultRate]
-	cfg := DefaultConfig()
+	s.Samples = s.Samples[:60*speech.DefaultRate]
+	cfg := speech.DefaultConfig()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Analyze(s, "", cfg); err != nil {
+		if _, err := speech.Analyze(s, "", cfg); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -44,10 +45,10 @@ func BenchmarkAnalyzeMinute(b *testing.B) {
 // BenchmarkPitchMinute measures ToPitch alone on one minute.
 func BenchmarkPitchMinute(b *testing.B) {
 	s := benchSound(b, 60)
-	s.Samples = s.Samples[:60*DefaultRate]
+	s.Samples = s.Samples[:60*speech.DefaultRate]
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ToPitch(s, DefaultPitchConfig()); err != nil {
+		if _, err := speech.ToPitch(s, speech.DefaultPitchConfig()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,10 +57,10 @@ func BenchmarkPitchMinute(b *testing.B) {
 // BenchmarkIntensityMinute measures ToIntensity alone on one minute.
 func BenchmarkIntensityMinute(b *testing.B) {
 	s := benchSound(b, 60)
-	s.Samples = s.Samples[:60*DefaultRate]
+	s.Samples = s.Samples[:60*speech.DefaultRate]
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ToIntensity(s, DefaultIntensityConfig()); err != nil {
+		if _, err := speech.ToIntensity(s, speech.DefaultIntensityConfig()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -68,10 +69,10 @@ func BenchmarkIntensityMinute(b *testing.B) {
 // BenchmarkMFCCMinute measures ToMFCC alone on one minute.
 func BenchmarkMFCCMinute(b *testing.B) {
 	s := benchSound(b, 60)
-	s.Samples = s.Samples[:60*DefaultRate]
+	s.Samples = s.Samples[:60*speech.DefaultRate]
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ToMFCC(s, DefaultMFCCConfig()); err != nil {
+		if _, err := speech.ToMFCC(s, speech.DefaultMFCCConfig()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -80,14 +81,14 @@ func BenchmarkMFCCMinute(b *testing.B) {
 // BenchmarkReadWAVMinute measures decoding one minute of 16-bit WAV.
 func BenchmarkReadWAVMinute(b *testing.B) {
 	s := benchSound(b, 60)
-	s.Samples = s.Samples[:60*DefaultRate]
+	s.Samples = s.Samples[:60*speech.DefaultRate]
 	path := filepath.Join(b.TempDir(), "m.wav")
-	if err := WriteWAV(path, s, 16); err != nil {
+	if err := speech.WriteWAV(path, s, 16); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ReadWAV(path); err != nil {
+		if _, err := speech.ReadWAV(path); err != nil {
 			b.Fatal(err)
 		}
 	}

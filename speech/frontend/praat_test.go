@@ -1,9 +1,9 @@
-package speech
+package frontend
 
 import (
+	"github.com/roleprint/roleprint/speech"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,7 +12,7 @@ import (
 // (testdata/praat-espeak.json, made by scripts/speech-make-fixtures.sh),
 // against the acceptance thresholds of issue 8.
 func TestAgreementWithPraat(t *testing.T) {
-	ref, err := LoadPraatReference("testdata/praat-espeak.json")
+	ref, err := LoadPraatReference("../testdata/praat-espeak.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,11 +29,11 @@ func TestAgreementWithPraat(t *testing.T) {
 // TestVeryAccurateMatchesPraat compares the Gaussian-window variant
 // (PitchConfig.VeryAccurate, Praat's "very accurate") frame by frame.
 func TestVeryAccurateMatchesPraat(t *testing.T) {
-	ref, err := LoadPraatReference("testdata/praat-espeak.json")
+	ref, err := LoadPraatReference("../testdata/praat-espeak.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultPitchConfig()
+	cfg := speech.DefaultPitchConfig()
 	cfg.VeryAccurate = true
 	var frames, agree int
 	var maxDiff float64
@@ -42,11 +42,11 @@ func TestVeryAccurateMatchesPraat(t *testing.T) {
 		if pa == nil {
 			t.Fatalf("%s: reference lacks pitch_accurate", pf.File)
 		}
-		s, err := ReadWAV(ref.Path(pf))
+		s, err := speech.ReadWAV(ref.Path(pf))
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ToPitch(s, cfg)
+		p, err := speech.ToPitch(s, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestAgreementWithPraatExtra(t *testing.T) {
 // issue 8's acceptance thresholds.
 func checkAgreement(t *testing.T, ref *PraatReference) *Agreement {
 	t.Helper()
-	a, err := CompareWithPraat(ref, DefaultConfig())
+	a, err := CompareWithPraat(ref, speech.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,44 +116,13 @@ func checkAgreement(t *testing.T, ref *PraatReference) *Agreement {
 	return a
 }
 
-// TestSpeakingRateExtra reports the speaking-rate correlation on the
-// validation set named by ROLEPRINT_SPEECH_PRAAT_REF (its WAVs are named
-// VOICE-pPITCH-sRATE.wav; one text per voice and pitch): Spearman over each
-// 5-rate series and over all files pooled.
-func TestSpeakingRateExtra(t *testing.T) {
-	path := os.Getenv("ROLEPRINT_SPEECH_PRAAT_REF")
-	if path == "" {
-		t.Skip("ROLEPRINT_SPEECH_PRAAT_REF not set")
-	}
-	files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*-s*.wav"))
-	if len(files) == 0 {
-		t.Skip("no VOICE-pPITCH-sRATE.wav files next to the reference")
-	}
-	series := map[string][]string{}
-	for _, f := range files {
-		key := espeakRate.ReplaceAllString(filepath.Base(f), "")
-		series[key] = append(series[key], f)
-	}
-	var sum, worst float64 = 0, 1
-	for _, fs := range series {
-		rho, _ := rateCorrelation(t, fs, "")
-		sum += rho
-		worst = math.Min(worst, rho)
-	}
-	pooled, _ := rateCorrelation(t, files, "")
-	t.Logf("%d series: mean Spearman %.3f, worst %.3f; pooled over %d files %.3f", len(series), sum/float64(len(series)), worst, len(files), pooled)
-	if pooled < 0.9 {
-		t.Errorf("pooled Spearman %.3f, want ≥ 0.9", pooled)
-	}
-}
-
 // TestAgreementWithPraatAlsa compares with Praat on human recordings:
 // the nine 48 kHz voice prompts of Debian's alsa-utils, measured by Praat
 // into testdata/praat-alsa.json. Skipped when alsa-utils is not installed.
 // At the files' own rate the analysis must match Praat as on the espeak
 // set; at the default 16 kHz the acceptance thresholds apply.
 func TestAgreementWithPraatAlsa(t *testing.T) {
-	ref, err := LoadPraatReference("testdata/praat-alsa.json")
+	ref, err := LoadPraatReference("../testdata/praat-alsa.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +130,7 @@ func TestAgreementWithPraatAlsa(t *testing.T) {
 		t.Skip("alsa-utils sounds not installed (apt-get install alsa-utils)")
 	}
 	checkAgreement(t, ref)
-	native := DefaultConfig()
+	native := speech.DefaultConfig()
 	native.Rate = 0
 	a, err := CompareWithPraat(ref, native)
 	if err != nil {
