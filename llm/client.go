@@ -18,7 +18,7 @@ import (
 // for concurrent use.
 type Client struct {
 	cfg   Config
-	url   string
+	ep    endpoint
 	http  *http.Client
 	cache *Cache
 	sem   chan struct{}
@@ -58,9 +58,13 @@ func New(cfg Config) (*Client, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	ep, err := newEndpoint(cfg.BaseURL, "chat/completions", cfg.APIKey)
+	if err != nil {
+		return nil, fmt.Errorf("llm: %w", err)
+	}
 	c := &Client{
 		cfg:    cfg,
-		url:    cfg.BaseURL + "/chat/completions",
+		ep:     ep,
 		http:   cfg.HTTPClient,
 		sem:    make(chan struct{}, cfg.MaxConcurrent),
 		sleep:  sleepCtx,
@@ -178,16 +182,28 @@ func (c *Client) chat(ctx context.Context, req Request, o chatOpts) (*Response, 
 	attempts := 0
 	for attempt := 0; attempt <= c.cfg.MaxRetries; attempt++ {
 		if attempt > 0 {
+			var api *APIError
+			if errors.As(lastErr, &api) && api.RetryAfter > c.cfg.MaxRetryAfter {
+				// Waiting an hour for a quota to reset is not a retry:
+				// fail now with the server's own message.
+				c.stats.failures.Add(1)
+				return nil, fmt.Errorf("llm: %s at %s after %d attempt(s): %w; the server asks to wait %s before retrying, longer than the %s cap (--llm-max-retry-after)",
+					req.Model, RedactURL(c.cfg.BaseURL), attempts, lastErr, api.RetryAfter.Round(time.Second), c.cfg.MaxRetryAfter)
+			}
 			c.stats.retries.Add(1)
 			wait := c.backoff(attempt, lastErr)
-			c.logf("llm: attempt %d/%d failed: %v; retrying in %s", attempt, c.cfg.MaxRetries+1, lastErr, wait.Round(time.Millisecond))
+			why := ""
+			if api != nil && api.RetryAfter > 0 {
+				why = fmt.Sprintf(" (the server's Retry-After %s, capped at %s)", api.RetryAfter.Round(time.Millisecond), c.cfg.MaxRetryAfter)
+			}
+			c.logf("llm: attempt %d/%d failed: %v; retrying in %s%s", attempt, c.cfg.MaxRetries+1, lastErr, wait.Round(time.Millisecond), why)
 			if err := c.sleep(ctx, wait); err != nil {
 				c.stats.failures.Add(1)
 				return nil, fmt.Errorf("llm: %w (while waiting to retry after: %v)", err, lastErr)
 			}
 		}
 		attempts++
-		resp, err := c.attempt(ctx, body)
+		resp, err := c.attempt(ctx, body, req.MaxTokens)
 		if err == nil {
 			resp.Attempts = attempt + 1
 			c.stats.promptTokens.Add(int64(resp.Usage.PromptTokens))
@@ -212,46 +228,40 @@ func (c *Client) chat(ctx context.Context, req Request, o chatOpts) (*Response, 
 	return nil, fmt.Errorf("llm: %s at %s after %d attempt(s): %w", req.Model, RedactURL(c.cfg.BaseURL), attempts, lastErr)
 }
 
-// attempt sends one HTTP request with its own timeout.
-func (c *Client) attempt(ctx context.Context, body []byte) (*Response, error) {
+// attempt sends one HTTP request with its own timeout and reads at most
+// replyLimit(maxTokens) bytes of the reply.
+func (c *Client) attempt(ctx context.Context, body []byte, maxTokens int) (*Response, error) {
 	c.stats.attempts.Add(1)
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("llm: %w", err)
+	header := c.cfg.Header.Clone()
+	if header == nil {
+		header = http.Header{}
 	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if c.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	header.Set("Accept", "application/json")
+	why := "the cap for a request without max_tokens"
+	if maxTokens > 0 {
+		why = fmt.Sprintf("the cap for max_tokens=%d: %d bytes a token plus %d KiB; a server that ignores max_tokens?", maxTokens, ReplyBytesPerToken, ReplyEnvelopeBytes>>10)
 	}
-	for k, vs := range c.cfg.Header {
-		for _, v := range vs {
-			hreq.Header.Add(k, v)
-		}
-	}
-	hresp, err := c.http.Do(hreq)
+	hresp, raw, err := post(actx, c.http, c.ep, "application/json", body, header, replyLimit(maxTokens), why)
 	if err != nil {
 		if ctx.Err() == nil && actx.Err() != nil {
-			return nil, &timeoutError{url: c.url, d: c.cfg.Timeout}
+			return nil, &timeoutError{url: c.ep.shown, d: c.cfg.Timeout}
+		}
+		if errors.Is(err, ErrReplyTooLarge) {
+			return nil, fmt.Errorf("%s: %w", c.ep.shown, err)
+		}
+		if hresp != nil {
+			return nil, &ReplyError{URL: c.ep.shown, Err: err}
 		}
 		return nil, err
 	}
-	defer hresp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(hresp.Body, 64<<20))
-	if err != nil {
-		if ctx.Err() == nil && actx.Err() != nil {
-			return nil, &timeoutError{url: c.url, d: c.cfg.Timeout}
-		}
-		return nil, &ReplyError{URL: c.url, Err: err}
-	}
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
-		e := apiError(c.url, hresp, raw)
+		e := apiError(c.ep.shown, hresp, raw)
 		e.Message, e.Body = c.redact(e.Message), c.redact(e.Body)
 		return nil, e
 	}
-	r, err := decodeCompletion(c.url, raw)
+	r, err := decodeCompletion(c.ep.shown, raw)
 	var re *ReplyError
 	if errors.As(err, &re) {
 		re.Body = c.redact(re.Body)
@@ -383,7 +393,8 @@ func retryable(err error) bool {
 // backoff returns the wait before retry number attempt (1-based): the
 // server's Retry-After when it gave one (capped at MaxRetryAfter, plus up
 // to 10 % jitter so clients do not return in lockstep), else full jitter
-// over an exponentially growing window.
+// over an exponentially growing window. chat fails instead of retrying
+// when the Retry-After is over the cap.
 func (c *Client) backoff(attempt int, lastErr error) time.Duration {
 	var api *APIError
 	if errors.As(lastErr, &api) && api.RetryAfter > 0 {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -55,8 +56,10 @@ type Config struct {
 	// [0, min(MaxBackoff, MinBackoff·2^n)] ("full jitter"). Defaults 1 s
 	// and 60 s.
 	MinBackoff, MaxBackoff time.Duration
-	// MaxRetryAfter caps how long a server's Retry-After is honoured; a
-	// longer one is waited for only up to this. Default 5 min.
+	// MaxRetryAfter caps how long a server's Retry-After is waited for: a
+	// reply that asks for longer fails at once with the server's message
+	// (a quota that resets in an hour is not worth six waits). Default
+	// 2 min.
 	MaxRetryAfter time.Duration
 	// JSONRetries is how many times ChatJSON asks again after a malformed
 	// or invalid reply. Default 2.
@@ -90,7 +93,7 @@ func DefaultConfig() Config {
 		MaxRetries:    6,
 		MinBackoff:    time.Second,
 		MaxBackoff:    60 * time.Second,
-		MaxRetryAfter: 5 * time.Minute,
+		MaxRetryAfter: 2 * time.Minute,
 		JSONRetries:   2,
 		MaxConcurrent: 4,
 	}
@@ -145,6 +148,7 @@ func firstEnv(names ...string) string {
 //	--llm-cache DIR      cache folder ("off" disables)
 //	--llm-timeout D      timeout of one attempt
 //	--llm-retries N      retries after a failed attempt
+//	--llm-max-retry-after D  longest Retry-After waited for (longer: fail)
 //	--llm-concurrency N  requests in flight
 //	--llm-temperature T  sampling temperature
 //	--llm-refresh[=all]  ask again where a cached reply fails validation
@@ -170,6 +174,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) (finish func() error) {
 	fs.StringVar(&cache, "llm-cache", cache, "folder of the on-disk answer cache, or off (env "+EnvCache+")")
 	fs.DurationVar(&c.Timeout, "llm-timeout", c.Timeout, "timeout of one HTTP attempt (env "+EnvTimeout+")")
 	fs.IntVar(&c.MaxRetries, "llm-retries", c.MaxRetries, "retries after a failed attempt (429, 5xx, timeouts)")
+	fs.DurationVar(&c.MaxRetryAfter, "llm-max-retry-after", c.MaxRetryAfter, "longest Retry-After (429/503) waited for; a server asking for longer fails the call with its message")
 	fs.IntVar(&c.MaxConcurrent, "llm-concurrency", c.MaxConcurrent, "requests in flight at once")
 	temp := 0.0
 	if c.Temperature != nil {
@@ -211,8 +216,12 @@ func (c *Config) validate() error {
 			c.APIKey = key
 		}
 	}
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/chat/completions")
+	if u, err := url.Parse(c.BaseURL); err == nil {
+		// Trim the path, not the string: a query (?key=…) may follow it.
+		u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/chat/completions")
+		u.RawPath = ""
+		c.BaseURL = u.String()
+	}
 	if c.Model == "" {
 		return fmt.Errorf("llm: no model: set --llm-model or %s", EnvModel)
 	}

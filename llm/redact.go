@@ -20,13 +20,35 @@ var (
 	bearerRE = regexp.MustCompile(`\b(Bearer|Basic|bearer)\s+[A-Za-z0-9._~+/=-]{6,}`)
 	// keyRE matches OpenAI-style secret keys (sk-…, sk-proj-…).
 	keyRE = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{6,}`)
-	// secretQuery are query parameters that carry keys.
-	secretQuery = []string{"key", "api_key", "api-key", "apikey", "access_token", "token"}
+	// queryParamRE matches one name=value pair of a URL query inside
+	// free text.
+	queryParamRE = regexp.MustCompile(`([?&;])([A-Za-z0-9_.\-]+)=([^&#\s"'<>]*)`)
 )
 
-// RedactURL returns u with its userinfo and key-bearing query parameters
-// (key, api_key, access_token, ...) replaced by REDACTED. Text that does
-// not parse as a URL goes through RedactText.
+// secretNames are query parameter names (lower case, without "-" and
+// "_") that carry credentials. SecretParam also treats any name that
+// ends in "key" or contains "token", "secret", "passw" or "signature" as
+// one.
+var secretNames = map[string]bool{
+	"key": true, "apikey": true, "token": true, "accesstoken": true, "secret": true,
+	"password": true, "passwd": true, "pwd": true, "pass": true, "sig": true, "signature": true,
+	"auth": true, "authorization": true, "credential": true, "credentials": true,
+	"session": true, "sessionid": true, "jwt": true, "bearer": true,
+}
+
+// SecretParam reports whether a URL query parameter of this name carries
+// a credential (key, api_key, token, access_token, secret, password, sig,
+// signature, auth, X-Goog-Api-Key, ...), whose value is redacted.
+func SecretParam(name string) bool {
+	n := strings.NewReplacer("-", "", "_", "", ".", "").Replace(strings.ToLower(name))
+	return secretNames[n] || strings.HasSuffix(n, "key") || strings.Contains(n, "token") ||
+		strings.Contains(n, "secret") || strings.Contains(n, "passw") || strings.Contains(n, "signature")
+}
+
+// RedactURL returns u with its userinfo and the values of its
+// credential-like query parameters (see SecretParam) replaced by
+// REDACTED; the other parameters keep their order and spelling. Text that
+// does not parse as a URL goes through RedactText.
 func RedactURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.Scheme == "" {
@@ -35,21 +57,7 @@ func RedactURL(u string) string {
 	if p.User != nil {
 		p.User = url.User(Redacted)
 	}
-	if p.RawQuery != "" {
-		q := p.Query()
-		changed := false
-		for k := range q {
-			for _, s := range secretQuery {
-				if strings.EqualFold(k, s) {
-					q.Set(k, Redacted)
-					changed = true
-				}
-			}
-		}
-		if changed {
-			p.RawQuery = q.Encode()
-		}
-	}
+	p.RawQuery = redactQuery(p.RawQuery)
 	return p.String()
 }
 
@@ -69,6 +77,7 @@ func RedactHeader(h http.Header) http.Header {
 }
 
 // RedactText replaces, in free text, the given secrets, URL userinfo,
+// the values of credential-like query parameters (?key=…, &token=…),
 // "Bearer …"/"Basic …" credentials and sk-… keys by REDACTED.
 func RedactText(s string, secrets ...string) string {
 	for _, sec := range secrets {
@@ -86,25 +95,33 @@ func RedactText(s string, secrets ...string) string {
 		}
 		return m
 	})
+	s = redactQuery(s)
 	return keyRE.ReplaceAllString(s, Redacted)
 }
 
-// splitUserinfo removes the userinfo from a base URL and returns the
-// credential it carried (the password, or the user name when there is
-// no password), so "http://user:sk-…@host/v1" becomes "http://host/v1"
-// with key "sk-…".
-func splitUserinfo(base string) (clean, key string) {
-	p, err := url.Parse(base)
-	if err != nil || p.User == nil {
-		return base, ""
+// redactQuery replaces the values of credential-like name=value pairs
+// that follow "?", "&" or ";" in s (a raw query or text holding URLs).
+// A raw query passed alone has no leading "?", so its first pair is
+// matched through a "?" added and removed here.
+func redactQuery(s string) string {
+	if s == "" {
+		return s
 	}
-	if pw, ok := p.User.Password(); ok {
-		key = pw
-	} else {
-		key = p.User.Username()
+	bare := !strings.ContainsAny(s[:1], "?&;")
+	if bare {
+		s = "?" + s
 	}
-	p.User = nil
-	return p.String(), key
+	s = queryParamRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := queryParamRE.FindStringSubmatch(m)
+		if !SecretParam(sub[2]) || sub[3] == "" || sub[3] == Redacted {
+			return m
+		}
+		return sub[1] + sub[2] + "=" + Redacted
+	})
+	if bare {
+		s = s[1:]
+	}
+	return s
 }
 
 // Endpoint describes a client's configuration without secrets, for run
@@ -136,6 +153,13 @@ func (c Config) secrets() []string {
 	var s []string
 	if c.APIKey != "" {
 		s = append(s, c.APIKey)
+	}
+	if u, err := url.Parse(c.BaseURL); err == nil {
+		for k, vs := range u.Query() {
+			if SecretParam(k) {
+				s = append(s, vs...)
+			}
+		}
 	}
 	for _, k := range secretHeaders {
 		for _, v := range c.Header.Values(k) {
