@@ -41,6 +41,19 @@ func newEndpoint(base, path, key string) (endpoint, error) {
 	return endpoint{url: s, shown: RedactURL(s), key: key}, nil
 }
 
+// redact removes the endpoint's key and its query's credentials from s.
+func (ep endpoint) redact(s string) string {
+	secrets := []string{ep.key}
+	if u, err := url.Parse(ep.url); err == nil {
+		for k, vs := range u.Query() {
+			if SecretParam(k) {
+				secrets = append(secrets, vs...)
+			}
+		}
+	}
+	return RedactText(s, secrets...)
+}
+
 // splitUserinfo removes the userinfo from a base URL and returns the
 // credential it carried (the password, or the user name when there is
 // no password), so "http://user:sk-…@host/v1" becomes "http://host/v1"

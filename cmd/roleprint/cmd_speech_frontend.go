@@ -147,8 +147,8 @@ func envOr(name, def string) string {
 	return def
 }
 
-func (a asrFlags) config() (frontend.ASRConfig, error) {
-	c := frontend.ASRConfig{BaseURL: *a.base, Model: *a.model, Language: *a.lang, Prompt: *a.prompt}
+func (a asrFlags) config() (llm.ASRConfig, error) {
+	c := llm.ASRConfig{BaseURL: *a.base, Model: *a.model, Language: *a.lang, Prompt: *a.prompt}
 	if c.BaseURL == "" {
 		return c, usagef("no transcription server: set --asr-base-url (e.g. http://127.0.0.1:8080/v1 for whisper.cpp's server, see docs/speech.md)")
 	}
@@ -166,13 +166,13 @@ func (a asrFlags) config() (frontend.ASRConfig, error) {
 
 // transcribeAudio converts audio to a 16 kHz mono WAV (or rate) and sends
 // it to the transcription server.
-func transcribeAudio(ctx context.Context, cfg frontend.ASRConfig, audio string, opts frontend.DecodeOptions) (*frontend.Transcript, error) {
+func transcribeAudio(ctx context.Context, cfg llm.ASRConfig, audio string, opts frontend.DecodeOptions) (*llm.Transcript, error) {
 	wav, cleanup, err := frontend.ConvertWAV(ctx, audio, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	return frontend.Transcribe(ctx, cfg, wav)
+	return llm.Transcribe(ctx, cfg, wav)
 }
 
 func runSpeechTranscribe(ctx context.Context, e *env, args []string) error {
@@ -245,7 +245,7 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 			def = strings.TrimSpace(v)
 		}
 	}
-	cfg := frontend.TTSConfig{BaseURL: *base, Model: *model, Voice: def}
+	cfg := llm.TTSConfig{BaseURL: *base, Model: *model, Voice: def}
 	if *keyEnv != "" {
 		if cfg.APIKey = os.Getenv(*keyEnv); cfg.APIKey == "" {
 			return usagef("--tts-key-env %s: that environment variable is empty", *keyEnv)

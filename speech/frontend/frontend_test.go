@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/speech"
 	"github.com/roleprint/roleprint/speech/frontend"
 )
@@ -122,61 +121,6 @@ func TestTruncatedStreamWAV(t *testing.T) {
 	}
 }
 
-// Transcribe posts the file as multipart with verbose_json and word
-// timestamps, sends a userinfo key as Bearer and never prints it, and
-// reads words at the top level or inside segments (whisper.cpp).
-func TestTranscribeVerboseJSON(t *testing.T) {
-	var got struct {
-		format, grans, model, auth string
-		size                       int
-	}
-	reply := `{"text": "hi there", "language": "en", "duration": 1.0, "words": [{"word": " hi", "start": 0.1, "end": 0.3}, {"word": "there", "start": 0.35, "end": 0.8}]}`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/audio/transcriptions" {
-			http.Error(w, `{"error": {"message": "no such endpoint; key sk-secret-123456 rejected"}}`, 404)
-			return
-		}
-		if err := r.ParseMultipartForm(32 << 20); err != nil {
-			http.Error(w, err.Error(), 400)
-			return
-		}
-		got.format, got.model, got.auth = r.FormValue("response_format"), r.FormValue("model"), r.Header.Get("Authorization")
-		got.grans = strings.Join(r.MultipartForm.Value["timestamp_granularities[]"], ",")
-		f, _, _ := r.FormFile("file")
-		b, _ := io.ReadAll(f)
-		got.size = len(b)
-		fmt.Fprint(w, reply)
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	p := filepath.Join(dir, "a.wav")
-	tone(t, p, 16000, 0.5)
-	base := strings.Replace(srv.URL, "http://", "http://u:sk-secret-123456@", 1) + "/v1"
-	tr, err := frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: base, Model: "whisper-1"}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := os.Stat(p)
-	if got.format != "verbose_json" || !strings.Contains(got.grans, "word") || got.model != "whisper-1" || got.auth != "Bearer sk-secret-123456" || got.size != int(st.Size()) {
-		t.Fatalf("server saw %+v", got)
-	}
-	if len(tr.Words) != 2 || tr.Words[0] != (frontend.TimedWord{Word: "hi", Start: 0.1, End: 0.3}) {
-		t.Fatalf("words %+v", tr.Words)
-	}
-	reply = `{"text": "hi", "segments": [{"start": 0, "end": 1, "text": "hi", "words": [{"word": "hi", "start": 0.2, "end": 0.4}]}]}`
-	if tr, err = frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: srv.URL + "/v1"}, p); err != nil || len(tr.Words) != 1 || tr.Words[0].Start != 0.2 {
-		t.Fatalf("segment words: %+v %v", tr, err)
-	}
-	reply = `{"text": "hi", "segments": [{"start": 0, "end": 1, "text": "hi"}]}`
-	if _, err = frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: srv.URL + "/v1"}, p); err == nil || !strings.Contains(err.Error(), "timestamp_granularities") {
-		t.Fatalf("no word timestamps accepted: %v", err)
-	}
-	_, err = frontend.Transcribe(context.Background(), frontend.ASRConfig{BaseURL: strings.Replace(srv.URL, "http://", "http://u:sk-secret-123456@", 1) + "/wrong"}, p)
-	if err == nil || strings.Contains(err.Error(), "sk-secret") || !strings.Contains(err.Error(), "404") {
-		t.Fatalf("404: %v", err)
-	}
-}
-
 // Synthesize writes the server's WAV atomically and refuses a reply that
 // is not one.
 func TestSynthesize(t *testing.T) {
@@ -196,7 +140,7 @@ func TestSynthesize(t *testing.T) {
 	}))
 	defer srv.Close()
 	out := filepath.Join(dir, "sub", "line.wav")
-	cfg := frontend.TTSConfig{BaseURL: srv.URL + "/v1", Model: "tts-1", Voice: "alloy"}
+	cfg := llm.TTSConfig{BaseURL: srv.URL + "/v1", Model: "tts-1", Voice: "alloy"}
 	if err := frontend.Synthesize(context.Background(), cfg, "Hello there.", out); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package frontend
+package llm
 
 import (
 	"bytes"
@@ -12,8 +12,14 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+)
 
-	"github.com/roleprint/roleprint/llm"
+// Caps on the bodies of the audio endpoints' replies: a verbose_json
+// transcript of hours of audio is a few MiB; a WAV of one line of speech at
+// 48 kHz is a few MiB, and 512 MiB is over an hour of it.
+const (
+	MaxTranscriptBytes = 256 << 20
+	MaxSpeechBytes     = 512 << 20
 )
 
 // ASRConfig points at an OpenAI-compatible transcription endpoint
@@ -22,7 +28,8 @@ import (
 // --inference-path /v1/audio/transcriptions, vLLM.
 type ASRConfig struct {
 	// BaseURL is the API root ending in /v1. A key in its userinfo is
-	// sent as the Bearer key and never printed.
+	// sent as the Bearer key; one in its query stays there; neither is
+	// ever printed.
 	BaseURL string `json:"base_url"`
 	// Model is the model name ("whisper-1", "Systran/faster-whisper-small").
 	Model string `json:"model"`
@@ -80,19 +87,14 @@ type Transcript struct {
 // take only 16 kHz WAV. A reply without word timestamps is an error that
 // says so. Errors never show the key.
 func Transcribe(ctx context.Context, cfg ASRConfig, audioPath string) (*Transcript, error) {
-	base, key := cfg.BaseURL, cfg.APIKey
-	if base == "" {
+	if cfg.BaseURL == "" {
 		return nil, fmt.Errorf("asr: no base URL (--asr-base-url, e.g. http://127.0.0.1:8000/v1)")
 	}
-	if u, k := splitUserinfo(base); k != "" {
-		base = u
-		if key == "" {
-			key = k
-		}
+	ep, err := newEndpoint(cfg.BaseURL, "audio/transcriptions", cfg.APIKey)
+	if err != nil {
+		return nil, fmt.Errorf("asr: %w", err)
 	}
-	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/audio/transcriptions")
-	url := base + "/audio/transcriptions"
-	shown := llm.RedactURL(url)
+	shown := ep.shown
 	f, err := os.Open(audioPath)
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
@@ -125,37 +127,20 @@ func Transcribe(ctx context.Context, cfg ASRConfig, audioPath string) (*Transcri
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(rctx, http.MethodPost, url, &body)
+	resp, raw, err := post(rctx, cfg.HTTPClient, ep, mw.FormDataContentType(), body.Bytes(), nil, MaxTranscriptBytes, "the cap for a transcript")
 	if err != nil {
-		return nil, fmt.Errorf("asr: %s: %v", shown, llm.RedactText(err.Error(), key))
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("asr: %s: %s", shown, llm.RedactText(err.Error(), key))
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-	if err != nil {
-		return nil, fmt.Errorf("asr: %s: %w", shown, err)
+		return nil, fmt.Errorf("asr: %s: %s", shown, ep.redact(err.Error()))
 	}
 	if resp.StatusCode/100 != 2 {
 		hint := ""
 		if resp.StatusCode == 404 {
 			hint = " (check the base URL, which should end in /v1; whisper.cpp's server needs --inference-path /v1/audio/transcriptions)"
 		}
-		return nil, fmt.Errorf("asr: %s: HTTP %d: %s%s", shown, resp.StatusCode, llm.RedactText(snippetText(raw, 300), key), hint)
+		return nil, fmt.Errorf("asr: %s: HTTP %d: %s%s", shown, resp.StatusCode, ep.redact(snippet(bytes.TrimSpace(raw), 300)), hint)
 	}
 	var t Transcript
 	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, fmt.Errorf("asr: %s: reply is not verbose_json (%v); starts %q", shown, err, snippetText(raw, 120))
+		return nil, fmt.Errorf("asr: %s: reply is not verbose_json (%v); starts %q", shown, err, snippet(bytes.TrimSpace(raw), 120))
 	}
 	if len(t.Words) == 0 {
 		for _, s := range t.Segments {
@@ -166,39 +151,59 @@ func Transcribe(ctx context.Context, cfg ASRConfig, audioPath string) (*Transcri
 		t.Words[i].Word = strings.TrimSpace(t.Words[i].Word)
 	}
 	if len(t.Words) == 0 {
-		return nil, fmt.Errorf("asr: %s: the reply has no word timestamps (want verbose_json with timestamp_granularities[]=word; %d segments, text %q)", shown, len(t.Segments), snippetText([]byte(t.Text), 80))
+		return nil, fmt.Errorf("asr: %s: the reply has no word timestamps (want verbose_json with timestamp_granularities[]=word; %d segments, text %q)", shown, len(t.Segments), snippet([]byte(t.Text), 80))
 	}
 	return &t, nil
 }
 
-func snippetText(b []byte, n int) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
+// TTSConfig points at an OpenAI-compatible speech endpoint (POST
+// BASE/audio/speech): OpenAI, Kokoro-FastAPI, openedai-speech, speaches.
+type TTSConfig struct {
+	// BaseURL is the API root ending in /v1 (userinfo or query key as in ASRConfig).
+	BaseURL string `json:"base_url"`
+	// Model is the TTS model ("tts-1", "kokoro").
+	Model string `json:"model"`
+	// Voice is the voice name ("alloy", "af_bella").
+	Voice string `json:"voice"`
+	// Speed is the speaking speed (0: the server's default, 1.0).
+	Speed float64 `json:"speed,omitempty"`
+	// APIKey is sent as a Bearer key when not empty.
+	APIKey string `json:"-"`
+	// Timeout bounds one request. Default 2 min.
+	Timeout time.Duration `json:"-"`
+	// HTTPClient is the client used; nil means a new one.
+	HTTPClient *http.Client `json:"-"`
 }
 
-// splitUserinfo removes the userinfo of a URL and returns the credential
-// it carried (password, else user name).
-func splitUserinfo(raw string) (string, string) {
-	i := strings.Index(raw, "://")
-	if i < 0 {
-		return raw, ""
+// Speak asks the speech endpoint to say text as a WAV file and returns the
+// reply's bytes as they came (speech/frontend.Synthesize checks them and
+// writes the file). Errors never show the key.
+func Speak(ctx context.Context, cfg TTSConfig, text string) ([]byte, error) {
+	if cfg.BaseURL == "" {
+		return nil, fmt.Errorf("tts: no base URL (--tts-base-url)")
 	}
-	rest := raw[i+3:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
+	ep, err := newEndpoint(cfg.BaseURL, "audio/speech", cfg.APIKey)
+	if err != nil {
+		return nil, fmt.Errorf("tts: %w", err)
 	}
-	at := strings.LastIndex(rest[:end], "@")
-	if at < 0 {
-		return raw, ""
+	shown := ep.shown
+	body := map[string]any{"model": cfg.Model, "input": text, "voice": cfg.Voice, "response_format": "wav"}
+	if cfg.Speed > 0 {
+		body["speed"] = cfg.Speed
 	}
-	info := rest[:at]
-	key := info
-	if c := strings.IndexByte(info, ':'); c >= 0 {
-		key = info[c+1:]
+	b, _ := json.Marshal(body)
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
 	}
-	return raw[:i+3] + rest[at+1:], key
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	resp, raw, err := post(rctx, cfg.HTTPClient, ep, "application/json", b, nil, MaxSpeechBytes, "the cap for synthesized speech")
+	if err != nil {
+		return nil, fmt.Errorf("tts: %s: %s", shown, ep.redact(err.Error()))
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("tts: %s: HTTP %d: %s", shown, resp.StatusCode, ep.redact(snippet(bytes.TrimSpace(raw), 300)))
+	}
+	return raw, nil
 }
