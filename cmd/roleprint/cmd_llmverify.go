@@ -169,6 +169,9 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
+			if res.Unparsed > 0 {
+				e.Logf("llm-verify %s %s: %d of %d replies give no usable verdict (none, or cut at the token limit: raise --max-tokens); they count as \"different\" and are not cached, so a rerun asks again (--llm-refresh also re-asks such replies cached by older runs)", v, p, res.Unparsed, res.N)
+			}
 			out.Results = append(out.Results, res)
 		}
 	}
