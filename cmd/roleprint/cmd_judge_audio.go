@@ -104,14 +104,14 @@ func (a *judgeAcoustic) missing(roles map[string]bool) []string {
 }
 
 // speechRoleJudge returns the SpeechRole judge for the instances file
-// path: with --judge-audio an AudioPairJudge reading the recordings
+// path: with --judge-audio an AudioPairJudge (with prompts) reading the recordings
 // relative to the file (converting formats input_audio does not take to
 // WAV), else pj.
-func speechRoleJudge(pj judge.PairJudge, c *llm.Client, audio bool, path string) judge.PairJudge {
+func speechRoleJudge(pj judge.PairJudge, c *llm.Client, prompts *llm.Prompts, audio bool, path string) judge.PairJudge {
 	if !audio || c == nil {
 		return pj
 	}
-	return &judge.AudioPairJudge{Client: c, BaseDir: filepath.Dir(path), Load: judgeAudioLoad}
+	return &judge.AudioPairJudge{Client: c, Prompts: prompts, BaseDir: filepath.Dir(path), Load: judgeAudioLoad}
 }
 
 // speechJudgedOn labels what a SpeechRole system's speech dimensions were

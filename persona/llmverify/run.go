@@ -116,7 +116,7 @@ func Messages(item Item, demos []Item, cfg Config) ([]llm.Message, error) {
 	sys := cfg.System
 	if sys == "" {
 		var err error
-		if sys, err = t.render(TemplateSystem, struct{}{}); err != nil {
+		if sys, err = t.Render(TemplateSystem, struct{}{}); err != nil {
 			return nil, err
 		}
 	}
