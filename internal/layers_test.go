@@ -52,8 +52,8 @@ var groups = []struct{ prefix, group string }{
 //	sv/table2                    the Table 2 runner: over the sv core; the sv model packages
 //	                             (sv/baseline, sv/neural, sv/uselite, sv/verifier) import it
 //	                             for RegisterDefaultRow, so it imports none of them (a cycle)
-//	persona                      may use speech and the small sv/encoder, not sv itself
-//	persona/llmverify            the one persona package over sv (sv/roleplay's pair items)
+//	persona                      may use speech, its front end and the small sv/encoder, not sv itself
+//	persona/llmverify            a persona package kept apart: it uses the sv/encoder Progress, not sv
 //	plots                        a leaf of figures (internal only)
 //	plots/paperfig               adapts result types to figures: above sv/speech/persona
 //	report                       tables and report pages; imported by kernel, so below it
@@ -74,7 +74,7 @@ var below = map[string][]string{
 	"sv":        {"internal", "stats", "data", "encoder", "table2"},
 	"table2":    {"internal", "stats", "data", "encoder", "sv"},
 	"persona":   {"internal", "stats", "data", "llm", "speech", "frontend", "encoder"},
-	"llmverify": {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona"},
+	"llmverify": {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "persona"},
 	"plots":     {"internal"},
 	"paperfig":  {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona", "llmverify", "plots"},
 	"report":    {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig"},

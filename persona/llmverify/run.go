@@ -10,7 +10,7 @@ import (
 
 	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/stats"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/encoder"
 )
 
 // Chatter sends one chat request and accepts its reply only when check
@@ -190,7 +190,7 @@ func Demonstrations(train []Item, k int, seed int64, id string) ([]Item, error) 
 // counts in Result.Unparsed and is not cached, so the next run asks again;
 // a cached one from an older run is counted the same way until
 // --llm-refresh asks again. progress counts pairs answered.
-func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, progress sv.Progress) (*Result, error) {
+func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, progress encoder.Progress) (*Result, error) {
 	if cfg.View == "" {
 		cfg.View = Utterances
 	}
