@@ -1,5 +1,16 @@
-// Package llm is a small client for OpenAI-compatible chat-completions
-// servers (OpenAI, vLLM, llama.cpp's server, Ollama's /v1, LiteLLM, ...).
+// Package llm is RolePrint's one LLM/HTTP layer: a small client for
+// OpenAI-compatible servers (OpenAI, vLLM, llama.cpp's server, Ollama's
+// /v1, LiteLLM, ...) for chat completions (Client), transcription
+// (Transcribe) and speech (Speak), and the prompt template sets (Prompts)
+// of the judges and the LLM verifier. persona and speech/frontend use it;
+// it imports neither.
+//
+// It is written by hand over net/http rather than on an HTTP retry
+// library: none is in go.mod, and the rules here are specific to these
+// APIs (which statuses and reply errors are worth a retry, Retry-After
+// and retry-after-ms with a cap that fails instead of waiting, a cache
+// that stores only replies that pass validation, redaction of keys in
+// userinfo, query and headers).
 //
 // It is built for long evaluation runs that must not pay twice:
 //
@@ -10,8 +21,13 @@
 //   - Every attempt has its own timeout; 408, 409, 429, 5xx replies,
 //     timeouts, dropped connections and unreadable reply bodies are retried
 //     with exponential backoff and full jitter, honouring Retry-After (and
-//     retry-after-ms); other statuses fail at once with the server's
-//     message.
+//     retry-after-ms) up to Config.MaxRetryAfter; a server that asks for
+//     longer fails the call with its message. Other statuses fail at once
+//     with the server's message.
+//   - Reply bodies are capped: a chat reply by the request's max_tokens
+//     (ReplyBytesPerToken per token plus ReplyEnvelopeBytes, MaxReplyBytes
+//     without max_tokens), transcripts and speech by MaxTranscriptBytes and
+//     MaxSpeechBytes; a larger body is ErrReplyTooLarge, not retried.
 //   - Successful replies are stored in an on-disk cache keyed by a SHA-256
 //     of the request (model, messages, temperature, top_p, max_tokens,
 //     seed, stop, response_format and an optional CacheTag). Each entry is
@@ -25,8 +41,12 @@
 //     (--llm-refresh=all) for every request.
 //   - Credentials never appear in errors, log lines, manifests or cache
 //     entries: a key in the base URL's userinfo is sent as the Bearer key
-//     and dropped from the URL; RedactURL, RedactHeader and RedactText
-//     clean what is printed; Config.Endpoint is the manifest-safe view.
+//     and dropped from the URL; a key in its query stays there (endpoint
+//     paths are joined to the URL's path with url.JoinPath, the query
+//     kept); RedactURL, RedactHeader and RedactText clean what is printed,
+//     including the values of credential-like query parameters
+//     (SecretParam) and the URL inside a wrapped *url.Error;
+//     Config.Endpoint is the manifest-safe view.
 //   - Messages can carry text and input_audio parts (UserParts,
 //     AudioPart) for models that listen.
 //   - Cancelling the context stops a request and any backoff sleep at once.
