@@ -83,9 +83,9 @@ type Transcript struct {
 
 // Transcribe sends an audio file to the transcription endpoint asking
 // for verbose_json with word timestamps, and returns the timed words. The
-// file is sent as it is; convert it first (ConvertWAV) for servers that
-// take only 16 kHz WAV. A reply without word timestamps is an error that
-// says so. Errors never show the key.
+// file is sent as it is; convert it first (speech/frontend.ConvertWAV)
+// for servers that take only 16 kHz WAV. A reply without word timestamps
+// is an error that says so. Errors never show the key.
 func Transcribe(ctx context.Context, cfg ASRConfig, audioPath string) (*Transcript, error) {
 	if cfg.BaseURL == "" {
 		return nil, fmt.Errorf("asr: no base URL (--asr-base-url, e.g. http://127.0.0.1:8000/v1)")

@@ -34,8 +34,9 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // fills zero durations, BaseURL and MaxConcurrent with defaults, but a zero
 // MaxRetries or JSONRetries means none.
 type Config struct {
-	// BaseURL is the API root ending in /v1; "/chat/completions" is
-	// appended. Default DefaultBaseURL.
+	// BaseURL is the API root ending in /v1; "chat/completions" is
+	// joined to its path, and a query (?key=…) is kept. Default
+	// DefaultBaseURL.
 	BaseURL string
 	// Model is the model name sent with every request (required).
 	Model string
@@ -72,8 +73,9 @@ type Config struct {
 	CacheDir string
 	// Refresh says which cached answers are asked again: RefreshNone
 	// (default) replays every cached answer, RefreshFailed asks again
-	// only where the cached reply fails ChatJSON's validation, RefreshAll
-	// skips reading the cache. New answers are written in every mode.
+	// only where the cached reply fails validation (ChatJSON,
+	// ChatChecked), RefreshAll skips reading the cache. New answers are
+	// written in every mode.
 	Refresh RefreshMode
 	// HTTPClient is the client used; nil means a new http.Client.
 	HTTPClient *http.Client
