@@ -23,7 +23,8 @@ var groups = []struct{ prefix, group string }{
 	{"internal", "internal"},
 	{"stats", "stats"},
 	{"data", "data"},
-	{"persona/llm", "llm"},
+	{"llm", "llm"},
+	{"speech/frontend", "frontend"},
 	{"speech", "speech"},
 	{"sv/encoder", "encoder"},
 	{"sv/table2", "table2"},
@@ -43,13 +44,16 @@ var groups = []struct{ prefix, group string }{
 //
 //	internal, stats, sv/encoder  leaves: nothing of ours (internal: only itself)
 //	data                         the schema, importers, pairs, catalog, assets
-//	persona/llm                  the LLM client, shared by speech's front end and persona
-//	speech | sv                  side by side: neither imports the other; sv imports no persona
+//	speech                       the signal-processing core: nothing of ours but the leaves
+//	llm                          chat, transcription and speech over OpenAI-compatible
+//	                             endpoints: retries, cache, redaction, limits
+//	speech/frontend | sv         side by side: neither imports the other; sv imports no persona;
+//	                             the front end (files, ffmpeg, ASR/TTS, corpora) is over speech and llm
 //	sv/table2                    the Table 2 runner: over the sv core; the sv model packages
 //	                             (sv/baseline, sv/neural, sv/uselite, sv/verifier) import it
 //	                             for RegisterDefaultRow, so it imports none of them (a cycle)
-//	persona                      may use speech and the small sv/encoder, not sv itself
-//	persona/llmverify            the one persona package over sv (sv/roleplay's pair items)
+//	persona                      may use speech, its front end and the small sv/encoder, not sv itself
+//	persona/llmverify            a persona package kept apart: it uses the sv/encoder Progress, not sv
 //	plots                        a leaf of figures (internal only)
 //	plots/paperfig               adapts result types to figures: above sv/speech/persona
 //	report                       tables and report pages; imported by kernel, so below it
@@ -64,17 +68,18 @@ var below = map[string][]string{
 	"stats":     {},
 	"encoder":   {},
 	"data":      {"internal", "stats"},
+	"speech":    {"internal", "stats"},
 	"llm":       {"internal", "stats", "data"},
-	"speech":    {"internal", "stats", "data", "llm"},
+	"frontend":  {"internal", "stats", "data", "llm", "speech"},
 	"sv":        {"internal", "stats", "data", "encoder", "table2"},
 	"table2":    {"internal", "stats", "data", "encoder", "sv"},
-	"persona":   {"internal", "stats", "data", "llm", "speech", "encoder"},
-	"llmverify": {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "table2", "persona"},
+	"persona":   {"internal", "stats", "data", "llm", "speech", "frontend", "encoder"},
+	"llmverify": {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "persona"},
 	"plots":     {"internal"},
-	"paperfig":  {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "table2", "persona", "llmverify", "plots"},
-	"report":    {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig"},
-	"kernel":    {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig", "report"},
-	"cmd":       {"internal", "stats", "data", "llm", "speech", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig", "report", "kernel"},
+	"paperfig":  {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona", "llmverify", "plots"},
+	"report":    {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig"},
+	"kernel":    {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig", "report"},
+	"cmd":       {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "sv", "table2", "persona", "llmverify", "plots", "paperfig", "report", "kernel"},
 }
 
 // forbidden are single imports the groups allow but the layering does
@@ -180,12 +185,17 @@ func TestImportDirections(t *testing.T) {
 }
 
 // TestViolationsCatchesUpwardImports checks the checker on made-up
-// packages: an import from sv into persona, from stats into data, and from
-// kernel into data/importers are reported; allowed ones are not.
+// packages: imports from sv into llm, from the speech core into llm,
+// persona or its own front end, from the front end into persona, from
+// stats into data, from any package into cmd, and from kernel into
+// data/importers are reported; allowed ones are not.
 func TestViolationsCatchesUpwardImports(t *testing.T) {
 	m := func(s string) string { return module + "/" + s }
 	pkgs := []listedPackage{
-		{ImportPath: m("sv"), Imports: []string{m("persona/llm"), m("stats"), "fmt"}},
+		{ImportPath: m("sv"), Imports: []string{m("llm"), m("stats"), "fmt"}},
+		{ImportPath: m("speech"), Imports: []string{m("persona/judge"), m("llm"), m("speech/frontend"), m("stats")}},
+		{ImportPath: m("speech/frontend"), Imports: []string{m("speech"), m("llm"), m("persona")}},
+		{ImportPath: m("data"), Imports: []string{m("cmd/roleprint")}},
 		{ImportPath: m("stats"), Imports: []string{m("data")}},
 		{ImportPath: m("kernel"), Imports: []string{m("data/importers"), m("report")}},
 		{ImportPath: m("persona/textmetrics"), Imports: []string{m("sv"), m("sv/encoder")}},
@@ -193,11 +203,16 @@ func TestViolationsCatchesUpwardImports(t *testing.T) {
 	}
 	got := violations(pkgs)
 	want := []string{
+		"data (data) imports cmd/roleprint (cmd): not a layer below",
 		"kernel (kernel) imports data/importers: forbidden (see forbidden)",
 		"newtop: in no layer group (add its folder to groups in internal/layers_test.go)",
 		"persona/textmetrics (persona) imports sv (sv): not a layer below",
+		"speech (speech) imports llm (llm): not a layer below",
+		"speech (speech) imports persona/judge (persona): not a layer below",
+		"speech (speech) imports speech/frontend (frontend): not a layer below",
+		"speech/frontend (frontend) imports persona (persona): not a layer below",
 		"stats (stats) imports data (data): not a layer below",
-		"sv (sv) imports persona/llm (llm): not a layer below",
+		"sv (sv) imports llm (llm): not a layer below",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -4,9 +4,10 @@
 //
 // The work is split into sub-packages, each with one job:
 //
-//   - persona/llm: an OpenAI-compatible chat-completions client with
-//     timeouts, retries with backoff, and an on-disk request cache, shared
-//     with speech's front end and persona/llmverify.
+//   - The LLM layer is the top-level package llm (chat, transcription and
+//     speech over OpenAI-compatible endpoints: timeouts, retries with
+//     backoff, an on-disk request cache, redaction, reply caps), which the
+//     sub-packages below and the speech front end share.
 //   - persona/script: screenplay parsing (scene headings, speaker lines,
 //     narration) and chunking of long scenes; data.Utterance rows are
 //     accepted as well.

@@ -13,19 +13,3 @@ type SpeakerEmbedder interface {
 // MFCCStatsName names Embed's MFCC statistics in outputs: the embedding
 // used when no neural embedder is given, and no speaker model.
 const MFCCStatsName = "mfcc-stats (offline fallback)"
-
-// embedderName is cfg's embedder's name, MFCCStatsName without one.
-func (cfg CorpusConfig) embedderName() string {
-	if cfg.Embedder != nil {
-		return cfg.Embedder.Name()
-	}
-	return MFCCStatsName
-}
-
-// neuralName is the neural embedder's name, "" without one.
-func neuralName(cfg CorpusConfig) string {
-	if cfg.Embedder != nil {
-		return cfg.Embedder.Name()
-	}
-	return ""
-}

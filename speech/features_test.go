@@ -3,6 +3,7 @@ package speech
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -182,5 +183,36 @@ func TestAnalyzeFeaturesJSON(t *testing.T) {
 	b, err = json.Marshal(f)
 	if err != nil || !strings.Contains(string(b), `"f0_mean_hz":null`) || !strings.Contains(string(b), `"words_per_s":null`) {
 		t.Errorf("silence JSON %s, %v", b, err)
+	}
+}
+
+// TestSpeakingRateExtra reports the speaking-rate correlation on the
+// validation set named by ROLEPRINT_SPEECH_PRAAT_REF (its WAVs are named
+// VOICE-pPITCH-sRATE.wav; one text per voice and pitch): Spearman over each
+// 5-rate series and over all files pooled.
+func TestSpeakingRateExtra(t *testing.T) {
+	path := os.Getenv("ROLEPRINT_SPEECH_PRAAT_REF")
+	if path == "" {
+		t.Skip("ROLEPRINT_SPEECH_PRAAT_REF not set")
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*-s*.wav"))
+	if len(files) == 0 {
+		t.Skip("no VOICE-pPITCH-sRATE.wav files next to the reference")
+	}
+	series := map[string][]string{}
+	for _, f := range files {
+		key := espeakRate.ReplaceAllString(filepath.Base(f), "")
+		series[key] = append(series[key], f)
+	}
+	var sum, worst float64 = 0, 1
+	for _, fs := range series {
+		rho, _ := rateCorrelation(t, fs, "")
+		sum += rho
+		worst = math.Min(worst, rho)
+	}
+	pooled, _ := rateCorrelation(t, files, "")
+	t.Logf("%d series: mean Spearman %.3f, worst %.3f; pooled over %d files %.3f", len(series), sum/float64(len(series)), worst, len(files), pooled)
+	if pooled < 0.9 {
+		t.Errorf("pooled Spearman %.3f, want ≥ 0.9", pooled)
 	}
 }

@@ -167,11 +167,13 @@ func (in *Intensity) Mean(method Averaging) float64 {
 // "Get quantile" (linear interpolation between order statistics at
 // q·n + 0.5); NaN for no frames.
 func (in *Intensity) Quantile(q float64) float64 {
-	return praatQuantile(in.DB, q)
+	return PraatQuantile(in.DB, q)
 }
 
-// praatQuantile is Praat's NUMquantile on a sorted copy of x.
-func praatQuantile(x []float64, q float64) float64 {
+// PraatQuantile is Praat's NUMquantile: the q-quantile (0..1) of x,
+// interpolated between order statistics on a sorted copy; NaN when x is
+// empty. At q = 0.5 it is the median.
+func PraatQuantile(x []float64, q float64) float64 {
 	n := len(x)
 	if n == 0 {
 		return math.NaN()

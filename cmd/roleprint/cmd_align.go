@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/internal/fsx"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/align"
-	"github.com/roleprint/roleprint/persona/llm"
 )
 
 func init() {

@@ -111,12 +111,23 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	personas := fs.String("personas", "", "ablation: personas.json from 'roleprint persona distill' (personas become the agent's prompt and the judge's persona)")
 	audio := addJudgeAudioFlags(fs)
 	judgeAudio := fs.Bool("judge-audio", false, "speechrole with --judge llm: send the instances' candidate_audio/reference_audio recordings to the judge as input_audio parts, so SF, SN, PC and EA are judged on speech (instances without recordings fall back to transcripts; the report says which)")
+	promptsDir := fs.String("judge-prompts", "", "with --judge llm: folder of prompt templates replacing the embedded ones ("+strings.Join(judge.PromptNames, ", ")+"; see docs/persona.md)")
 	client := llmFlags(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usagef("no input files")
+	}
+	if *promptsDir != "" && *judgeName != "llm" {
+		return usagef("--judge-prompts goes with --judge llm")
+	}
+	prompts, err := judge.DefaultPrompts()
+	if *promptsDir != "" {
+		prompts, err = judge.LoadPrompts(*promptsDir)
+	}
+	if err != nil {
+		return err
 	}
 	c, err := client(*judgeName == "llm" || *agentName == "llm")
 	if err != nil {
@@ -129,7 +140,10 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		lj := judge.NewLexicalJudge()
 		pj, vj = lj, lj
 	case "llm":
-		pj, vj = &judge.LLMPairJudge{Client: c}, &judge.LLMJudge{Client: c}
+		pj, vj = &judge.LLMPairJudge{Client: c, Prompts: prompts}, &judge.LLMJudge{Client: c, Prompts: prompts}
+		for _, h := range prompts.Hashes() {
+			e.Logf("judge: prompt template %s", h)
+		}
 	default:
 		return usagef("unknown --judge %q (lexical, llm)", *judgeName)
 	}
@@ -166,7 +180,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			sj := speechRoleJudge(pj, c, *judgeAudio, p)
+			sj := speechRoleJudge(pj, c, prompts, *judgeAudio, p)
 			rep, fin := e.progress("judge " + systemName(p))
 			res, err := judge.ScoreSpeechRole(ctx, sj, systemName(p), insts, rep)
 			fin()

@@ -4,15 +4,15 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/roleprint/roleprint/speech/frontend"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/judge"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/speech"
 )
 
 // judgeAudioFlags are the flags with which `roleprint judge` computes the
@@ -49,14 +49,14 @@ func (f judgeAudioFlags) load(ctx context.Context, e *env) (*judgeAcoustic, erro
 	if err != nil {
 		return nil, fmt.Errorf("--audio-corpus: %w", err) // the error names the file
 	}
-	cfg := speech.DefaultCorpusConfig()
+	cfg := frontend.DefaultCorpusConfig()
 	cfg.BaseDir, cfg.CachePath = *f.dir, *f.cache
 	if cfg.BaseDir == "" {
 		cfg.BaseDir = filepath.Dir(*f.corpus)
 	}
 	report, finish := e.progress("acoustic profiles")
 	cfg.Progress = report
-	lines, err := speech.ProfileTags(ctx, utts, cfg)
+	lines, err := frontend.ProfileTags(ctx, utts, cfg)
 	finish()
 	if err != nil {
 		return nil, fmt.Errorf("--audio-corpus %s: %w", *f.corpus, err)
@@ -104,14 +104,14 @@ func (a *judgeAcoustic) missing(roles map[string]bool) []string {
 }
 
 // speechRoleJudge returns the SpeechRole judge for the instances file
-// path: with --judge-audio an AudioPairJudge reading the recordings
+// path: with --judge-audio an AudioPairJudge (with prompts) reading the recordings
 // relative to the file (converting formats input_audio does not take to
 // WAV), else pj.
-func speechRoleJudge(pj judge.PairJudge, c *llm.Client, audio bool, path string) judge.PairJudge {
+func speechRoleJudge(pj judge.PairJudge, c *llm.Client, prompts *llm.Prompts, audio bool, path string) judge.PairJudge {
 	if !audio || c == nil {
 		return pj
 	}
-	return &judge.AudioPairJudge{Client: c, BaseDir: filepath.Dir(path), Load: judgeAudioLoad}
+	return &judge.AudioPairJudge{Client: c, Prompts: prompts, BaseDir: filepath.Dir(path), Load: judgeAudioLoad}
 }
 
 // speechJudgedOn labels what a SpeechRole system's speech dimensions were
@@ -138,7 +138,7 @@ func judgeAudioLoad(path string) ([]byte, string, error) {
 	if b, format, err := judge.LoadAudioFile(path); err == nil || !strings.Contains(err.Error(), "convert") {
 		return b, format, err
 	}
-	wav, cleanup, err := speech.ConvertWAV(context.Background(), path, speech.DecodeOptions{Rate: speech.ASRRate})
+	wav, cleanup, err := frontend.ConvertWAV(context.Background(), path, frontend.DecodeOptions{Rate: frontend.ASRRate})
 	if err != nil {
 		return nil, "", err
 	}

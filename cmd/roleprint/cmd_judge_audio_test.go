@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 var judgeCodeRE = regexp.MustCompile(`(?m)^- ([A-Za-z]+) \(`)

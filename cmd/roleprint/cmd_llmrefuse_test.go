@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // `persona distill --backend llm` and `judge --judge llm` with a model but

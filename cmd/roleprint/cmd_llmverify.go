@@ -11,7 +11,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/llmverify"
 )
 
@@ -168,6 +168,9 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 			finish()
 			if err != nil {
 				return err
+			}
+			if res.Unparsed > 0 {
+				e.Logf("llm-verify %s %s: %d of %d replies give no usable verdict (none, or cut at the token limit: raise --max-tokens); they count as \"different\" and are not cached, so a rerun asks again (--llm-refresh also re-asks such replies cached by older runs)", v, p, res.Unparsed, res.N)
 			}
 			out.Results = append(out.Results, res)
 		}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data/genimport"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 // clearLLMEnv makes a test independent of the caller's LLM settings.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/distill"
-	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/persona/script"
 )
 

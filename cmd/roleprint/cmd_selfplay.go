@@ -8,7 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/internal/fsx"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/selfplay"
 )
 

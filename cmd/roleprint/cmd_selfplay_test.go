@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 var inCharacterRE = regexp.MustCompile(`Stay in character as ([A-Za-z]+)\.`)

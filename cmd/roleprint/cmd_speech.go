@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/roleprint/roleprint/speech/frontend"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -122,7 +123,7 @@ func runSpeechFeatures(ctx context.Context, e *env, args []string) error {
 					errs[i] = ctx.Err()
 					continue
 				}
-				out[i], errs[i] = speech.AnalyzeAny(ctx, files[i], *transcript, cfg, dec.options())
+				out[i], errs[i] = frontend.AnalyzeAny(ctx, files[i], *transcript, cfg, dec.options())
 				mu.Lock()
 				done++
 				report(done, len(files))
@@ -190,15 +191,15 @@ func speechNum(v float64, decimals int) string {
 // speechCorpusFlags adds the flags shared by `speech profile` and `speech
 // reference` and returns a function that reads the corpus and builds the
 // configuration.
-func speechCorpusFlags(e *env, name string) (*flag.FlagSet, func() ([]data.Utterance, speech.CorpusConfig, error)) {
+func speechCorpusFlags(e *env, name string) (*flag.FlagSet, func() ([]data.Utterance, frontend.CorpusConfig, error)) {
 	fs := newFlags(e, name, "")
 	in := fs.String("in", "", "utterances Parquet file (rows with audio_path; start_s/end_s select spans)")
 	base := fs.String("audio-dir", "", "folder relative audio paths are resolved against (default: the Parquet file's folder)")
 	skip := fs.Bool("skip-bad", false, "skip unreadable or too-short audio instead of failing")
 	workers := fs.Int("j", runtime.GOMAXPROCS(0), "audio files analysed in parallel")
 	cache := fs.String("cache", "", "JSON-lines file of per-utterance results: appended as files are done, reused on reruns (resume)")
-	load := func() ([]data.Utterance, speech.CorpusConfig, error) {
-		cfg := speech.DefaultCorpusConfig()
+	load := func() ([]data.Utterance, frontend.CorpusConfig, error) {
+		cfg := frontend.DefaultCorpusConfig()
 		if *in == "" {
 			return nil, cfg, usagef("--in utterances.parquet is required")
 		}
@@ -246,7 +247,7 @@ func runSpeechProfile(ctx context.Context, e *env, args []string) error {
 	}
 	report, finish := e.progress("speech profile")
 	cfg.Progress = report
-	profiles, res, err := speech.ProfileCorpus(ctx, utts, cfg)
+	profiles, res, err := frontend.ProfileCorpus(ctx, utts, cfg)
 	finish()
 	if err != nil {
 		return err
@@ -281,7 +282,7 @@ func runSpeechProfile(ctx context.Context, e *env, args []string) error {
 
 // speechReferenceOutput is the --json object of `speech reference`.
 type speechReferenceOutput struct {
-	References []speech.Reference `json:"references"`
+	References []frontend.Reference `json:"references"`
 }
 
 func runSpeechReference(ctx context.Context, e *env, args []string) error {
@@ -303,7 +304,7 @@ func runSpeechReference(ctx context.Context, e *env, args []string) error {
 	cfg.Embedder = embedder
 	report, finish := e.progress("speech reference")
 	cfg.Progress = report
-	refs, err := speech.SelectReferences(ctx, utts, cfg)
+	refs, err := frontend.SelectReferences(ctx, utts, cfg)
 	finish()
 	if err != nil {
 		return err
@@ -328,13 +329,13 @@ func runSpeechValidate(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usagef("give one Praat reference JSON (made by scripts/praat-measure.sh)")
 	}
-	ref, err := speech.LoadPraatReference(fs.Arg(0))
+	ref, err := frontend.LoadPraatReference(fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	cfg := speech.DefaultConfig()
 	cfg.Rate = *rate
-	a, err := speech.CompareWithPraat(ref, cfg)
+	a, err := frontend.CompareWithPraat(ref, cfg)
 	if err != nil {
 		return err
 	}

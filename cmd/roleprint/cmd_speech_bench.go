@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-
-	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/speech/frontend"
 )
 
 // runSpeechBench is `roleprint speech bench`: RolePrint's feature
@@ -25,7 +24,7 @@ func runSpeechBench(ctx context.Context, e *env, args []string) error {
 	if *runs < 1 {
 		return usagef("--runs %d: need at least 1", *runs)
 	}
-	res, err := speech.RunBench(ctx, fs.Args(), speech.BenchConfig{Minutes: *minutes, AsGiven: *minutes == 0,
+	res, err := frontend.RunBench(ctx, fs.Args(), frontend.BenchConfig{Minutes: *minutes, AsGiven: *minutes == 0,
 		Runs: *runs, PraatScript: *script, Praat: *praat, Logf: e.Logf})
 	if err != nil {
 		return err

@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/roleprint/roleprint/speech/frontend"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/internal/fsx"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/speech"
 )
 
@@ -32,8 +33,8 @@ func addDecodeFlags(fs *flag.FlagSet) decodeFlags {
 	}
 }
 
-func (d decodeFlags) options() speech.DecodeOptions {
-	return speech.DecodeOptions{AllowTruncated: *d.allowTruncated, CacheDir: *d.cache, FFmpeg: *d.ffmpeg}
+func (d decodeFlags) options() frontend.DecodeOptions {
+	return frontend.DecodeOptions{AllowTruncated: *d.allowTruncated, CacheDir: *d.cache, FFmpeg: *d.ffmpeg}
 }
 
 // speechConvertJSON is the --json object of `speech convert`.
@@ -51,7 +52,7 @@ type speechConverted struct {
 
 func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "speech convert", "FILES...")
-	rate := fs.Int("rate", speech.ASRRate, fmt.Sprintf("sample rate of the mono WAV: %d (ASR, analyses) or %d (VoxRole's alignment)", speech.ASRRate, speech.VoxRoleAlignRate))
+	rate := fs.Int("rate", frontend.ASRRate, fmt.Sprintf("sample rate of the mono WAV: %d (ASR, analyses) or %d (VoxRole's alignment)", frontend.ASRRate, frontend.VoxRoleAlignRate))
 	outDir := fs.String("out-dir", "", "copy the WAVs here as NAME.wav (default: leave them in the cache and print where)")
 	asJSON := fs.Bool("json", false, `print {"rate", "files": [{"input", "output", "duration_s"} or {"input", "error"}]}`)
 	dec := addDecodeFlags(fs)
@@ -69,7 +70,7 @@ func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 	wroteFrom := map[string]string{} // --out-dir file → the input converted into it
 	for i, in := range fs.Args() {
 		r := speechConverted{Input: in}
-		p, cleanup, err := speech.ConvertWAV(ctx, in, opts)
+		p, cleanup, err := frontend.ConvertWAV(ctx, in, opts)
 		if err == nil {
 			if *outDir != "" {
 				dst := filepath.Join(*outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".wav")
@@ -147,8 +148,8 @@ func envOr(name, def string) string {
 	return def
 }
 
-func (a asrFlags) config() (speech.ASRConfig, error) {
-	c := speech.ASRConfig{BaseURL: *a.base, Model: *a.model, Language: *a.lang, Prompt: *a.prompt}
+func (a asrFlags) config() (llm.ASRConfig, error) {
+	c := llm.ASRConfig{BaseURL: *a.base, Model: *a.model, Language: *a.lang, Prompt: *a.prompt}
 	if c.BaseURL == "" {
 		return c, usagef("no transcription server: set --asr-base-url (e.g. http://127.0.0.1:8080/v1 for whisper.cpp's server, see docs/speech.md)")
 	}
@@ -166,19 +167,19 @@ func (a asrFlags) config() (speech.ASRConfig, error) {
 
 // transcribeAudio converts audio to a 16 kHz mono WAV (or rate) and sends
 // it to the transcription server.
-func transcribeAudio(ctx context.Context, cfg speech.ASRConfig, audio string, opts speech.DecodeOptions) (*speech.Transcript, error) {
-	wav, cleanup, err := speech.ConvertWAV(ctx, audio, opts)
+func transcribeAudio(ctx context.Context, cfg llm.ASRConfig, audio string, opts frontend.DecodeOptions) (*llm.Transcript, error) {
+	wav, cleanup, err := frontend.ConvertWAV(ctx, audio, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	return speech.Transcribe(ctx, cfg, wav)
+	return llm.Transcribe(ctx, cfg, wav)
 }
 
 func runSpeechTranscribe(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "speech transcribe", "AUDIO")
 	out := fs.String("out", "", "write the transcript JSON ({text, words: [{word, start, end}], segments}) here; `align` reads it")
-	rate := fs.Int("rate", speech.ASRRate, "sample rate of the WAV sent to the server")
+	rate := fs.Int("rate", frontend.ASRRate, "sample rate of the WAV sent to the server")
 	asJSON := fs.Bool("json", false, "print the transcript as one JSON object")
 	asr := addASRFlags(fs)
 	dec := addDecodeFlags(fs)
@@ -245,14 +246,14 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 			def = strings.TrimSpace(v)
 		}
 	}
-	cfg := speech.TTSConfig{BaseURL: *base, Model: *model, Voice: def}
+	cfg := llm.TTSConfig{BaseURL: *base, Model: *model, Voice: def}
 	if *keyEnv != "" {
 		if cfg.APIKey = os.Getenv(*keyEnv); cfg.APIKey == "" {
 			return usagef("--tts-key-env %s: that environment variable is empty", *keyEnv)
 		}
 	}
 	if *text != "" {
-		if err := speech.Synthesize(ctx, cfg, *text, *out); err != nil {
+		if err := frontend.Synthesize(ctx, cfg, *text, *out); err != nil {
 			return err
 		}
 		if *asJSON {
@@ -295,7 +296,7 @@ func runSpeechTTS(ctx context.Context, e *env, args []string) error {
 			if v, ok := voices[u.Role]; ok {
 				c.Voice = v
 			}
-			if err := speech.Synthesize(ctx, c, u.Text, p); err != nil {
+			if err := frontend.Synthesize(ctx, c, u.Text, p); err != nil {
 				finish()
 				return fmt.Errorf("%s row %d: %w (rerun to resume)", *in, i, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/roleprint/roleprint/speech/frontend"
 	"io"
 	"math"
 	"net/http"
@@ -14,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm/llmtest"
 	"github.com/roleprint/roleprint/speech"
 )
 
@@ -247,7 +248,7 @@ func TestSpeechConvertSameNameTwice(t *testing.T) {
 	a, b := filepath.Join(dir, "a", "x.wav"), filepath.Join(dir, "b", "x.wav")
 	for i, p := range []string{a, b} {
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := speech.WriteWAV(p, &speech.Sound{Rate: float64(speech.ASRRate), Samples: make([]float64, (i+1)*1600)}, 16); err != nil {
+		if err := speech.WriteWAV(p, &speech.Sound{Rate: float64(frontend.ASRRate), Samples: make([]float64, (i+1)*1600)}, 16); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/speech/frontend"
 	"github.com/roleprint/roleprint/speech/spkemb"
 	"github.com/roleprint/roleprint/stats"
 )
@@ -84,7 +85,7 @@ func runSpeechSimilarity(ctx context.Context, e *env, args []string) error {
 	opts := dec.options()
 	opts.Rate = speech.DefaultRate
 	embed := func(path string) ([]float64, error) {
-		s, err := speech.Decode(ctx, path, opts)
+		s, err := frontend.Decode(ctx, path, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/roleprint/roleprint/speech/frontend"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/speech"
 )
 
 const speechFixtures = "../../speech/testdata"
@@ -130,7 +130,7 @@ func TestSpeechProfileAndReference(t *testing.T) {
 
 func TestSpeechValidate(t *testing.T) {
 	refPath := filepath.Join(speechFixtures, "praat-espeak.json")
-	ref, err := speech.LoadPraatReference(refPath)
+	ref, err := frontend.LoadPraatReference(refPath)
 	if err != nil {
 		t.Fatal(err)
 	}

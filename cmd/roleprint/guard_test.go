@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/internal/fsx"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 // guardCase is one writing subcommand run with one of its outputs on one

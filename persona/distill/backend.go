@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/script"
 )
 

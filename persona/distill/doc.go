@@ -11,7 +11,7 @@
 //     and phrases by log-odds with an informative Dirichlet prior (Monroe
 //     et al. 2008), style statistics, and co-occurrence and address
 //     counts. Its outputs say that they are extractive.
-//   - "llm" asks an OpenAI-compatible model (persona/llm) for JSON
+//   - "llm" asks an OpenAI-compatible model (package llm) for JSON
 //     answers, rationale first where the step is a judgement, parses them
 //     strictly and asks again on a malformed reply.
 //

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/script"
 )
 

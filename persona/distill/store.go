@@ -12,7 +12,7 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // store keeps one JSON file per unit of work under DIR/units/STAGE, named

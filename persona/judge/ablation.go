@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/textmetrics"
 	"github.com/roleprint/roleprint/stats"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // SpeechDimensionCodes are the SpeechRole dimensions that are about how
@@ -32,6 +32,8 @@ type AudioPairJudge struct {
 	Client *llm.Client
 	// NoSwap always shows the candidate first.
 	NoSwap bool
+	// Prompts are the prompt templates; nil means DefaultPrompts().
+	Prompts *llm.Prompts
 	// BaseDir resolves relative audio paths (the instances file's folder).
 	BaseDir string
 	// Load reads an audio file and returns its bytes and input_audio
@@ -97,7 +99,11 @@ func splitDims() (speechDims, textDims []Dimension) {
 func (j *AudioPairJudge) ComparePair(ctx context.Context, inst SRInstance, ref int) (PairScores, error) {
 	if inst.CandidateAudio == "" || ref >= len(inst.ReferenceAudio) || inst.ReferenceAudio[ref] == "" {
 		j.text.Add(1)
-		return (&LLMPairJudge{Client: j.Client, NoSwap: j.NoSwap}).ComparePair(ctx, inst, ref)
+		return (&LLMPairJudge{Client: j.Client, NoSwap: j.NoSwap, Prompts: j.Prompts}).ComparePair(ctx, inst, ref)
+	}
+	p, err := orDefault(j.Prompts)
+	if err != nil {
+		return PairScores{}, err
 	}
 	candAudio, err := j.load(inst.CandidateAudio)
 	if err != nil {
@@ -107,86 +113,80 @@ func (j *AudioPairJudge) ComparePair(ctx context.Context, inst SRInstance, ref i
 	if err != nil {
 		return PairScores{}, fmt.Errorf("instance %q reference %d: %w", inst.ID, ref, err)
 	}
-	swap := !j.NoSwap && swapFor(inst.ID, ref)
-	cand := strings.TrimSpace(inst.Candidate + " " + inst.CandidateTags.String())
-	var rtags AcousticTags
-	if ref < len(inst.ReferenceTags) {
-		rtags = inst.ReferenceTags[ref]
-	}
-	refText := strings.TrimSpace(inst.References[ref] + " " + rtags.String())
-	a, b, aAudio, bAudio := cand, refText, candAudio, refAudio
+	a, b, swap := pairSides(inst, ref, j.NoSwap)
+	audio := map[string]llm.Part{"A": candAudio, "B": refAudio}
 	if swap {
-		a, b, aAudio, bAudio = b, a, bAudio, aAudio
+		audio["A"], audio["B"] = refAudio, candAudio
 	}
 	speechDims, textDims := splitDims()
-	head := fmt.Sprintf("Character: %s\nCharacter profile: %s\n\nDialogue so far (transcripts):\n%s\n",
-		inst.Role, orNone(inst.Profile), orNone(renderTurns(inst.Context)))
 
 	// Transcript dimensions: text only.
-	textPrompt := head + fmt.Sprintf("Two responses spoken next by %s (transcripts):\nResponse A: %s\nResponse B: %s\n\n", inst.Role, a, b) +
-		rateBlock(textDims, "comparing the two responses")
-	textScores, rationale1, err := j.ask(ctx, []llm.Part{llm.TextPart(textPrompt)}, textDims)
+	textPrompt, err := pairPrompt(p, inst, a, b, textDims, "transcripts")
 	if err != nil {
 		return PairScores{}, err
 	}
-	// Speech dimensions: the recordings.
-	parts := []llm.Part{
-		llm.TextPart(head + fmt.Sprintf("Two responses spoken next by %s. Listen to both recordings; judge how they sound, not only what they say.\nResponse A (recording):", inst.Role)),
-		aAudio,
-		llm.TextPart(fmt.Sprintf("Transcript of response A: %s\nResponse B (recording):", a)),
-		bAudio,
-		llm.TextPart(fmt.Sprintf("Transcript of response B: %s\n\n", b) + rateBlock(speechDims, "comparing how the two responses sound")),
-	}
-	speechScores, rationale2, err := j.ask(ctx, parts, speechDims)
+	textScores, rationale1, err := askPair(ctx, j.Client, p, llm.User(textPrompt), textDims)
 	if err != nil {
 		return PairScores{}, err
 	}
-	ps := PairScores{Candidate: map[string]float64{}, Reference: map[string]float64{},
-		Rationale: strings.TrimSpace("Transcripts: " + rationale1 + "\nSpeech: " + rationale2)}
+	// Speech dimensions: the recordings, where the prompt places them.
+	speechPrompt, err := pairPrompt(p, inst, a, b, speechDims, "speech")
+	if err != nil {
+		return PairScores{}, err
+	}
+	parts, err := withAudio(speechPrompt, audio)
+	if err != nil {
+		return PairScores{}, err
+	}
+	speechScores, rationale2, err := askPair(ctx, j.Client, p, llm.UserParts(parts...), speechDims)
+	if err != nil {
+		return PairScores{}, err
+	}
+	scores := map[string]map[string]float64{"A": {}, "B": {}}
 	for _, m := range []map[string]map[string]float64{textScores, speechScores} {
-		for k, v := range m["A"] {
-			ps.Candidate[k] = v
+		for _, side := range []string{"A", "B"} {
+			for k, v := range m[side] {
+				scores[side][k] = v
+			}
 		}
-		for k, v := range m["B"] {
-			ps.Reference[k] = v
-		}
-	}
-	if swap {
-		ps.Candidate, ps.Reference = ps.Reference, ps.Candidate
 	}
 	j.audio.Add(1)
-	return ps, nil
+	return unswap(scores, strings.TrimSpace("Transcripts: "+rationale1+"\nSpeech: "+rationale2), swap), nil
 }
 
-// rateBlock is the scoring instruction for dims.
-func rateBlock(dims []Dimension, how string) string {
-	codes := Codes(dims)
-	return fmt.Sprintf(`Rate each response from 1 (very poor) to 10 (excellent) on each dimension:
-%sFirst write your rationale %s, then give the scores.
-Reply with JSON: {"rationale": "...", "scores": {"A": {%s}, "B": {%s}}}`, dimList(dims, "1-10"), how, codeTemplate(codes), codeTemplate(codes))
-}
-
-// ask sends one judging request made of parts and validates the scores
-// of dims for A and B.
-func (j *AudioPairJudge) ask(ctx context.Context, parts []llm.Part, dims []Dimension) (map[string]map[string]float64, string, error) {
-	codes := Codes(dims)
-	var out struct {
-		Rationale string                        `json:"rationale"`
-		Scores    map[string]map[string]float64 `json:"scores"`
-	}
-	user := llm.UserParts(parts...)
-	if !user.HasAudio() {
-		user = llm.User(user.Content) // plain text content: what every server takes
-	}
-	req := llm.Request{Messages: []llm.Message{llm.System(judgeSystem), user}}
-	_, err := j.Client.ChatJSON(ctx, req, &out, func() error {
-		if err := checkScores(out.Scores["A"], codes, 1, 10, "A"); err != nil {
-			return err
+// withAudio splits a rendered prompt at its {{audio "A"}} and
+// {{audio "B"}} marks into text parts with the recordings between; a
+// prompt that does not place both recordings exactly once is an error.
+func withAudio(prompt string, audio map[string]llm.Part) ([]llm.Part, error) {
+	var parts []llm.Part
+	seen := map[string]int{}
+	for {
+		i := strings.Index(prompt, audioMark)
+		if i < 0 {
+			break
 		}
-		return checkScores(out.Scores["B"], codes, 1, 10, "B")
-	})
-	if err != nil {
-		return nil, "", err
+		rest := prompt[i+len(audioMark):]
+		j := strings.IndexByte(rest, 0)
+		if j < 0 {
+			return nil, fmt.Errorf("prompt %s: unterminated audio mark", PromptPair)
+		}
+		side := rest[:j]
+		part, ok := audio[side]
+		if !ok {
+			return nil, fmt.Errorf("prompt %s: {{audio %q}}: want \"A\" or \"B\"", PromptPair, side)
+		}
+		if prompt[:i] != "" {
+			parts = append(parts, llm.TextPart(prompt[:i]))
+		}
+		parts = append(parts, part)
+		seen[side]++
+		prompt = rest[j+1:]
 	}
-	return out.Scores, out.Rationale, nil
+	if prompt != "" {
+		parts = append(parts, llm.TextPart(prompt))
+	}
+	if seen["A"] != 1 || seen["B"] != 1 {
+		return nil, fmt.Errorf("prompt %s: the speech part must place {{audio \"A\"}} and {{audio \"B\"}} once each (found %d and %d)", PromptPair, seen["A"], seen["B"])
+	}
+	return parts, nil
 }

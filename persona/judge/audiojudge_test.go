@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 	"github.com/roleprint/roleprint/persona/judge"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
 )
 
 var askedCodeRE = regexp.MustCompile(`(?m)^- ([A-Za-z]+) \(`)

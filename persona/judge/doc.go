@@ -13,8 +13,15 @@
 //     k turns, judged, one table column per k.
 //
 // Judges are interfaces with two implementations each: an LLM judge
-// (persona/llm; rationale-then-score prompts answered in JSON, parsed
+// (package llm; rationale-then-score prompts answered in JSON, parsed
 // strictly, asked again when malformed) and an offline lexical judge that
 // scores by text similarity, for tests and for runs without a server.
 // Every result records which judge produced it.
+//
+// The LLM judges' prompts are embedded templates, one file per prompt
+// (prompts/system.tmpl, voxrole.tmpl, pair.tmpl; PromptNames), which a
+// folder may replace (LoadPrompts, --judge-prompts). The text and audio
+// pairwise judges render the same pair.tmpl and share the position swap;
+// the rating ranges are VoxRoleScale and SpeechRoleScale, used by the
+// prompts, the reply validation and the lexical judge alike.
 package judge

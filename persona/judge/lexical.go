@@ -13,8 +13,8 @@ import (
 // similarity under a cheap lexical encoder, so tests, demos and the
 // context-length ablation run without a server. It is a heuristic, not a
 // model of human judgement, and says so in its name ("lexical"). Each
-// similarity s ∈ [0, 1] maps linearly onto the scale (1 + 4s on 1–5,
-// 1 + 9s on 1–10):
+// similarity s ∈ [0, 1] maps linearly onto the scale (Scale.At: 1 + 4s
+// on VoxRole's 1–5, 1 + 9s on SpeechRole's 1–10):
 //
 //   - likeness (Human-Likeness: natural versus robotic speech): length
 //     similarity to a human line (the reference, else the context's
@@ -116,14 +116,14 @@ func (j *LexicalJudge) Score(ctx context.Context, inst VRInstance) (VRScore, err
 		like /= 2
 	}
 	s := map[string]float64{
-		"likeness":    1 + 4*like,
-		"personality": 1 + 4*j.sim(r, inst.Persona),
-		"linguistic":  1 + 4*(0.5*j.sim(r, target)+0.5*lengthSim(r, target)),
-		"relation":    1 + 4*j.sim(r, strings.Join(others, " ")),
-		"coherence":   1 + 4*j.sim(r, last),
+		"likeness":    VoxRoleScale.At(like),
+		"personality": VoxRoleScale.At(j.sim(r, inst.Persona)),
+		"linguistic":  VoxRoleScale.At(0.5*j.sim(r, target) + 0.5*lengthSim(r, target)),
+		"relation":    VoxRoleScale.At(j.sim(r, strings.Join(others, " "))),
+		"coherence":   VoxRoleScale.At(j.sim(r, last)),
 	}
 	if a, ok := tagAgreement(inst.ResponseTags, inst.Profile); ok {
-		s["acoustic"] = 1 + 4*a
+		s["acoustic"] = VoxRoleScale.At(a)
 	}
 	return VRScore{ID: inst.ID, Scores: s, Overall: overall(s)}, nil
 }
@@ -153,7 +153,7 @@ func (j *LexicalJudge) ComparePair(ctx context.Context, inst SRInstance, ref int
 		per := j.sim(resp, inst.Profile+" "+inst.Role)
 		m := map[string]float64{}
 		for code, v := range map[string]float64{"IA": coh, "CC": coh, "SF": flu, "SN": flu, "PC": pro, "EA": pro, "PeC": per, "KC": per} {
-			m[code] = 1 + 9*v
+			m[code] = SpeechRoleScale.At(v)
 		}
 		return m
 	}

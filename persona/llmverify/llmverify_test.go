@@ -9,8 +9,8 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
 	"github.com/roleprint/roleprint/data/pairs"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 func TestParseVerdict(t *testing.T) {
@@ -125,13 +125,86 @@ func TestRunAgainstFakeServer(t *testing.T) {
 	if served != 8 {
 		t.Errorf("served %d", served)
 	}
-	// A second run is answered from the cache: nothing is paid twice.
+	// A second run is answered from the cache: nothing usable is paid
+	// twice; the one reply without a verdict was not cached and is asked
+	// again.
 	again, err := Run(context.Background(), client, test, nil, Config{View: Utterances}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if srv.Served() != served || !again.Predictions[5].Cached || again.Accuracy != res.Accuracy {
-		t.Errorf("rerun served %d (want %d), cached %v", srv.Served(), served, again.Predictions[5].Cached)
+	if srv.Served() != served+1 || !again.Predictions[5].Cached || again.Predictions[3].Cached || again.Accuracy != res.Accuracy {
+		t.Errorf("rerun served %d (want %d), cached %v", srv.Served(), served+1, again.Predictions[5].Cached)
+	}
+}
+
+// Replies without a usable verdict — prose, or a reply cut at the token
+// limit — are counted as unparsed and never cached, so a rerun asks again
+// for them only; a cached unusable reply (an older run's) is counted the
+// same way and asked again only with --llm-refresh.
+func TestUnusableRepliesAreNotCached(t *testing.T) {
+	srv := llmtest.New(nil)
+	t.Cleanup(srv.Close)
+	srv.SetReply(func(req llm.Request) llmtest.Reply {
+		last := req.Messages[len(req.Messages)-1].Content
+		if strings.Contains(last, "<<yes>> line 0") {
+			return llmtest.Reply{Content: "Step 1: it is TRUE that both sets are terse. Step 2: the", FinishReason: "length"}
+		}
+		return llmtest.Reply{Content: fakeVerifier(req), FinishReason: "stop"}
+	})
+	dir := t.TempDir()
+	cfg := srv.Config("fake-gpt", dir)
+	client, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := items()
+	ctx := context.Background()
+	res, err := Run(ctx, client, test, nil, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unparsed != 2 || res.Predictions[0].Predicted != nil || res.Predictions[3].Predicted != nil {
+		t.Fatalf("cut and prose replies scored: unparsed %d, %+v", res.Unparsed, res.Predictions[:4])
+	}
+	if n, _ := client.Cache().Len(); n != len(test)-2 {
+		t.Fatalf("%d cache entries, want %d (unusable replies cached)", n, len(test)-2)
+	}
+	before := len(srv.Requests())
+	if res, err = Run(ctx, client, test, nil, Config{}, nil); err != nil || res.Unparsed != 2 {
+		t.Fatalf("rerun: %v", err)
+	}
+	if asked := len(srv.Requests()) - before; asked != 2 {
+		t.Fatalf("rerun asked %d requests, want the 2 unusable ones", asked)
+	}
+
+	// An older run cached the prose reply of p4: it is reported, not
+	// replayed as a verdict, and asked again with --llm-refresh.
+	msgs, err := Messages(test[3], nil, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := client.Resolve(llm.Request{Messages: msgs})
+	if err := client.Cache().Put(stale, &llm.Response{Content: "I cannot tell.", FinishReason: "stop"}); err != nil {
+		t.Fatal(err)
+	}
+	before = len(srv.Requests())
+	if res, err = Run(ctx, client, test, nil, Config{}, nil); err != nil || res.Unparsed != 2 || !res.Predictions[3].Cached {
+		t.Fatalf("cached unusable reply: %v %+v", err, res.Predictions[3])
+	}
+	if asked := len(srv.Requests()) - before; asked != 1 {
+		t.Fatalf("asked %d, want 1 (the cut reply; the cached one waits for --llm-refresh)", asked)
+	}
+	cfg.Refresh = llm.RefreshFailed
+	refresh, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before = len(srv.Requests())
+	if _, err = Run(ctx, refresh, test, nil, Config{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if asked := len(srv.Requests()) - before; asked != 2 {
+		t.Fatalf("--llm-refresh asked %d, want the 2 failures", asked)
 	}
 }
 

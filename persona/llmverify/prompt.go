@@ -139,7 +139,7 @@ func question(t *Templates, it Item, v View) (string, error) {
 				sets[k] = append(sets[k], oneLine(u))
 			}
 		}
-		return t.render(TemplateUtterances, struct{ Sets [][]string }{sets})
+		return t.Render(TemplateUtterances, struct{ Sets [][]string }{sets})
 	case Conversation:
 		if len(it.A.Conversation) == 0 || len(it.B.Conversation) == 0 {
 			return "", fmt.Errorf("pair %s: the conversation view needs both sides' conversations", it.ID)
@@ -155,7 +155,7 @@ func question(t *Templates, it Item, v View) (string, error) {
 			}
 			convs[k] = lines
 		}
-		return t.render(TemplateConversation, struct{ Conversations []string }{convs})
+		return t.Render(TemplateConversation, struct{ Conversations []string }{convs})
 	}
 	return "", fmt.Errorf("unknown view %q", v)
 }
@@ -212,9 +212,9 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // instruction renders what follows the question.
 func instruction(t *Templates, p Prompting) (string, error) {
 	if p.CoT {
-		return t.render(TemplateInstructionCoT, struct{}{})
+		return t.Render(TemplateInstructionCoT, struct{}{})
 	}
-	return t.render(TemplateInstruction, struct{}{})
+	return t.Render(TemplateInstruction, struct{}{})
 }
 
 // demoAnswer is the assistant turn of a demonstration.

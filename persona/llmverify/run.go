@@ -2,19 +2,40 @@ package llmverify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"sync"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/stats"
-	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/encoder"
 )
 
-// Chatter sends one chat request; *llm.Client is one.
+// Chatter sends one chat request and accepts its reply only when check
+// does; *llm.Client is one (ChatChecked: an unusable reply is never
+// cached, a cached unusable one is a *llm.CachedReplyError unless
+// --llm-refresh asks again).
 type Chatter interface {
-	Chat(ctx context.Context, req llm.Request) (*llm.Response, error)
+	ChatChecked(ctx context.Context, req llm.Request, check func(*llm.Response) error) (*llm.Response, error)
+}
+
+// ErrNoVerdict is the check error of a reply that gives no verdict
+// (ParseVerdict finds none).
+var ErrNoVerdict = errors.New("the reply gives no TRUE/FALSE verdict")
+
+// CheckVerdict accepts a reply that gives a verdict and was not cut at
+// the token limit (a cut chain of thought may not have reached its
+// answer, and a verdict read from its middle is not one).
+func CheckVerdict(r *llm.Response) error {
+	if r.FinishReason == "length" {
+		return llm.ErrCutOff
+	}
+	if _, ok := ParseVerdict(r.Content); !ok {
+		return ErrNoVerdict
+	}
+	return nil
 }
 
 // Config configures one run (one cell pair of Table 1).
@@ -41,8 +62,9 @@ type Prediction struct {
 	ID string `json:"id"`
 	// Same is the true label.
 	Same bool `json:"same"`
-	// Predicted is the verdict; nil when the reply gave none (scored as
-	// "different").
+	// Predicted is the verdict; nil when the reply gave none or was cut
+	// at the token limit (scored as "different"; such a reply is never
+	// cached, so a rerun asks again).
 	Predicted *bool `json:"predicted"`
 	// Reply is the verifier's reply text.
 	Reply string `json:"reply"`
@@ -62,7 +84,8 @@ type Result struct {
 	Accuracy stats.Float `json:"acc"`
 	F1       stats.Float `json:"f1"`
 	MacroF1  stats.Float `json:"macro_f1"`
-	// Unparsed counts replies without a verdict.
+	// Unparsed counts replies without a usable verdict (none given, or
+	// cut at the token limit); none of them is cached.
 	Unparsed int `json:"unparsed"`
 	// The confusion counts ("same speaker" is positive).
 	TP int `json:"tp"`
@@ -93,7 +116,7 @@ func Messages(item Item, demos []Item, cfg Config) ([]llm.Message, error) {
 	sys := cfg.System
 	if sys == "" {
 		var err error
-		if sys, err = t.render(TemplateSystem, struct{}{}); err != nil {
+		if sys, err = t.Render(TemplateSystem, struct{}{}); err != nil {
 			return nil, err
 		}
 	}
@@ -163,8 +186,11 @@ func Demonstrations(train []Item, k int, seed int64, id string) ([]Item, error) 
 // supplies K-shot demonstrations. A request that still fails after the
 // client's retries stops the run with an error naming the pair; answers
 // already received stay in the client's cache, so running again resumes
-// without paying twice. progress counts pairs answered.
-func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, progress sv.Progress) (*Result, error) {
+// without paying twice. A reply without a usable verdict (CheckVerdict)
+// counts in Result.Unparsed and is not cached, so the next run asks again;
+// a cached one from an older run is counted the same way until
+// --llm-refresh asks again. progress counts pairs answered.
+func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, progress encoder.Progress) (*Result, error) {
 	if cfg.View == "" {
 		cfg.View = Utterances
 	}
@@ -207,14 +233,22 @@ func Run(ctx context.Context, client Chatter, test, train []Item, cfg Config, pr
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				resp, err := client.Chat(ctx, reqs[i])
+				resp, err := client.ChatChecked(ctx, reqs[i], CheckVerdict)
+				var malformed *llm.MalformedError
+				var cached *llm.CachedReplyError
+				if err != nil && resp != nil && (errors.As(err, &malformed) || errors.As(err, &cached)) {
+					// An unusable reply is an answer without a verdict,
+					// not a failed run; it was not cached.
+					err = nil
+				}
 				if err != nil {
 					errs[i] = fmt.Errorf("llm-verify: pair %s: %w", test[i].ID, err)
 					cancel()
 					continue
 				}
 				p := Prediction{ID: test[i].ID, Same: test[i].Same, Reply: resp.Content, Cached: resp.Cached}
-				if v, ok := ParseVerdict(resp.Content); ok {
+				if CheckVerdict(resp) == nil {
+					v, _ := ParseVerdict(resp.Content)
 					p.Predicted = &v
 				}
 				preds[i] = p

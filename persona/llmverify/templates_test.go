@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 )
 
 // TestEmbeddedTemplates renders the Utterances view of a two-line pair

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // Manifest records how a generated corpus was made; it is written beside

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/persona/llm"
+	"github.com/roleprint/roleprint/llm"
 )
 
 // Progress receives the number of finished scenes (or questions) and the

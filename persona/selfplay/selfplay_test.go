@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/persona/llm"
-	"github.com/roleprint/roleprint/persona/llm/llmtest"
+	"github.com/roleprint/roleprint/llm"
+	"github.com/roleprint/roleprint/llm/llmtest"
 	"github.com/roleprint/roleprint/persona/selfplay"
 )
 
