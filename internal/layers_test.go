@@ -25,6 +25,7 @@ var groups = []struct{ prefix, group string }{
 	{"data", "data"},
 	{"llm", "llm"},
 	{"speech/frontend", "frontend"},
+	{"speech/spkemb", "frontend"},
 	{"speech", "speech"},
 	{"sv/encoder", "encoder"},
 	{"sv/table2", "table2"},
@@ -48,7 +49,8 @@ var groups = []struct{ prefix, group string }{
 //	llm                          chat, transcription and speech over OpenAI-compatible
 //	                             endpoints: retries, cache, redaction, limits
 //	speech/frontend | sv         side by side: neither imports the other; sv imports no persona;
-//	                             the front end (files, ffmpeg, ASR/TTS, corpora) is over speech and llm
+//	                             the front end (files, ffmpeg, ASR/TTS, corpora, and speech/spkemb's
+//	                             speaker models from the Hub cache) is over speech, data and llm
 //	sv/table2                    the Table 2 runner: over the sv core; the sv model packages
 //	                             (sv/baseline, sv/neural, sv/uselite, sv/verifier) import it
 //	                             for RegisterDefaultRow, so it imports none of them (a cycle)
