@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every GPU measurement the README reports, in one lease of the H200 (about 8 minutes):
+# Every GPU measurement docs/results-speaker-verification.md reports, in one lease of the H200 (about 8 minutes):
 #   1. `bench train` on xla:cuda at paper scale (6 layers, 384-d, 1024 pairs × 2 sets × 5 utterances ×
 #      32 tokens) and the same step in PyTorch (eager and torch.compile): the GoMLX/PyTorch ratio;
 #   2. USE-Lite embedding throughput on xla:cuda;
