@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sugarme/tokenizer"
 	tkmodel "github.com/sugarme/tokenizer/model"
@@ -36,6 +37,7 @@ type WordPiece struct {
 	name               string
 	mu                 sync.Mutex // sugarme's Tokenizer is not documented as concurrency-safe
 	tk                 *tokenizer.Tokenizer
+	norm               normalizer.Normalizer // applied by prepare, not by tk (see prepare)
 	size               int
 	cls, sep, pad, unk int32
 	vocab              []string
@@ -92,12 +94,11 @@ func NewWordPiece(r io.Reader, name string, lowercase bool) (*WordPiece, error) 
 	wp := wordpiece.NewWordPieceBuilder().Vocab(&mv).UnkToken("[UNK]").Build()
 	tk := tokenizer.NewTokenizer(wp)
 	bert := normalizer.NewBertNormalizer(true, lowercase, true, lowercase)
+	w.norm = bert
 	if lowercase {
 		// Hugging Face's BertNormalizer decomposes (NFD) before removing
 		// accents; sugarme's removes combining marks only, so add the NFD.
-		tk.WithNormalizer(normalizer.NewSequence([]normalizer.Normalizer{normalizer.NewNFD(), bert}))
-	} else {
-		tk.WithNormalizer(bert)
+		w.norm = normalizer.NewSequence([]normalizer.Normalizer{normalizer.NewNFD(), bert})
 	}
 	tk.WithPreTokenizer(pretokenizer.NewBertPreTokenizer())
 	w.tk = tk
@@ -113,10 +114,46 @@ func (w *WordPiece) VocabSize() int { return w.size }
 // PadID implements Tokenizer: the id of [PAD].
 func (w *WordPiece) PadID() int32 { return w.pad }
 
+// prepare returns the text the sugarme tokenizer is given: valid UTF-8,
+// already normalised by norm (nil: none).
+//
+// Two faults of sugarme's NormalizedString, which tracks how each byte of
+// the normalised text maps back to the original, make EncodeSingle panic
+// (slice bounds out of range, nil dereference) when it normalises inside
+// the tokenizer:
+//
+//   - an invalid UTF-8 byte counts as one byte in one place and as the
+//     three of U+FFFD in another ("caf\xe9", "\xff", "\xe2\x80");
+//   - a normaliser that changes a text's length (accent stripping after
+//     NFD drops the combining marks of "Å\u0301") leaves the alignments
+//     inconsistent with the string, and the split that follows indexes
+//     past them.
+//
+// So invalid bytes become U+FFFD here (text read through the reading
+// layer is valid already: Latin-1 bytes decoded), and the normaliser runs
+// here, once, on the whole text; the tokenizer itself has none, so its
+// alignments are the identity. Only the ids are used, never the offsets,
+// so the result is the same ids sugarme would give for normal text.
+func prepare(norm normalizer.Normalizer, text string) string {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	if norm == nil {
+		return text
+	}
+	ns, err := norm.Normalize(normalizer.NewNormalizedFrom(text))
+	if err != nil || ns == nil {
+		return text
+	}
+	return ns.GetNormalized()
+}
+
 // Encode implements Tokenizer: [CLS] pieces… [SEP], the pieces cut so that
-// the whole fits in maxLen ids.
+// the whole fits in maxLen ids. Any string is accepted: bytes that are not
+// UTF-8 read as U+FFFD ([UNK] with the BERT vocabularies).
 func (w *WordPiece) Encode(text string, maxLen int) []int32 {
 	maxLen = max(maxLen, 2)
+	text = prepare(w.norm, text)
 	w.mu.Lock()
 	enc, err := w.tk.EncodeSingle(text, false)
 	w.mu.Unlock()
@@ -142,6 +179,7 @@ func (w *WordPiece) Vocab() []string { return w.vocab }
 // Tokens returns the WordPiece strings of text without special tokens
 // (for tests and debugging).
 func (w *WordPiece) Tokens(text string) ([]string, error) {
+	text = prepare(w.norm, text)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	enc, err := w.tk.EncodeSingle(text, false)
@@ -159,6 +197,7 @@ type HFTokenizer struct {
 	name  string
 	mu    sync.Mutex
 	tk    *tokenizer.Tokenizer
+	norm  normalizer.Normalizer // applied by prepare, not by tk
 	size  int
 	pad   int32
 	trail int // number of special tokens the post-processor appends at the end
@@ -182,7 +221,9 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %w (expected a Hugging Face tokenizer.json or a vocab.txt)", path, err)
 	}
-	h := &HFTokenizer{name: "hf:" + path, tk: tk, size: tk.GetVocabSize(true)}
+	// The file's normaliser runs in prepare, before the tokenizer.
+	h := &HFTokenizer{name: "hf:" + path, tk: tk, norm: tk.GetNormalizer(), size: tk.GetVocabSize(true)}
+	tk.WithNormalizer(nil)
 	h.pad = -1
 	for _, p := range []string{"[PAD]", "<pad>", "<|padding|>"} {
 		if id, ok := tk.TokenToId(p); ok {
@@ -234,9 +275,11 @@ func (h *HFTokenizer) VocabSize() int { return h.size }
 // PadID implements Tokenizer.
 func (h *HFTokenizer) PadID() int32 { return h.pad }
 
-// Encode implements Tokenizer.
+// Encode implements Tokenizer. Any string is accepted: bytes that are not
+// UTF-8 read as U+FFFD (see prepare).
 func (h *HFTokenizer) Encode(text string, maxLen int) []int32 {
 	maxLen = max(maxLen, 2)
+	text = prepare(h.norm, text)
 	h.mu.Lock()
 	enc, err := h.tk.EncodeSingle(text, true)
 	h.mu.Unlock()
