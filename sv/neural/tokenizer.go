@@ -15,7 +15,6 @@ import (
 	"github.com/sugarme/tokenizer"
 	tkmodel "github.com/sugarme/tokenizer/model"
 	"github.com/sugarme/tokenizer/model/wordpiece"
-	"github.com/sugarme/tokenizer/normalizer"
 	"github.com/sugarme/tokenizer/pretokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
 )
@@ -37,7 +36,7 @@ type WordPiece struct {
 	name               string
 	mu                 sync.Mutex // sugarme's Tokenizer is not documented as concurrency-safe
 	tk                 *tokenizer.Tokenizer
-	norm               normalizer.Normalizer // applied by prepare, not by tk (see prepare)
+	norm               textNormalizer // applied by prepare, not by tk (see normalize.go)
 	size               int
 	cls, sep, pad, unk int32
 	vocab              []string
@@ -93,13 +92,9 @@ func NewWordPiece(r io.Reader, name string, lowercase bool) (*WordPiece, error) 
 	}
 	wp := wordpiece.NewWordPieceBuilder().Vocab(&mv).UnkToken("[UNK]").Build()
 	tk := tokenizer.NewTokenizer(wp)
-	bert := normalizer.NewBertNormalizer(true, lowercase, true, lowercase)
-	w.norm = bert
-	if lowercase {
-		// Hugging Face's BertNormalizer decomposes (NFD) before removing
-		// accents; sugarme's removes combining marks only, so add the NFD.
-		w.norm = normalizer.NewSequence([]normalizer.Normalizer{normalizer.NewNFD(), bert})
-	}
+	// BERT normalisation (NFD before the accent stripping, as Hugging
+	// Face's BertNormalizer does), run by prepare.
+	w.norm = bertNormalizer(true, true, lowercase, lowercase)
 	tk.WithPreTokenizer(pretokenizer.NewBertPreTokenizer())
 	w.tk = tk
 	return w, nil
@@ -114,38 +109,18 @@ func (w *WordPiece) VocabSize() int { return w.size }
 // PadID implements Tokenizer: the id of [PAD].
 func (w *WordPiece) PadID() int32 { return w.pad }
 
-// prepare returns the text the sugarme tokenizer is given: valid UTF-8,
-// already normalised by norm (nil: none).
-//
-// Two faults of sugarme's NormalizedString, which tracks how each byte of
-// the normalised text maps back to the original, make EncodeSingle panic
-// (slice bounds out of range, nil dereference) when it normalises inside
-// the tokenizer:
-//
-//   - an invalid UTF-8 byte counts as one byte in one place and as the
-//     three of U+FFFD in another ("caf\xe9", "\xff", "\xe2\x80");
-//   - a normaliser that changes a text's length (accent stripping after
-//     NFD drops the combining marks of "Å\u0301") leaves the alignments
-//     inconsistent with the string, and the split that follows indexes
-//     past them.
-//
-// So invalid bytes become U+FFFD here (text read through the reading
-// layer is valid already: Latin-1 bytes decoded), and the normaliser runs
-// here, once, on the whole text; the tokenizer itself has none, so its
-// alignments are the identity. Only the ids are used, never the offsets,
-// so the result is the same ids sugarme would give for normal text.
-func prepare(norm normalizer.Normalizer, text string) string {
+// prepare returns the text the sugarme tokenizer is given: valid UTF-8
+// (invalid bytes become U+FFFD; text read through the reading layer is
+// valid already), normalised by norm (nil: none). See normalize.go for
+// why the normalisation runs here and not inside the tokenizer.
+func prepare(norm textNormalizer, text string) string {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	if norm == nil {
 		return text
 	}
-	ns, err := norm.Normalize(normalizer.NewNormalizedFrom(text))
-	if err != nil || ns == nil {
-		return text
-	}
-	return ns.GetNormalized()
+	return norm(text)
 }
 
 // Encode implements Tokenizer: [CLS] pieces… [SEP], the pieces cut so that
@@ -197,7 +172,7 @@ type HFTokenizer struct {
 	name  string
 	mu    sync.Mutex
 	tk    *tokenizer.Tokenizer
-	norm  normalizer.Normalizer // applied by prepare, not by tk
+	norm  textNormalizer // applied by prepare, not by tk (see normalize.go)
 	size  int
 	pad   int32
 	trail int // number of special tokens the post-processor appends at the end
@@ -222,7 +197,11 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 		return nil, fmt.Errorf("tokenizer %s: %w (expected a Hugging Face tokenizer.json or a vocab.txt)", path, err)
 	}
 	// The file's normaliser runs in prepare, before the tokenizer.
-	h := &HFTokenizer{name: "hf:" + path, tk: tk, norm: tk.GetNormalizer(), size: tk.GetVocabSize(true)}
+	norm, err := fileNormalizer(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer %s: %w", path, err)
+	}
+	h := &HFTokenizer{name: "hf:" + path, tk: tk, norm: norm, size: tk.GetVocabSize(true)}
 	tk.WithNormalizer(nil)
 	h.pad = -1
 	for _, p := range []string{"[PAD]", "<pad>", "<|padding|>"} {
