@@ -2,10 +2,14 @@ package importers
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestEveryLeadingBOMStripped checks files saved twice by an editor that
@@ -57,5 +61,34 @@ func TestEveryLeadingBOMStripped(t *testing.T) {
 	}
 	if !slices.Equal(gotConv, wantConv) {
 		t.Errorf("double-BOM TBBT episode: scenes %v, want %v", slices.Compact(gotConv), slices.Compact(wantConv))
+	}
+}
+
+// TestReadingLayerRefusesDevicesAndFIFOs gives the reading layer what is
+// not a regular file: an endless device and a FIFO with no writer (which
+// blocks a plain open). Each is an *InputError naming it, at once.
+func TestReadingLayerRefusesDevicesAndFIFOs(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe.txt")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/dev/zero", fifo} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := ReadTextFile(p, "")
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.File != p || !strings.Contains(err.Error(), "expected a regular file") {
+				t.Errorf("%s: %v, want an *InputError naming it", p, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still reading after 5 s", p)
+		}
+		if _, err := Detect([]string{p}); err == nil {
+			t.Errorf("Detect(%s) succeeded", p)
+		}
 	}
 }
