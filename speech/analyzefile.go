@@ -3,7 +3,6 @@ package speech
 import (
 	"context"
 	"fmt"
-	"os"
 )
 
 // AnalyzeAny is AnalyzeFile for any audio or video file: WAV natively
@@ -13,7 +12,7 @@ import (
 // cfg.Rate, or 44.1 kHz when cfg.Rate is 0 (the file's own rate is not
 // known before decoding).
 func AnalyzeAny(ctx context.Context, path, transcript string, cfg Config, opts DecodeOptions) (*Features, error) {
-	b, err := os.ReadFile(path)
+	b, err := readAudio(path, opts.MaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read audio: %w", err)
 	}

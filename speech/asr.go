@@ -8,12 +8,13 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/roleprint/roleprint/persona/llm"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // ASRConfig points at an OpenAI-compatible transcription endpoint
@@ -93,7 +94,7 @@ func Transcribe(ctx context.Context, cfg ASRConfig, audioPath string) (*Transcri
 	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/audio/transcriptions")
 	url := base + "/audio/transcriptions"
 	shown := llm.RedactURL(url)
-	f, err := os.Open(audioPath)
+	f, _, err := fsx.OpenRegular(audioPath, DefaultMaxAudioBytes)
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
 	}

@@ -41,6 +41,9 @@ type DecodeOptions struct {
 	CacheDir string
 	// FFmpeg is the ffmpeg executable; "" looks up "ffmpeg" on PATH.
 	FFmpeg string
+	// MaxBytes is the size limit of an input file (read whole); 0 means
+	// DefaultMaxAudioBytes.
+	MaxBytes int64
 }
 
 // ErrNoFFmpeg is returned (wrapped) when a file needs ffmpeg and there is
@@ -80,7 +83,7 @@ func Decode(ctx context.Context, path string, opts DecodeOptions) (*Sound, error
 	if rate <= 0 {
 		rate = ASRRate
 	}
-	b, err := os.ReadFile(path)
+	b, err := readAudio(path, opts.MaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("decode: %w", err)
 	}
@@ -112,7 +115,7 @@ func ConvertWAV(ctx context.Context, path string, opts DecodeOptions) (wavPath s
 	if rate <= 0 {
 		rate = ASRRate
 	}
-	b, err := os.ReadFile(path)
+	b, err := readAudio(path, opts.MaxBytes)
 	if err != nil {
 		return "", nil, fmt.Errorf("convert: %w", err)
 	}

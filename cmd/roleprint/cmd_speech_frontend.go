@@ -21,6 +21,7 @@ type decodeFlags struct {
 	allowTruncated *bool
 	cache          *string
 	ffmpeg         *string
+	maxAudioMB     *int64
 }
 
 func addDecodeFlags(fs *flag.FlagSet) decodeFlags {
@@ -28,11 +29,12 @@ func addDecodeFlags(fs *flag.FlagSet) decodeFlags {
 		allowTruncated: fs.Bool("allow-truncated", false, "read streamed WAVs whose header sizes are placeholders or too large (espeak-ng --stdout > x.wav)"),
 		cache:          fs.String("decode-cache", "", "folder of converted audio, keyed by content hash (default: decoded/ in the RolePrint cache; off: none)"),
 		ffmpeg:         fs.String("ffmpeg", "", "ffmpeg executable for MP3/FLAC/OGG/M4A/video (default: ffmpeg on PATH; Debian: apt-get install ffmpeg)"),
+		maxAudioMB:     fs.Int64("max-audio-mb", speech.DefaultMaxAudioBytes>>20, "size limit of one audio file in MiB (files are read whole)"),
 	}
 }
 
 func (d decodeFlags) options() speech.DecodeOptions {
-	return speech.DecodeOptions{AllowTruncated: *d.allowTruncated, CacheDir: *d.cache, FFmpeg: *d.ffmpeg}
+	return speech.DecodeOptions{AllowTruncated: *d.allowTruncated, CacheDir: *d.cache, FFmpeg: *d.ffmpeg, MaxBytes: max(*d.maxAudioMB, 1) << 20}
 }
 
 // speechConvertJSON is the --json object of `speech convert`.

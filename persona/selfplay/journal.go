@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Entry is one completed request in the journal.
@@ -43,7 +45,7 @@ type Journal struct {
 // malformed line other than a torn last one is an error naming the line.
 func OpenJournal(path string) (*Journal, error) {
 	j := &Journal{path: path, entries: map[string]Entry{}}
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, MaxJournalFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -90,7 +92,7 @@ func OpenJournal(path string) (*Journal, error) {
 
 // truncateTornLine cuts the file after its last newline.
 func truncateTornLine(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, MaxJournalFile)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
