@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/roleprint/roleprint/persona/align"
 	"github.com/roleprint/roleprint/persona/llm"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -170,7 +171,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 // [{"words": [...]}]} or a bare list of {"word"|"text", "start", "end"};
 // or TSV lines "start<TAB>end<TAB>word".
 func readTranscript(path string) ([]align.Word, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/llm"
 	"github.com/roleprint/roleprint/speech"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // decodeFlags are the speech front end's decoding flags.
@@ -84,7 +86,7 @@ func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 				}
 				wroteFrom[dst] = in
 				var b []byte
-				if b, err = os.ReadFile(p); err == nil {
+				if b, err = fsx.ReadFile(p, dec.options().MaxBytes); err == nil {
 					if err = os.MkdirAll(*outDir, 0o755); err == nil {
 						err = llm.WriteFileAtomic(dst, b)
 					}

@@ -158,3 +158,15 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// MaxInput is the size limit of an input file read by a reader with no
+// more specific limit (1 GiB: far above any table, transcript or JSON
+// file the commands take, far below what would exhaust memory).
+const MaxInput = 1 << 30
+
+// Open is OpenRegular with the MaxInput limit, for readers that stream a
+// file (line by line, a CSV reader) instead of reading it whole.
+func Open(path string) (*os.File, error) {
+	f, _, err := OpenRegular(path, MaxInput)
+	return f, err
+}
