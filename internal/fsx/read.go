@@ -170,3 +170,7 @@ func Open(path string) (*os.File, error) {
 	f, _, err := OpenRegular(path, MaxInput)
 	return f, err
 }
+
+// MaxModel is the size limit of a model file read whole (an ONNX graph,
+// an n-gram metric, a training checkpoint): 8 GiB.
+const MaxModel = 8 << 30

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 //go:embed prompts/*.tmpl
@@ -94,7 +96,7 @@ func loadTemplates(embedded fs.FS, embeddedDir, dir string) (*Templates, error) 
 		if dir != "" {
 			p := filepath.Join(dir, name)
 			var err error
-			b, err = os.ReadFile(p)
+			b, err = fsx.ReadFile(p, fsx.MaxInput)
 			switch {
 			case err == nil:
 				src = p

@@ -79,7 +79,7 @@ func WriteWordVectors(path string, dim int, words []string, vectors []float32) (
 
 // ReadWordVectors loads a file written by WriteWordVectors.
 func ReadWordVectors(path string) (*WordVectors, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, 0) // streamed: GloVe files run to gigabytes
 	if err != nil {
 		return nil, err
 	}

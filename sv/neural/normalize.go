@@ -3,13 +3,14 @@ package neural
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Text normalisation of the tokenizers, written here rather than taken
@@ -197,7 +198,7 @@ func (sp normalizerSpec) build() (textNormalizer, error) {
 // fileNormalizer reads the "normalizer" of a tokenizer.json: nil when the
 // file has none.
 func fileNormalizer(path string) (textNormalizer, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := fsx.ReadFile(path, fsx.MaxInput)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,8 @@ import (
 	"github.com/sugarme/tokenizer/model/wordpiece"
 	"github.com/sugarme/tokenizer/pretokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // bertVocab is Google's bert-base-uncased WordPiece vocabulary (Apache-2.0,
@@ -184,7 +185,7 @@ type HFTokenizer struct {
 func LoadTokenizer(path string) (Tokenizer, error) {
 	base := strings.ToLower(filepath.Base(path))
 	if strings.HasSuffix(base, ".txt") {
-		f, err := os.Open(path)
+		f, err := fsx.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("tokenizer: %w", err)
 		}
@@ -192,15 +193,17 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 		lower := !(strings.Contains(base, "cased") && !strings.Contains(base, "uncased"))
 		return NewWordPiece(f, "wordpiece:"+path, lower)
 	}
+	// The normaliser is read first, through fsx: a device or FIFO is
+	// refused before sugarme opens the path.
+	norm, err := fileNormalizer(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer %s: %w", path, err)
+	}
 	tk, err := pretrained.FromFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %w (expected a Hugging Face tokenizer.json or a vocab.txt)", path, err)
 	}
 	// The file's normaliser runs in prepare, before the tokenizer.
-	norm, err := fileNormalizer(path)
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer %s: %w", path, err)
-	}
 	h := &HFTokenizer{name: "hf:" + path, tk: tk, norm: norm, size: tk.GetVocabSize(true)}
 	tk.WithNormalizer(nil)
 	h.pad = -1
