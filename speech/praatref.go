@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/roleprint/roleprint/stats"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // PraatReference is what scripts/praat-measure.praat writes: Praat's own
@@ -88,7 +89,7 @@ func (r *PraatReference) Path(f PraatFile) string {
 // LoadPraatReference reads a reference JSON written by
 // scripts/praat-measure.praat.
 func LoadPraatReference(path string) (*PraatReference, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
 	if err != nil {
 		return nil, fmt.Errorf("praat reference: %w", err)
 	}
