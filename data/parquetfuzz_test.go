@@ -1,10 +1,12 @@
 package data
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzReadUtterances reads arbitrary bytes as a corpus file: the reader
@@ -19,6 +21,9 @@ func FuzzReadUtterances(f *testing.F) {
 	f.Add([]byte("PAR1PAR1"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// A slow input is reported, with its bytes, like a crash.
+		tm := time.AfterFunc(5*time.Second, func() { panic(fmt.Sprintf("input ran for 5 s: %q", b)) })
+		defer tm.Stop()
 		path := filepath.Join(dir, "c.parquet")
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -30,7 +31,10 @@ func openParquetGuarded(path string, r io.ReaderAt, size int64) (pf *parquet.Fil
 			pf, err = nil, corruptError(path, p)
 		}
 	}()
-	pf, err = parquet.OpenFile(r, size)
+	if err := checkFooter(path, r, size); err != nil {
+		return nil, err
+	}
+	pf, err = parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: not a Parquet file: %w", path, err)
 	}
@@ -99,4 +103,35 @@ func guardedReader[T any](path string, pf *parquet.File) (r *parquet.GenericRead
 		}
 	}()
 	return parquet.NewGenericReader[T](pf), nil
+}
+
+// parquetMagic opens and closes every Parquet file.
+const parquetMagic = "PAR1"
+
+// checkFooter reads the file's last 8 bytes (the footer's length and the
+// closing magic) and its first 4 (the opening magic) and checks that the
+// footer fits between them. The library allocates a buffer of the
+// footer's stated length before reading it, so an unchecked length of
+// "ff ff ff ff" costs 4 GiB, enough to kill a process under a memory
+// limit, before any other check runs.
+func checkFooter(path string, r io.ReaderAt, size int64) error {
+	const frame = int64(2*len(parquetMagic) + 4) // opening magic, footer length, closing magic
+	if size < frame {
+		return fmt.Errorf("read %s: not a Parquet file: %d bytes, shorter than the %d of an empty one", path, size, frame)
+	}
+	var head [4]byte
+	var tail [8]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if string(head[:]) != parquetMagic || string(tail[4:]) != parquetMagic {
+		return fmt.Errorf("read %s: not a Parquet file: expected %q at its start and end, found %q and %q", path, parquetMagic, head[:], tail[4:])
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-frame {
+		return corruptError(path, fmt.Sprintf("footer of %d bytes in a file of %d bytes", n, size))
+	}
+	return nil
 }

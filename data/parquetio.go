@@ -115,9 +115,11 @@ func WriteParquet[T any](path string, rows []T) error {
 // must include every required column of T, or the error names the file,
 // the missing columns and the columns found.
 func ScanParquet[T any](path string, fn func(batch []T) error) error {
-	f, err := os.Open(path)
+	// Rows are streamed, so the size is not limited; a device or FIFO is
+	// refused (internal/fsx).
+	f, _, err := fsx.OpenRegular(path, 0)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
 	defer f.Close()
 	st, err := f.Stat()

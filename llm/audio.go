@@ -8,10 +8,11 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Caps on the bodies of the audio endpoints' replies: a verbose_json
@@ -20,6 +21,9 @@ import (
 const (
 	MaxTranscriptBytes = 256 << 20
 	MaxSpeechBytes     = 512 << 20
+	// MaxAudioUploadBytes caps the audio file sent for transcription (the
+	// speech package's default cap on audio files it reads).
+	MaxAudioUploadBytes = 2 << 30
 )
 
 // ASRConfig points at an OpenAI-compatible transcription endpoint
@@ -95,7 +99,7 @@ func Transcribe(ctx context.Context, cfg ASRConfig, audioPath string) (*Transcri
 		return nil, fmt.Errorf("asr: %w", err)
 	}
 	shown := ep.shown
-	f, err := os.Open(audioPath)
+	f, _, err := fsx.OpenRegular(audioPath, MaxAudioUploadBytes)
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
 	}

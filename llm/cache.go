@@ -75,7 +75,7 @@ func (c *Cache) path(key string) string {
 // false, nil); an unreadable one is reported as an error and treated as
 // missing by the client.
 func (c *Cache) Get(key string) (*Response, bool, error) {
-	b, err := os.ReadFile(c.path(key))
+	b, err := fsx.ReadFile(c.path(key), fsx.MaxInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

@@ -1,6 +1,8 @@
 package llm
 
 import (
+	"github.com/roleprint/roleprint/internal/fsx"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -58,7 +60,7 @@ func LoadPrompts(embedded fs.FS, embeddedDir string, names []string, dir string,
 		if dir != "" {
 			path := filepath.Join(dir, name)
 			var err error
-			b, err = os.ReadFile(path)
+			b, err = fsx.ReadFile(path, fsx.MaxInput)
 			switch {
 			case err == nil:
 				src = path

@@ -124,6 +124,7 @@ func Analyze(s *Sound, transcript string, cfg Config) (*Features, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
+	unvoiceBelowFloor(p, in100)
 	ps := p.Stats()
 	f := &Features{
 		File:                 s.Name,
@@ -180,4 +181,16 @@ func CountWords(text string) int {
 		in = word
 	}
 	return n
+}
+
+// unvoiceBelowFloor clears the F0 of pitch frames where the intensity is
+// below the silence floor (SilenceFloorDBFS): the pitch tracker's voicing
+// threshold is relative to the sound's own peak, so it finds a "voice" in
+// the hum of a near-silent stretch.
+func unvoiceBelowFloor(p *Pitch, in *Intensity) {
+	for i := range p.F0 {
+		if in.ValueNearest(p.Time(i)) < silenceFloorDB {
+			p.F0[i], p.Strength[i] = 0, 0
+		}
+	}
 }

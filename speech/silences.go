@@ -49,18 +49,25 @@ func DetectSilences(s *Sound, cfg SilenceConfig) ([]Interval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return silencesFromIntensity(in, s.Duration(), cfg)
+	return silencesFromIntensity(in, s.Duration(), cfg, math.Inf(-1))
 }
 
-// silencesFromIntensity is DetectSilences on a computed contour.
-func silencesFromIntensity(in *Intensity, duration float64, cfg SilenceConfig) ([]Interval, error) {
+// silencesFromIntensity is DetectSilences on a computed contour, with an
+// absolute floor: frames below floorDB (intensity dB) are silent too
+// (math.Inf(-1): none, as Praat).
+func silencesFromIntensity(in *Intensity, duration float64, cfg SilenceConfig, floorDB float64) ([]Interval, error) {
 	if cfg.ThresholdDB >= 0 {
 		return nil, fmt.Errorf("silences: threshold %g dB, expected a negative number (dB below the maximum)", cfg.ThresholdDB)
 	}
-	all := []Interval{{Start: 0, End: duration}}
 	maxDB, minDB := in.extremum(true), in.extremum(false)
+	// Below the floor everywhere: one pause, however the frames vary.
+	all := []Interval{{Start: 0, End: duration, Silent: maxDB < floorDB}}
 	threshold := maxDB - math.Abs(cfg.ThresholdDB)
-	if cfg.MinSilence > duration || threshold < minDB {
+	if threshold < minDB {
+		threshold = math.Inf(-1) // no frame is silent relative to the maximum
+	}
+	threshold = max(threshold, floorDB)
+	if cfg.MinSilence > duration || threshold < minDB || all[0].Silent {
 		return all, nil
 	}
 	var out []Interval

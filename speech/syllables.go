@@ -33,6 +33,22 @@ type SyllableConfig struct {
 	PitchRate float64
 }
 
+// SilenceFloorDBFS is the absolute silence floor of the speech measures,
+// in dB relative to a full-scale RMS of 1 (a full-scale sine is −3 dBFS):
+// a stretch whose intensity stays below −60 dBFS (an RMS of a thousandth
+// of full scale, 34 dB on Praat's intensity scale) is a pause, with no
+// pitch and no syllable nuclei, whatever the loudest part of the sound.
+// The detectors' own thresholds are relative to the sound's maximum, so
+// without a floor a silent or near-silent clip has its noise (or nothing
+// at all) taken for speech: 3 s of digital silence measured 3 s of
+// phonation and a pause ratio of 0. Speech recorded at any usable level
+// is far above the floor (a quiet recording peaks near −30 dBFS).
+const SilenceFloorDBFS = -60.0
+
+// silenceFloorDB is SilenceFloorDBFS on the intensity scale (dB re
+// (2·10⁻⁵)², so an RMS of 1 is 93.98 dB).
+var silenceFloorDB = SilenceFloorDBFS - 10*math.Log10(4e-10)
+
 // DefaultSyllableConfig returns de Jong & Wempe's defaults.
 func DefaultSyllableConfig() SyllableConfig {
 	return SyllableConfig{SilenceDB: -25, MinDipDB: 2, MinPause: 0.3, MinPitch: 50, PitchRate: 4000,
@@ -189,8 +205,9 @@ func syllablesFrom(in, in100 *Intensity, pitch *Pitch, duration float64, cfg Syl
 	if threshold < minInt {
 		threshold = minInt
 	}
+	threshold = max(threshold, silenceFloorDB)
 	silenceRel := cfg.SilenceDB - (maxInt - max99)
-	iv, err := silencesFromIntensity(in100, duration, SilenceConfig{ThresholdDB: silenceRel, MinSilence: cfg.MinPause, MinSounding: 0.1})
+	iv, err := silencesFromIntensity(in100, duration, SilenceConfig{ThresholdDB: silenceRel, MinSilence: cfg.MinPause, MinSounding: 0.1}, silenceFloorDB)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/go-audio/audio"
 	"github.com/go-audio/wav"
@@ -18,6 +17,9 @@ type ReadOptions struct {
 	// declares more bytes than the file holds (a recorder that crashed, a
 	// stream header with a placeholder size) instead of failing.
 	AllowTruncated bool
+	// MaxBytes is the size limit of the file; 0 means
+	// DefaultMaxAudioBytes.
+	MaxBytes int64
 }
 
 // ReadWAV reads a WAV file into a mono Sound at the file's own sample rate
@@ -30,7 +32,7 @@ func ReadWAV(path string) (*Sound, error) {
 
 // ReadWAVWith is ReadWAV with options.
 func ReadWAVWith(path string, opts ReadOptions) (*Sound, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadAudio(path, opts.MaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read WAV: %w", err)
 	}

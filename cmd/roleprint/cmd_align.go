@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -171,7 +170,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 // [{"words": [...]}]} or a bare list of {"word"|"text", "start", "end"};
 // or TSV lines "start<TAB>end<TAB>word".
 func readTranscript(path string) ([]align.Word, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/roleprint/roleprint/data/importers"
 	"io"
 	"os"
 	"strconv"
@@ -177,25 +178,38 @@ func embedPrint(e *env, name string, dim int, vecs [][]float32, asJSON bool) err
 	return w.Flush()
 }
 
-// embedReadLines reads one utterance per line; trailing blank lines are
-// ignored, a blank line between utterances is an error naming it.
+// embedReadLines reads one utterance per line through the importers'
+// reading layer (so Latin-1 bytes, mojibake, UTF-16 and byte-order marks
+// read as the corpus importers read them, and every tokenizer gets valid
+// UTF-8); trailing blank lines are ignored, a blank line between
+// utterances is an error naming it. A file must be a regular file of at
+// most importers.MaxTextFile bytes; "-" reads standard input up to the
+// same limit.
 func embedReadLines(path string, e *env) ([]string, error) {
-	var r io.Reader
+	var text string
 	if path == "-" {
-		r = os.Stdin
-	} else {
-		f, err := os.Open(path)
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, importers.MaxTextFile+1))
 		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		if text, err = importers.DecodeText("standard input", b, ""); err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		r = f
+	} else {
+		var err error
+		if text, err = importers.ReadTextFile(path, ""); err != nil {
+			return nil, err
+		}
 	}
-	sc := newLineScanner(bufio.NewScanner(r), maxLineBytes)
 	var lines []string
-	blank, n := 0, 1
-	for ; sc.Scan(); n++ {
-		line := strings.TrimRight(sc.Text(), "\r")
+	blank := 0
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		line = strings.TrimRight(line, "\n")
+		if len(line) > maxLineBytes {
+			return nil, scanError(path, n, bufio.ErrTooLong, maxLineBytes)
+		}
 		if strings.TrimSpace(line) == "" {
 			if blank == 0 {
 				blank = n
@@ -206,9 +220,6 @@ func embedReadLines(path string, e *env) ([]string, error) {
 			return nil, fmt.Errorf("%s:%d: empty line between utterances (expected one utterance per line)", path, blank)
 		}
 		lines = append(lines, line)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, scanError(path, n, err, maxLineBytes)
 	}
 	return lines, nil
 }

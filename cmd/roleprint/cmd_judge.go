@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 	"github.com/roleprint/roleprint/persona/distill"
 	"github.com/roleprint/roleprint/persona/judge"
 	"github.com/roleprint/roleprint/speech"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -28,7 +29,7 @@ func init() {
 // readJSONL decodes one T per non-blank line of path; the error names the
 // file and line.
 func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +256,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		}
 		pm := map[string]string{}
 		if *personas != "" {
-			b, err := os.ReadFile(*personas)
+			b, err := fsx.ReadFile(*personas, fsx.MaxInput)
 			if err != nil {
 				return err
 			}

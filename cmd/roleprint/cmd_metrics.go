@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"github.com/roleprint/roleprint/persona/textmetrics"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -317,7 +318,7 @@ type agreementRows struct {
 // column), the human and judge scores and the groups, and the names of
 // the columns it did not use.
 func readAgreementCSV(path, groupBy string) (map[string]*agreementRows, []string, error) {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}

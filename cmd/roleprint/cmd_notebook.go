@@ -17,6 +17,8 @@ import (
 
 	"github.com/roleprint/roleprint/kernel"
 	"github.com/roleprint/roleprint/kernel/nbcheck"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -316,7 +318,7 @@ type notebookInfo struct {
 // readNotebookInfo reads a notebook's title (its first heading) and its
 // figure requirement.
 func readNotebookInfo(path string) (notebookInfo, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
 	if err != nil {
 		return notebookInfo{}, err
 	}

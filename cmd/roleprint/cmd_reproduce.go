@@ -23,6 +23,8 @@ import (
 	_ "github.com/roleprint/roleprint/sv/neural"   // transformer(_ft) rows and the backend probe
 	"github.com/roleprint/roleprint/sv/table2"
 	_ "github.com/roleprint/roleprint/sv/uselite" // use-lite(_ft) rows
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // reproDetectEnv describes this machine for the default-row selection;
@@ -386,7 +388,7 @@ func reproLoadInput(paths []string) ([]data.Utterance, []table2.InputFile, strin
 
 // reproDescribeFile returns a file's size and SHA-256.
 func reproDescribeFile(path string) (table2.InputFile, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, 0) // hashed as a stream: no size limit
 	if err != nil {
 		return table2.InputFile{}, err
 	}

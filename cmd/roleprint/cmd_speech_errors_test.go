@@ -16,9 +16,10 @@ func TestCorpusErrorsNameTheFileOnce(t *testing.T) {
 		{"judge", "--protocol", "voxrole", "--audio-corpus", missing, "x.jsonl"},
 	} {
 		code, _, stderr := runPersonaCLI(t, args...)
-		if code != 1 || strings.Count(stderr, missing) != 2 || !strings.Contains(stderr, "no such file") {
-			// data.ReadUtterances says "read PATH: open PATH: …": the
-			// path twice from the OS error chain, never a third time.
+		if code != 1 || strings.Count(stderr, missing) != 1 || !strings.Contains(stderr, "no such file") {
+			// data.ReadUtterances says "read PATH: no such file or
+			// directory" (internal/fsx drops the OS error's own copy of
+			// the path), and no caller adds it again.
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/roleprint/roleprint/speech/frontend"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/speech"
+	"github.com/roleprint/roleprint/speech/frontend"
 )
 
 // decodeFlags are the speech front end's decoding flags.
@@ -23,6 +23,7 @@ type decodeFlags struct {
 	allowTruncated *bool
 	cache          *string
 	ffmpeg         *string
+	maxAudioMB     *int64
 }
 
 func addDecodeFlags(fs *flag.FlagSet) decodeFlags {
@@ -30,11 +31,12 @@ func addDecodeFlags(fs *flag.FlagSet) decodeFlags {
 		allowTruncated: fs.Bool("allow-truncated", false, "read streamed WAVs whose header sizes are placeholders or too large (espeak-ng --stdout > x.wav)"),
 		cache:          fs.String("decode-cache", "", "folder of converted audio, keyed by content hash (default: decoded/ in the RolePrint cache; off: none)"),
 		ffmpeg:         fs.String("ffmpeg", "", "ffmpeg executable for MP3/FLAC/OGG/M4A/video (default: ffmpeg on PATH; Debian: apt-get install ffmpeg)"),
+		maxAudioMB:     fs.Int64("max-audio-mb", speech.DefaultMaxAudioBytes>>20, "size limit of one audio file in MiB (files are read whole)"),
 	}
 }
 
 func (d decodeFlags) options() frontend.DecodeOptions {
-	return frontend.DecodeOptions{AllowTruncated: *d.allowTruncated, CacheDir: *d.cache, FFmpeg: *d.ffmpeg}
+	return frontend.DecodeOptions{AllowTruncated: *d.allowTruncated, CacheDir: *d.cache, FFmpeg: *d.ffmpeg, MaxBytes: max(*d.maxAudioMB, 1) << 20}
 }
 
 // speechConvertJSON is the --json object of `speech convert`.
@@ -84,7 +86,7 @@ func runSpeechConvert(ctx context.Context, e *env, args []string) error {
 				}
 				wroteFrom[dst] = in
 				var b []byte
-				if b, err = os.ReadFile(p); err == nil {
+				if b, err = fsx.ReadFile(p, dec.options().MaxBytes); err == nil {
 					if err = os.MkdirAll(*outDir, 0o755); err == nil {
 						err = fsx.WriteFileAll(dst, b, 0o644)
 					}

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Sniffer is an optional interface of an Importer: Sniff looks at the
@@ -206,7 +208,7 @@ func Detect(paths []string) (*Detection, error) {
 // readHead returns the start of path decoded as text, or false when it is
 // not text.
 func readHead(path string) (string, bool) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, 0)
 	if err != nil {
 		return "", false
 	}

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -65,7 +66,7 @@ func (meldFormat) Read(ctx context.Context, files []string, opts Options, c *Col
 // meldIsDyadic reports whether path's header has Old_Dialogue_ID. An
 // unreadable file is taken as plain; readMELD reports it.
 func meldIsDyadic(path string) bool {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return false
 	}

@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 func init() {
@@ -72,7 +73,7 @@ func mscIsPersonaSummary(path string) bool {
 	if strings.Contains(strings.ReplaceAll(path, "\\", "/"), "/msc_personasummary/") {
 		return true
 	}
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return false // readMSC reports it
 	}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // This file is the one place where importers read bytes: every format goes
@@ -61,35 +63,29 @@ func resolveEncoding(name, def string) (string, error) {
 	return "", fmt.Errorf("unknown encoding %q (known: utf-8, latin-1, auto)", name)
 }
 
-// maxTextFile bounds the size of one text file read whole (1 GiB).
+// maxTextFile bounds the size of one text file read whole (1 GiB): far
+// above any corpus release file, far below what would exhaust memory.
 const maxTextFile = 1 << 30
 
 // decodeFile reads path whole and decodes it with decodeText. A missing
-// file, a folder and a read error are *InputErrors naming path.
+// file, a folder, a device or FIFO (internal/fsx refuses what is not a
+// regular file), a file over maxTextFile and a read error are
+// *InputErrors naming path.
 func decodeFile(path, enc string) (string, textInfo, error) {
-	f, err := os.Open(path)
+	b, err := fsx.ReadFile(path, maxTextFile)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", textInfo{}, Errorf(Pos{File: path}, "no such file")
-		}
-		return "", textInfo{}, Errorf(Pos{File: path}, "%v", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", textInfo{}, Errorf(Pos{File: path}, "%v", err)
-	}
-	if st.IsDir() {
-		return "", textInfo{}, Errorf(Pos{File: path}, "is a folder, expected a file")
-	}
-	if st.Size() > maxTextFile {
-		return "", textInfo{}, Errorf(Pos{File: path}, "file of %d bytes is larger than the %d bytes a text file may have", st.Size(), maxTextFile)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxTextFile+1))
-	if err != nil {
-		return "", textInfo{}, Errorf(Pos{File: path}, "%v", err)
+		return "", textInfo{}, readError(path, err)
 	}
 	return decodeText(path, b, enc)
+}
+
+// readError turns an error of internal/fsx into an *InputError naming
+// path once.
+func readError(path string, err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return &InputError{Pos: Pos{File: path}, Msg: "no such file", Err: err}
+	}
+	return &InputError{Pos: Pos{File: path}, Msg: strings.TrimPrefix(err.Error(), "read "+path+": "), Err: err}
 }
 
 // ReadTextFile returns the text of path as UTF-8 with "\n" line ends and
@@ -106,6 +102,23 @@ func ReadTextFile(path, encoding string) (string, error) {
 	text, _, err := decodeFile(path, enc)
 	return text, err
 }
+
+// DecodeText is ReadTextFile for bytes already read (standard input):
+// name stands for the file in errors; the bytes are at most maxTextFile.
+func DecodeText(name string, b []byte, encoding string) (string, error) {
+	enc, err := resolveEncoding(encoding, "")
+	if err != nil {
+		return "", err
+	}
+	if len(b) > maxTextFile {
+		return "", Errorf(Pos{File: name}, "%d bytes, larger than the limit of %s", len(b), fsx.FormatBytes(maxTextFile))
+	}
+	text, _, err := decodeText(name, b, enc)
+	return text, err
+}
+
+// MaxTextFile is the most bytes the reading layer reads from one file.
+const MaxTextFile = maxTextFile
 
 // openText opens path and returns a reader of its text as UTF-8 (see
 // decodeText: BOM and UTF-16 detection, the encoding rules, line ends

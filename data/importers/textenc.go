@@ -65,7 +65,8 @@ type textInfo struct {
 }
 
 // decodeText returns the text of a file's bytes as UTF-8, with "\n" line
-// ends and without a byte-order mark. enc is UTF8 (strict: an invalid
+// ends and without any leading byte-order mark (all of them, when a file
+// holds several). enc is UTF8 (strict: an invalid
 // byte is an *InputError naming path and line), Latin1 (Windows-1252 for
 // the whole file) or Auto (mixed decoding plus mojibake repair). A BOM or
 // a UTF-16 byte pattern wins over enc. Text holding NUL bytes is an
@@ -75,7 +76,13 @@ func decodeText(path string, b []byte, enc string) (string, textInfo, error) {
 	utf16 := ""
 	switch {
 	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
-		b, info.BOM = b[3:], true
+		// Every leading mark goes: a file saved twice by a BOM-adding
+		// editor starts with two, and the second would glue itself to the
+		// first header or line.
+		for bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) {
+			b = b[3:]
+		}
+		info.BOM = true
 		if enc == Latin1 {
 			enc = Auto // the mark says UTF-8, whatever the format's default
 		}
@@ -101,7 +108,7 @@ func decodeText(path string, b []byte, enc string) (string, textInfo, error) {
 			return "", info, Errorf(Pos{File: path}, "cannot decode %s: %v", strings.ToUpper(utf16), err)
 		}
 		info.Encoding = utf16
-		text = strings.TrimPrefix(string(out), "\ufeff")
+		text = string(out)
 	case enc == Latin1:
 		out, err := charmap.Windows1252.NewDecoder().Bytes(b)
 		if err != nil {
@@ -126,7 +133,10 @@ func decodeText(path string, b []byte, enc string) (string, textInfo, error) {
 		}
 		text, info.Repaired = repairMojibake(unifyLineEnds(text))
 	}
-	text = unifyLineEnds(text)
+	// Marks left after decoding (a UTF-16 mark inside UTF-16 text, a
+	// UTF-8 mark after a Windows-1252 one) are dropped too: no line, header
+	// or first field starts with U+FEFF.
+	text = strings.TrimLeft(unifyLineEnds(text), "\ufeff")
 	if strings.IndexByte(text, 0) >= 0 || tooManyControls(text) {
 		return "", info, &InputError{Pos: Pos{File: path}, Msg: "binary data (NUL or control bytes); expected a text file", Err: errNotText}
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // expandPaths turns the user's paths into the list of files to read: files
@@ -214,7 +216,7 @@ func backupOf(name string) (string, bool) {
 // isBinaryFile reports whether the first 8 KiB of path hold NUL bytes that
 // are not the pattern of UTF-16 text (or the file cannot be read).
 func isBinaryFile(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, 0)
 	if err != nil {
 		return false // the reader reports it
 	}

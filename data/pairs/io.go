@@ -208,7 +208,7 @@ func writeFileAtomic(path string, data []byte) error {
 // ReadPairManifest reads a pair directory's manifest.json.
 func ReadPairManifest(dir string) (*PairManifest, error) {
 	path := filepath.Join(dir, PairManifestFile)
-	js, err := os.ReadFile(path)
+	js, err := fsx.ReadFile(path, fsx.MaxInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read pairs %s: no %s: not a pair directory, or its writing was interrupted (the manifest is written last); rebuild it with `roleprint pairs`", dir, PairManifestFile)
 	}

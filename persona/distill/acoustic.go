@@ -3,8 +3,9 @@ package distill
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // ReadAcousticProfiles reads the characters' acoustic profiles, the fourth
@@ -14,7 +15,7 @@ import (
 // F0 212 Hz); Energy: Medium (63.1 dB); Speaking rate: Low (3.1
 // syllables/s)"). Empty lines are dropped.
 func ReadAcousticProfiles(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, maxJSONFile)
 	if err != nil {
 		return nil, fmt.Errorf("acoustic profiles: %w", err)
 	}

@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
 
 	"github.com/roleprint/roleprint/llm"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // store keeps one JSON file per unit of work under DIR/units/STAGE, named
@@ -62,7 +63,7 @@ func (s *store) unitPath(stage, name string) string {
 // and stores it atomically.
 func (s *store) do(stage, name, key string, out any, compute func() error) error {
 	p := s.unitPath(stage, name)
-	if b, err := os.ReadFile(p); err == nil {
+	if b, err := fsx.ReadFile(p, fsx.MaxInput); err == nil {
 		var u unitFile
 		if json.Unmarshal(b, &u) == nil && u.Key == key && json.Unmarshal(u.Value, out) == nil {
 			s.count(s.reused, stage)

@@ -3,13 +3,14 @@ package judge
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 
 	"github.com/roleprint/roleprint/llm"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // SpeechDimensionCodes are the SpeechRole dimensions that are about how
@@ -60,7 +61,7 @@ func LoadAudioFile(path string) ([]byte, string, error) {
 	if format != "wav" && format != "mp3" {
 		return nil, "", fmt.Errorf("audio %s: input_audio takes wav or mp3; convert it first (roleprint speech convert)", path)
 	}
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, maxAudioBytes)
 	if err != nil {
 		return nil, "", fmt.Errorf("audio: %w", err)
 	}
@@ -190,3 +191,8 @@ func withAudio(prompt string, audio map[string]llm.Part) ([]llm.Part, error) {
 	}
 	return parts, nil
 }
+
+// maxAudioBytes is the size limit of an audio file sent to a judge (the
+// speech package's default limit, 2 GiB; the API's own limits are far
+// lower).
+const maxAudioBytes = 2 << 30

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -12,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/roleprint/roleprint/data"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // ParseOptions tune Parse. The zero value is usable.
@@ -53,7 +54,7 @@ var (
 // ParseFile parses a script file; the script is named after the file
 // (without extension) unless opts.Source is set.
 func ParseFile(path string, opts ParseOptions) (*Script, error) {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return nil, err
 	}

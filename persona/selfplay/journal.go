@@ -69,7 +69,7 @@ func OpenJournal(path string) (*Journal, error) {
 		return nil, err
 	}
 	j := &Journal{path: path, entries: map[string]Entry{}}
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, MaxJournalFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -151,7 +151,7 @@ func (j *Journal) writeHeader() error {
 
 // truncateTornLine cuts the file after its last newline.
 func truncateTornLine(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, MaxJournalFile)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}

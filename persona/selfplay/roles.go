@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Role is one character the model plays.
@@ -39,7 +40,7 @@ type Role struct {
 // name of its folder). A role given twice, an empty name or description
 // and an unreadable line are errors naming the file and line.
 func LoadRoles(path string) ([]Role, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, MaxListFile)
 	if err != nil {
 		return nil, fmt.Errorf("roles: %w", err)
 	}
@@ -192,7 +193,7 @@ type Question struct {
 // Questions are trimmed and each (role, question) is kept once, in file
 // order. A malformed line is an error naming the file and line.
 func LoadQuestions(path string) ([]Question, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, MaxListFile)
 	if err != nil {
 		return nil, fmt.Errorf("questions: %w", err)
 	}
@@ -238,3 +239,13 @@ func LoadQuestions(path string) ([]Question, error) {
 	}
 	return qs, nil
 }
+
+// MaxListFile is the size limit of a roles or questions file (64 MiB:
+// hundreds of thousands of roles); a larger file, a device or a FIFO is an
+// error naming it.
+const MaxListFile = 64 << 20
+
+// MaxJournalFile is the size limit of a journal (4 GiB); the journal is
+// read line by line, so the limit only stops a wrong path from being read
+// without end.
+const MaxJournalFile = 4 << 30

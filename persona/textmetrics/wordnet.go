@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // WordNetEnv names a folder holding WordNet's dict files (index.noun,
@@ -103,7 +105,7 @@ func LoadWordNet(dir string) (*WordNet, error) {
 // readIndex reads "lemma pos synset_cnt p_cnt [ptr...] sense_cnt
 // tagsense_cnt offset..." lines; license lines start with a space.
 func readIndex(path string, p *wnPOS) error {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return fmt.Errorf("wordnet: %w", err)
 	}
@@ -146,7 +148,7 @@ func readIndex(path string, p *wnPOS) error {
 }
 
 func readExc(path string, p *wnPOS) error {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return fmt.Errorf("wordnet: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/roleprint/roleprint/speech"
-	"os"
 )
 
 // AnalyzeAny is AnalyzeFile for any audio or video file: WAV natively
@@ -14,7 +13,7 @@ import (
 // cfg.Rate, or 44.1 kHz when cfg.Rate is 0 (the file's own rate is not
 // known before decoding).
 func AnalyzeAny(ctx context.Context, path, transcript string, cfg speech.Config, opts DecodeOptions) (*speech.Features, error) {
-	b, err := os.ReadFile(path)
+	b, err := speech.ReadAudio(path, opts.MaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read audio: %w", err)
 	}

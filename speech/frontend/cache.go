@@ -5,10 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+
 	"github.com/roleprint/roleprint/speech"
 	"os"
 	"sync"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // featureCache is an append-only JSON-lines file of per-utterance results,
@@ -45,10 +50,18 @@ func openFeatureCache(path string, cfg CorpusConfig) (*featureCache, error) {
 	}
 	c.cfgKey = string(key)
 	needNewline := false
-	if b, err := os.ReadFile(path); err == nil && len(b) > 0 && b[len(b)-1] != '\n' {
-		needNewline = true // a line cut short by a crash: start the next one afresh
-	}
-	if f, err := os.Open(path); err == nil {
+	f, size, err := fsx.OpenRegular(path, 0) // streamed: no size limit
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("feature cache: %w", err)
+	default:
+		last := make([]byte, 1)
+		if size > 0 {
+			if _, err := f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
+				needNewline = true // a line cut short by a crash: start the next one afresh
+			}
+		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<24)
 		for sc.Scan() {
@@ -59,7 +72,7 @@ func openFeatureCache(path string, cfg CorpusConfig) (*featureCache, error) {
 		}
 		f.Close()
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("feature cache: %w", err)
 	}

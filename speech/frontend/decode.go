@@ -42,6 +42,9 @@ type DecodeOptions struct {
 	CacheDir string
 	// FFmpeg is the ffmpeg executable; "" looks up "ffmpeg" on PATH.
 	FFmpeg string
+	// MaxBytes is the size limit of an input file (read whole); 0 means
+	// DefaultMaxAudioBytes.
+	MaxBytes int64
 }
 
 // ErrNoFFmpeg is returned (wrapped) when a file needs ffmpeg and there is
@@ -92,7 +95,7 @@ func Decode(ctx context.Context, path string, opts DecodeOptions) (*speech.Sound
 	if rate <= 0 {
 		rate = ASRRate
 	}
-	b, err := os.ReadFile(path)
+	b, err := speech.ReadAudio(path, opts.MaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("decode: %w", err)
 	}
@@ -124,7 +127,7 @@ func ConvertWAV(ctx context.Context, path string, opts DecodeOptions) (wavPath s
 	if rate <= 0 {
 		rate = ASRRate
 	}
-	b, err := os.ReadFile(path)
+	b, err := speech.ReadAudio(path, opts.MaxBytes)
 	if err != nil {
 		return "", nil, fmt.Errorf("convert: %w", err)
 	}

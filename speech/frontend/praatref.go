@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"github.com/roleprint/roleprint/speech"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/roleprint/roleprint/stats"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // PraatReference is what scripts/praat-measure.praat writes: Praat's own
@@ -89,7 +90,7 @@ func (r *PraatReference) Path(f PraatFile) string {
 // LoadPraatReference reads a reference JSON written by
 // scripts/praat-measure.praat.
 func LoadPraatReference(path string) (*PraatReference, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
 	if err != nil {
 		return nil, fmt.Errorf("praat reference: %w", err)
 	}

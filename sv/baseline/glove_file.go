@@ -79,7 +79,7 @@ func WriteWordVectors(path string, dim int, words []string, vectors []float32) (
 
 // ReadWordVectors loads a file written by WriteWordVectors.
 func ReadWordVectors(path string) (*WordVectors, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, 0) // streamed: GloVe files run to gigabytes
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func ReadWordVectors(path string) (*WordVectors, error) {
 // {word: [d values, l2 norm, index]}, ...}) to the compact format at out.
 // Words are ordered by their index (GloVe's frequency order).
 func ConvertWinkJSON(in, out string) error {
-	f, err := os.Open(in)
+	f, _, err := fsx.OpenRegular(in, 0) // streamed
 	if err != nil {
 		return fmt.Errorf("convert %s: %w", in, err)
 	}

@@ -98,7 +98,7 @@ func readMetricFile(path string) (*metricFile, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, MetricWeightsFile)
 	}
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxModel)
 	if err != nil {
 		return nil, fmt.Errorf("%s weights: %w", NameNgramMetric, err)
 	}

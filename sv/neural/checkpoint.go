@@ -193,7 +193,7 @@ func LoadLatestCheckpoint(dir string, net *Network) (*CheckpointState, error) {
 
 // ReadCheckpointState reads only the metadata of a checkpoint file.
 func ReadCheckpointState(path string) (*CheckpointState, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, fsx.MaxModel)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
@@ -230,7 +230,7 @@ func readHeader(r io.Reader, path string) (*ckptHeader, int64, error) {
 // optimizer state) and returns its state. A variable whose shape differs
 // from the store's is an error naming it.
 func LoadCheckpointFile(path string, net *Network) (*CheckpointState, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path, fsx.MaxModel)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}

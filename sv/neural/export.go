@@ -3,7 +3,6 @@ package neural
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -56,7 +55,7 @@ func (e *Encoder) ExportBundle(dir, prefix string, settings map[string]string) (
 		if t.cfg.Vocab == "" {
 			vocab = bertVocab
 		} else {
-			if vocab, err = os.ReadFile(t.cfg.Vocab); err != nil {
+			if vocab, err = fsx.ReadFile(t.cfg.Vocab, fsx.MaxInput); err != nil {
 				return nil, nil, fmt.Errorf("encoder %s: vocabulary: %w", e.cfg.Name, err)
 			}
 			// Keep the base name: LoadTokenizer reads casing from it.

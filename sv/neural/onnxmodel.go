@@ -16,6 +16,8 @@ import (
 
 	"github.com/roleprint/roleprint/data/assets"
 	"github.com/roleprint/roleprint/sv"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // ONNXConfig configures a pretrained encoder loaded from a local ONNX
@@ -90,7 +92,7 @@ func NewONNXModel(name string, cfg ONNXConfig) (*ONNXModel, error) {
 			return nil, fmt.Errorf("%s: no tokenizer.json or vocab.txt beside %s (set tokenizer=PATH)", name, cfg.Path)
 		}
 	}
-	raw, err := os.ReadFile(cfg.Path)
+	raw, err := fsx.ReadFile(cfg.Path, fsx.MaxModel)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

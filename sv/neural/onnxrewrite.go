@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Two small repairs let Hugging Face exports train on every backend. Both
@@ -448,7 +449,7 @@ func (e *onnxEditor) floatData(t protoreflect.Message, size int, baseDir string)
 		if n < 0 {
 			n = int64(size) * 4
 		}
-		f, err := os.Open(filepath.Join(baseDir, loc))
+		f, _, err := fsx.OpenRegular(filepath.Join(baseDir, loc), 0) // read in ranges
 		if err != nil {
 			return nil, fmt.Errorf("external data: %w", err)
 		}

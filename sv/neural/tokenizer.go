@@ -6,17 +6,18 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sugarme/tokenizer"
 	tkmodel "github.com/sugarme/tokenizer/model"
 	"github.com/sugarme/tokenizer/model/wordpiece"
-	"github.com/sugarme/tokenizer/normalizer"
 	"github.com/sugarme/tokenizer/pretokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // bertVocab is Google's bert-base-uncased WordPiece vocabulary (Apache-2.0,
@@ -36,6 +37,7 @@ type WordPiece struct {
 	name               string
 	mu                 sync.Mutex // sugarme's Tokenizer is not documented as concurrency-safe
 	tk                 *tokenizer.Tokenizer
+	norm               textNormalizer // applied by prepare, not by tk (see normalize.go)
 	size               int
 	cls, sep, pad, unk int32
 	vocab              []string
@@ -91,14 +93,9 @@ func NewWordPiece(r io.Reader, name string, lowercase bool) (*WordPiece, error) 
 	}
 	wp := wordpiece.NewWordPieceBuilder().Vocab(&mv).UnkToken("[UNK]").Build()
 	tk := tokenizer.NewTokenizer(wp)
-	bert := normalizer.NewBertNormalizer(true, lowercase, true, lowercase)
-	if lowercase {
-		// Hugging Face's BertNormalizer decomposes (NFD) before removing
-		// accents; sugarme's removes combining marks only, so add the NFD.
-		tk.WithNormalizer(normalizer.NewSequence([]normalizer.Normalizer{normalizer.NewNFD(), bert}))
-	} else {
-		tk.WithNormalizer(bert)
-	}
+	// BERT normalisation (NFD before the accent stripping, as Hugging
+	// Face's BertNormalizer does), run by prepare.
+	w.norm = bertNormalizer(true, true, lowercase, lowercase)
 	tk.WithPreTokenizer(pretokenizer.NewBertPreTokenizer())
 	w.tk = tk
 	return w, nil
@@ -113,10 +110,26 @@ func (w *WordPiece) VocabSize() int { return w.size }
 // PadID implements Tokenizer: the id of [PAD].
 func (w *WordPiece) PadID() int32 { return w.pad }
 
+// prepare returns the text the sugarme tokenizer is given: valid UTF-8
+// (invalid bytes become U+FFFD; text read through the reading layer is
+// valid already), normalised by norm (nil: none). See normalize.go for
+// why the normalisation runs here and not inside the tokenizer.
+func prepare(norm textNormalizer, text string) string {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	if norm == nil {
+		return text
+	}
+	return norm(text)
+}
+
 // Encode implements Tokenizer: [CLS] pieces… [SEP], the pieces cut so that
-// the whole fits in maxLen ids.
+// the whole fits in maxLen ids. Any string is accepted: bytes that are not
+// UTF-8 read as U+FFFD ([UNK] with the BERT vocabularies).
 func (w *WordPiece) Encode(text string, maxLen int) []int32 {
 	maxLen = max(maxLen, 2)
+	text = prepare(w.norm, text)
 	w.mu.Lock()
 	enc, err := w.tk.EncodeSingle(text, false)
 	w.mu.Unlock()
@@ -142,6 +155,7 @@ func (w *WordPiece) Vocab() []string { return w.vocab }
 // Tokens returns the WordPiece strings of text without special tokens
 // (for tests and debugging).
 func (w *WordPiece) Tokens(text string) ([]string, error) {
+	text = prepare(w.norm, text)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	enc, err := w.tk.EncodeSingle(text, false)
@@ -159,6 +173,7 @@ type HFTokenizer struct {
 	name  string
 	mu    sync.Mutex
 	tk    *tokenizer.Tokenizer
+	norm  textNormalizer // applied by prepare, not by tk (see normalize.go)
 	size  int
 	pad   int32
 	trail int // number of special tokens the post-processor appends at the end
@@ -170,7 +185,7 @@ type HFTokenizer struct {
 func LoadTokenizer(path string) (Tokenizer, error) {
 	base := strings.ToLower(filepath.Base(path))
 	if strings.HasSuffix(base, ".txt") {
-		f, err := os.Open(path)
+		f, err := fsx.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("tokenizer: %w", err)
 		}
@@ -178,11 +193,19 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 		lower := !(strings.Contains(base, "cased") && !strings.Contains(base, "uncased"))
 		return NewWordPiece(f, "wordpiece:"+path, lower)
 	}
+	// The normaliser is read first, through fsx: a device or FIFO is
+	// refused before sugarme opens the path.
+	norm, err := fileNormalizer(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer %s: %w", path, err)
+	}
 	tk, err := pretrained.FromFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %w (expected a Hugging Face tokenizer.json or a vocab.txt)", path, err)
 	}
-	h := &HFTokenizer{name: "hf:" + path, tk: tk, size: tk.GetVocabSize(true)}
+	// The file's normaliser runs in prepare, before the tokenizer.
+	h := &HFTokenizer{name: "hf:" + path, tk: tk, norm: norm, size: tk.GetVocabSize(true)}
+	tk.WithNormalizer(nil)
 	h.pad = -1
 	for _, p := range []string{"[PAD]", "<pad>", "<|padding|>"} {
 		if id, ok := tk.TokenToId(p); ok {
@@ -234,9 +257,11 @@ func (h *HFTokenizer) VocabSize() int { return h.size }
 // PadID implements Tokenizer.
 func (h *HFTokenizer) PadID() int32 { return h.pad }
 
-// Encode implements Tokenizer.
+// Encode implements Tokenizer. Any string is accepted: bytes that are not
+// UTF-8 read as U+FFFD (see prepare).
 func (h *HFTokenizer) Encode(text string, maxLen int) []int32 {
 	maxLen = max(maxLen, 2)
+	text = prepare(h.norm, text)
 	h.mu.Lock()
 	enc, err := h.tk.EncodeSingle(text, true)
 	h.mu.Unlock()

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/genimport"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // RoleMatch reports how one generated role name was paired with real
@@ -252,7 +253,7 @@ func onePerson(ss []string, names *genimport.NameMatcher) bool {
 // object {"role": ["speaker", ...]}. Errors name the file and line.
 func ReadRoleMap(path string) (map[string][]string, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
-		b, err := os.ReadFile(path)
+		b, err := fsx.ReadFile(path, fsx.MaxInput)
 		if err != nil {
 			return nil, fmt.Errorf("role map: %w", err)
 		}
@@ -262,7 +263,7 @@ func ReadRoleMap(path string) (map[string][]string, error) {
 		}
 		return m, nil
 	}
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("role map: %w", err)
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // LoadOptions say where a loaded verifier runs.
@@ -39,7 +41,7 @@ type Verifier struct {
 // names is present; errors name the file.
 func ReadSpec(dir string) (*Spec, error) {
 	path := filepath.Join(dir, SpecFile)
-	b, err := os.ReadFile(path)
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("verifier %s: %s is missing (not a verifier bundle? `roleprint reproduce` and `roleprint train` write one to OUT/verifier)", dir, SpecFile)
 	}
@@ -165,7 +167,7 @@ func ReadFitTexts(dir string) ([]string, error) {
 
 // readLines reads one text per line.
 func readLines(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("verifier: %w", err)
 	}

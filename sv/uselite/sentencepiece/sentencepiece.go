@@ -29,11 +29,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf16"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Separator is the piece character that stands for a space.
@@ -122,7 +123,7 @@ func ParseVocab(r io.Reader) ([]Piece, error) {
 // Load reads a vocab.json file and builds a tokenizer with the USE-Lite
 // reserved count.
 func Load(path string) (*Tokenizer, error) {
-	f, err := os.Open(path)
+	f, err := fsx.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("sentencepiece: %w", err)
 	}
