@@ -195,15 +195,15 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("round 1: pairs: %w", err)
 	}
-	work := table2.MeasureWorkload(first)
+	work := sv.MeasureWorkload(first)
 	work.PairsSeconds = time.Since(t0).Seconds()
 	work.Embedded = fs.NArg() == 0
 	work.LoadSeconds = loadS
 	rowEnv.Workload = &work
 	// Calibrated: the default candidates (not for --quick, whose rows are
 	// fixed), or the rows named with --encoders.
-	var toCalibrate []table2.DefaultRow
-	for _, r := range table2.DefaultRows() {
+	var toCalibrate []sv.Row
+	for _, r := range sv.Rows() {
 		if given["encoders"] && slices.Contains(reproSplitList(*encoders), r.Name) || !given["encoders"] && !*quick {
 			toCalibrate = append(toCalibrate, r)
 		}

@@ -6,20 +6,21 @@ import (
 	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // reproPlanOutput is the --dry-run output: what a run would do, and what
 // it is estimated to cost for these inputs.
 type reproPlanOutput struct {
-	Backend     table2.BackendInfo           `json:"backend"`
+	Backend     sv.BackendInfo               `json:"backend"`
 	Quick       bool                         `json:"quick"`
 	Rounds      int                          `json:"rounds"`
 	Encoders    []string                     `json:"encoders"`
 	Mixed       []string                     `json:"mixed"`
 	RowSettings map[string]map[string]string `json:"row_settings"`
-	// Workload is one round of these inputs (table2.MeasureWorkload).
-	Workload table2.Workload `json:"workload"`
+	// Workload is one round of these inputs (sv.MeasureWorkload).
+	Workload sv.Workload `json:"workload"`
 	// Estimates are the rows that run, per round, with their cost model;
 	// EstimatedSeconds the whole run (pairs and rows, Rounds rounds);
 	// BudgetSeconds the default run's budget for these inputs (table2.BudgetFor).
@@ -36,7 +37,7 @@ type reproPlanOutput struct {
 
 // reproMakePlan estimates the rows cfg runs for workload w on rowEnv's
 // backend (with cfg's settings).
-func reproMakePlan(cfg table2.Table2Config, rowEnv table2.RowEnvironment, w table2.Workload, quick bool) reproPlanOutput {
+func reproMakePlan(cfg table2.Table2Config, rowEnv table2.RowEnvironment, w sv.Workload, quick bool) reproPlanOutput {
 	p := reproPlanOutput{Backend: rowEnv.Backend, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
 		RowSettings: map[string]map[string]string{}, Workload: w, Selection: cfg.Selection, Skipped: []table2.SkippedEncoder{},
 		Unestimated: []string{}, BudgetSeconds: table2.BudgetFor(w)}

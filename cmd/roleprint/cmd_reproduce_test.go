@@ -13,6 +13,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
@@ -156,9 +157,9 @@ func reproFakeEnv(t *testing.T, backend string, installed ...string) {
 	t.Helper()
 	old := reproDetectEnv
 	reproDetectEnv = func(name string) (table2.RowEnvironment, error) {
-		b := table2.BackendInfo{Name: backend, Reason: "test machine"}
+		b := sv.BackendInfo{Name: backend, Reason: "test machine"}
 		if name != "" {
-			b = table2.BackendInfo{Name: name, Reason: "requested"}
+			b = sv.BackendInfo{Name: name, Reason: "requested"}
 		}
 		if !slices.Contains(installed, "onnxruntime") {
 			b.Setups = map[string]string{"onnx": "roleprint setup onnxruntime"}
@@ -166,7 +167,7 @@ func reproFakeEnv(t *testing.T, backend string, installed ...string) {
 		return table2.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
 	}
 	oldCal := reproCalibrate
-	reproCalibrate = func(context.Context, []table2.DefaultRow, table2.RowEnvironment, *pairs.PairCorpus, table2.CalibrationOptions) map[string]table2.RowCost {
+	reproCalibrate = func(context.Context, []sv.Row, table2.RowEnvironment, *pairs.PairCorpus, table2.CalibrationOptions) map[string]sv.RowCost {
 		return nil // the committed costs: no network is built in tests
 	}
 	t.Cleanup(func() { reproDetectEnv, reproCalibrate = old, oldCal })

@@ -85,7 +85,7 @@ func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source 
 	}
 	dir := filepath.Join(out, "verifier")
 	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: table2.MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
-		DevCosines: row.DevCosines(), DevLabels: table2.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
+		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
 	if err != nil {
 		return "", err
 	}

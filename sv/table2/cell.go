@@ -3,7 +3,6 @@ package table2
 import (
 	"math"
 
-	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -55,13 +54,4 @@ func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetric
 	eer, _ := stats.EER(scores, labels)
 	m.EER = stats.Float(eer)
 	return m
-}
-
-// PairLabels returns the labels of pairs as booleans (true = same speaker).
-func PairLabels(pairList []pairs.Pair) []bool {
-	out := make([]bool, len(pairList))
-	for i, p := range pairList {
-		out[i] = p.Label == 1
-	}
-	return out
 }

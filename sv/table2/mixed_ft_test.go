@@ -2,6 +2,7 @@ package table2
 
 import (
 	"fmt"
+	"github.com/roleprint/roleprint/sv"
 	"math/rand/v2"
 	"testing"
 
@@ -84,9 +85,9 @@ func TestMixedFTRowIgnoresTest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	c, rr := mixedTestRound()
 	row := func(name string, devNoise, devSign, testNoise float64) *EncoderRound {
-		s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
+		s := &pairScores{Dev: noisyScores(rng, sv.PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
 		for _, k := range allTestKeys() {
-			s.Tests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), testNoise, 1)
+			s.Tests[k.String()] = noisyScores(rng, sv.PairLabels(c.Tests[k]), testNoise, 1)
 		}
 		return &EncoderRound{Encoder: name, Dim: 4, scores: s}
 	}
@@ -170,11 +171,11 @@ func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
 func TestMixedFTFusesOwnScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c, rr := mixedTestRound()
-	s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), 0.5, 1), Tests: map[string][]float64{},
-		CosDev: noisyScores(rng, PairLabels(c.Dev), 0.5, -1), CosTests: map[string][]float64{}}
+	s := &pairScores{Dev: noisyScores(rng, sv.PairLabels(c.Dev), 0.5, 1), Tests: map[string][]float64{},
+		CosDev: noisyScores(rng, sv.PairLabels(c.Dev), 0.5, -1), CosTests: map[string][]float64{}}
 	for _, k := range allTestKeys() {
-		s.Tests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), 0.5, 1)
-		s.CosTests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), 0.5, -1)
+		s.Tests[k.String()] = noisyScores(rng, sv.PairLabels(c.Tests[k]), 0.5, 1)
+		s.CosTests[k.String()] = noisyScores(rng, sv.PairLabels(c.Tests[k]), 0.5, -1)
 	}
 	er, err := rr.mixedFT(map[string]*EncoderRound{"ngram-metric_ft": {Encoder: "ngram-metric_ft", Dim: 4, scores: s}})
 	if err != nil {

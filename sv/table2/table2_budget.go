@@ -1,9 +1,11 @@
 package table2
 
+import "github.com/roleprint/roleprint/sv"
+
 // The default run's time budgets, in one place. SelectRows adds the
 // costly rows (GoMLX encoders, fine-tuned rows) only while the estimate
 // of the whole run (building the pairs and every selected row, over
-// DefaultRounds rounds, for the measured Workload on this machine) stays
+// DefaultRounds rounds, for the measured sv.Workload on this machine) stays
 // within the budget of its inputs. Each budget is its goal minus the
 // ±30 % an estimate may miss by, so that a run the estimate puts at the
 // budget still meets the goal.
@@ -19,11 +21,6 @@ const (
 	// DefaultRowBudgetSeconds is the budget used when no workload was
 	// measured (SelectRows on ReferenceWorkload): the embedded corpus's.
 	DefaultRowBudgetSeconds = EmbeddedBudgetSeconds
-	// CalibrationTexts and CalibrationSteps size one row's calibration
-	// (CalibrateRow): it embeds CalibrationTexts of the run's utterances
-	// twice and trains CalibrationSteps steps.
-	CalibrationTexts = 256
-	CalibrationSteps = 5
 )
 
 // DefaultRounds is the number of rounds the default-row budget is
@@ -34,7 +31,7 @@ const DefaultRounds = 3
 // BudgetFor returns the budget of a default run with workload w:
 // EmbeddedBudgetSeconds for the embedded corpus, FilesBudgetSeconds for
 // input files.
-func BudgetFor(w Workload) float64 {
+func BudgetFor(w sv.Workload) float64 {
 	if w.Embedded {
 		return EmbeddedBudgetSeconds
 	}

@@ -16,7 +16,7 @@ import (
 // skipped with a note unless Table2Config.SkipMissing is false.
 // `roleprint reproduce` chooses its rows with SelectDefaultRows instead,
 // which adds GoMLX rows (fine-tuned encoders, USE-Lite) when this
-// machine's assets and backend can afford them (see DefaultRow).
+// machine's assets and backend can afford them (see sv.Row).
 var DefaultEncoders = []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}
 
 // Table2Config configures RunTable2, the experiment behind the paper's

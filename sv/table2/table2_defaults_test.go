@@ -14,12 +14,12 @@ import (
 // three baselines (one needing the "glove" asset), a fine-tuned GoMLX row
 // with its untrained companion, and a pretrained GoMLX model ("pre",
 // asset "pre-model") with an expensive fine-tuned row.
-func testCandidates() []DefaultRow {
-	cpu := func(s float64) map[string]RowCost { return map[string]RowCost{"": {Fixed: s}} }
-	gomlx := func(g, o, c float64) map[string]RowCost {
-		return map[string]RowCost{"go": {Fixed: g}, "onnx": {Fixed: o}, "xla:cuda": {Fixed: c}}
+func testCandidates() []sv.Row {
+	cpu := func(s float64) map[string]sv.RowCost { return map[string]sv.RowCost{"": {Fixed: s}} }
+	gomlx := func(g, o, c float64) map[string]sv.RowCost {
+		return map[string]sv.RowCost{"go": {Fixed: g}, "onnx": {Fixed: o}, "xla:cuda": {Fixed: c}}
 	}
-	return []DefaultRow{
+	return []sv.Row{
 		{Name: "liwc", Quick: true, Costs: cpu(0.5)},
 		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: cpu(0.5)},
 		{Name: "tfidf", Quick: true, Costs: cpu(1)},
@@ -34,7 +34,7 @@ func testCandidates() []DefaultRow {
 // candidate counts as built in.
 func testEnv(backend string, installed ...string) RowEnvironment {
 	env := RowEnvironment{
-		Backend:    BackendInfo{Name: backend, Reason: "test"},
+		Backend:    sv.BackendInfo{Name: backend, Reason: "test"},
 		Installed:  func(step string) bool { return slices.Contains(installed, step) },
 		Registered: func(string) bool { return true },
 	}
@@ -173,8 +173,8 @@ var testRowsOnce sync.Once
 
 func registerTestRows() {
 	testRowsOnce.Do(func() {
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable", GoMLX: true, Costs: map[string]RowCost{"onnx": {Fixed: 1}}})
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable_ft", GoMLX: true, Costs: map[string]RowCost{"onnx": {Fixed: 1}}})
+		sv.RegisterRow(sv.Row{Name: "test-trainable", GoMLX: true, Costs: map[string]sv.RowCost{"onnx": {Fixed: 1}}})
+		sv.RegisterRow(sv.Row{Name: "test-trainable_ft", GoMLX: true, Costs: map[string]sv.RowCost{"onnx": {Fixed: 1}}})
 	})
 }
 
@@ -232,7 +232,7 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	cfg.RowSettings = map[string]map[string]string{"test-trainable_ft": {"max_steps": "150", "lr": "0.5"}}
-	cfg.Selection = &RowSelection{Backend: BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
+	cfg.Selection = &RowSelection{Backend: sv.BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
 		Skipped: []SkippedEncoder{{Encoder: "pre", Reason: "needs pre-model", Setup: "roleprint setup pre-model"}},
 		Setup:   "roleprint setup pre-model", BudgetSeconds: DefaultRowBudgetSeconds}
 	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
@@ -333,10 +333,10 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 	// the budget alone but not together: the fine-tuned row is decided
 	// first and wins, whatever the candidate order; the rows and the
 	// setup hint stay in candidate order.
-	onnx := func(s float64) map[string]RowCost { return map[string]RowCost{"onnx": {Fixed: s}} }
-	candidates := []DefaultRow{
-		{Name: "liwc", Quick: true, Costs: map[string]RowCost{"": {Fixed: 0.5}}},
-		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: map[string]RowCost{"": {Fixed: 0.5}}},
+	onnx := func(s float64) map[string]sv.RowCost { return map[string]sv.RowCost{"onnx": {Fixed: s}} }
+	candidates := []sv.Row{
+		{Name: "liwc", Quick: true, Costs: map[string]sv.RowCost{"": {Fixed: 0.5}}},
+		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: map[string]sv.RowCost{"": {Fixed: 0.5}}},
 		{Name: "pre", GoMLX: true, Costs: onnx(35)},
 		{Name: "net", GoMLX: true, With: "net_ft", Costs: onnx(3)},
 		{Name: "net_ft", GoMLX: true, Costs: onnx(30)},
@@ -364,7 +364,7 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 	// The always-kept rows are counted first: a fine-tuned row that fits
 	// only without them is skipped, and the estimate stays in the budget.
 	heavy := slices.Clone(candidates)
-	heavy[0].Costs = map[string]RowCost{"": {Fixed: 15}}
+	heavy[0].Costs = map[string]sv.RowCost{"": {Fixed: 15}}
 	heavy[4].Costs = onnx(45) // net_ft: 3 × (3+45) fits alone, not beside liwc
 	sel = SelectRows(heavy, env, false)
 	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {

@@ -31,7 +31,7 @@ func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, er
 	if !anyFT {
 		return nil, nil
 	}
-	choice, err := ChooseMixedFT(devCos, PairLabels(rr.corpus.Dev))
+	choice, err := ChooseMixedFT(devCos, sv.PairLabels(rr.corpus.Dev))
 	if err != nil {
 		return nil, err
 	}

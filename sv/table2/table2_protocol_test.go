@@ -137,13 +137,13 @@ func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 		belowBest := 0
 		for _, er := range res.PerRound {
 			c := fixtureCorpus(er.Seed, 6, 6, 40, 0.45)
-			th, _ := stats.BestThreshold(er.scores.Dev, PairLabels(c.Dev), crit)
+			th, _ := stats.BestThreshold(er.scores.Dev, sv.PairLabels(c.Dev), crit)
 			if float64(er.Threshold) != th {
 				t.Fatalf("%s round %d: threshold %v, the dev pairs give %v", er.Encoder, er.Round, er.Threshold, th)
 			}
 			for _, k := range allTestKeys() {
 				cell := er.Cells[k.String()]
-				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], PairLabels(c.Tests[k]), th)
+				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], sv.PairLabels(c.Tests[k]), th)
 				if float64(cell.Threshold) != th || float64(cell.ACC) != acc || float64(cell.F1) != f1 {
 					t.Fatalf("%s round %d %s: threshold %v ACC %v F1 %v, want %v %v %v at the dev threshold",
 						er.Encoder, er.Round, k, cell.Threshold, cell.ACC, cell.F1, th, acc, f1)
@@ -188,7 +188,7 @@ func TestMixedRowIsCosineOfConcatenation(t *testing.T) {
 	noise, _ := sv.NewEncoder("test-noise", cfg.EncoderOptions("test-noise", cfg.Seed))
 	l1, _ := sv.NewEncoder("test-l1", sv.EncoderOptions{})
 	m, _ := NewMixed("", noise, l1)
-	emb, err := sv.EmbedSets(ctx, m, evalSets(c), nil)
+	emb, err := sv.EmbedSets(ctx, m, sv.EvalSets(c), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

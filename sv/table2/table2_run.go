@@ -77,7 +77,7 @@ type StepTimes struct {
 	TotalS float64 `json:"total_s"`
 	// CPUS is the process's user+sys CPU time over TotalS (all threads;
 	// other work of the process in that time counts too), and IdleS the
-	// idle-equivalent seconds a calibrated RowCost estimates: the smaller
+	// idle-equivalent seconds a calibrated sv.RowCost estimates: the smaller
 	// of TotalS and CPUS spread over the machine's cores. IdleS assumes
 	// the work uses every core (ONNX Runtime does); for a single-threaded
 	// row (the CPU baselines) the idle time is CPUS.
@@ -419,7 +419,7 @@ func roundInfo(r int, seed int64, c *pairs.PairCorpus) RoundInfo {
 		info.Pairs[k.String()] = len(c.Tests[k])
 	}
 	texts := map[string]bool{}
-	for _, s := range evalSets(c) {
+	for _, s := range sv.EvalSets(c) {
 		for _, t := range s.Texts {
 			texts[t] = true
 		}
@@ -438,21 +438,6 @@ func allTestKeys() []pairs.TestKey {
 		}
 	}
 	return ks
-}
-
-// evalSets returns the sets of the dev and test pairs, sorted by ID.
-func evalSets(c *pairs.PairCorpus) []*pairs.UtteranceSet {
-	ids := map[string]bool{}
-	add := func(ps []pairs.Pair) {
-		for _, p := range ps {
-			ids[p.A], ids[p.B] = true, true
-		}
-	}
-	add(c.Dev)
-	for _, ps := range c.Tests {
-		add(ps)
-	}
-	return sv.SetsByID(c, ids)
 }
 
 // roundRunner computes the encoders of one round.
@@ -531,7 +516,7 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		er.About = d.Describe()
 	}
 	t := time.Now()
-	emb, err := sv.EmbedSets(ctx, enc, evalSets(rr.corpus), stage("embed"))
+	emb, err := sv.EmbedSets(ctx, enc, sv.EvalSets(rr.corpus), stage("embed"))
 	if err != nil {
 		return nil, err
 	}
@@ -574,7 +559,7 @@ func (rr *roundRunner) score(emb map[string][]float32, f func(a, b []float32) fl
 
 // evaluate fills the metrics of er from its scores.
 func (rr *roundRunner) evaluate(er *EncoderRound) {
-	devLabels := PairLabels(rr.corpus.Dev)
+	devLabels := sv.PairLabels(rr.corpus.Dev)
 	er.DevAUC = stats.Float(stats.AUC(er.scores.Dev, devLabels))
 	th, _ := stats.BestThreshold(er.scores.Dev, devLabels, rr.crit)
 	er.Threshold = stats.Float(th)
@@ -582,8 +567,8 @@ func (rr *roundRunner) evaluate(er *EncoderRound) {
 	er.labels = map[string][]bool{}
 	for _, k := range allTestKeys() {
 		ps := rr.corpus.Tests[k]
-		er.labels[k.String()] = PairLabels(ps)
-		er.Cells[k.String()] = EvaluateCell(er.scores.Tests[k.String()], PairLabels(ps), th)
+		er.labels[k.String()] = sv.PairLabels(ps)
+		er.Cells[k.String()] = EvaluateCell(er.scores.Tests[k.String()], sv.PairLabels(ps), th)
 	}
 }
 

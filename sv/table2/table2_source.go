@@ -31,7 +31,7 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 // smoke test behind `roleprint reproduce --quick`: one round, at most
 // 20,000 training texts for fitting, and the default encoders and mixed
 // parts that belong in a run of under a minute on 2 cores: fine-tuned rows
-// ("x_ft") and rows whose DefaultRow is not marked Quick (GoMLX encoders)
+// ("x_ft") and rows whose sv.Row is not marked Quick (GoMLX encoders)
 // are dropped, from Encoders and Mixed alike. Name such rows explicitly
 // (set Encoders afterwards, or --encoders) to run them anyway. Pair it
 // with QuickPairConfig.
@@ -57,10 +57,10 @@ func mustApplyPreset(name string, c *Table2Config, pc *pairs.PairConfig) {
 }
 
 // QuickRows keeps the names that belong in the --quick preset: not
-// fine-tuned, and not a registered DefaultRow without Quick.
+// fine-tuned, and not a registered sv.Row without Quick.
 func QuickRows(names []string) []string {
 	quick := map[string]bool{}
-	for _, r := range DefaultRows() {
+	for _, r := range sv.Rows() {
 		quick[r.Name] = r.Quick
 	}
 	var out []string

@@ -87,7 +87,7 @@ func TestMixedEqualsConcatenatedCosine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets := evalSets(c)
+	sets := sv.EvalSets(c)
 	emb, err := sv.EmbedSets(ctx, mixed, sets, nil)
 	if err != nil {
 		t.Fatal(err)
