@@ -29,10 +29,10 @@ type CellMetrics struct {
 	Positives int `json:"positives"`
 }
 
-// EvaluateCell computes a cell's metrics from test scores and labels,
+// evaluateCell computes a cell's metrics from test scores and labels,
 // using threshold (chosen on dev pairs by the caller, for instance with
 // BestThreshold) for ACC and F1. An empty test set gives NaN metrics.
-func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetrics {
+func evaluateCell(scores []float64, labels []bool, threshold float64) CellMetrics {
 	m := CellMetrics{Pairs: len(scores), Threshold: stats.Float(threshold)}
 	for _, l := range labels {
 		if l {

@@ -36,7 +36,7 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 		"cheat":          noisyScores(rng, dev, 1.0, -1), // bad on dev (perfect on test below)
 		"mixed":          noisyScores(rng, dev, 0.1, 1),  // other mixed rows never take part
 	}
-	c, err := ChooseMixedFT(devCos, dev)
+	c, err := chooseMixedFT(devCos, dev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 	if !(c.DevAUC > single) {
 		t.Fatalf("mixed dev AUC %.4f not above the fine-tuned row alone %.4f", c.DevAUC, single)
 	}
-	if _, err := ChooseMixedFT(map[string][]float64{"tfidf": devCos["tfidf"]}, dev); err == nil {
+	if _, err := chooseMixedFT(map[string][]float64{"tfidf": devCos["tfidf"]}, dev); err == nil {
 		t.Fatal("no fine-tuned row: want an error")
 	}
 }
@@ -137,17 +137,17 @@ func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
 		for i, x := range ft {
 			echo[i] = x + 0.3*rng.NormFloat64()
 		}
-		if stats.AUC(FuseCosines([][]float64{ft, echo}, []float64{1, 1}), dev) >= stats.AUC(ft, dev)+0.001 {
+		if stats.AUC(fuseCosines([][]float64{ft, echo}, []float64{1, 1}), dev) >= stats.AUC(ft, dev)+0.001 {
 			chance++
 		}
-		c, err := ChooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "echo": echo}, dev)
+		c, err := chooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "echo": echo}, dev)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(c.Parts) > 1 {
 			echoed++
 		}
-		c, err = ChooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "tfidf": noisyScores(rng, dev, 1.0, 1)}, dev)
+		c, err = chooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "tfidf": noisyScores(rng, dev, 1.0, 1)}, dev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ func init() {
 		"Rounds":        "Rounds is how many times the experiment is repeated with different seeds (new speaker split, pairs and training); rows report mean ± std over rounds. Default 3, as in the paper.",
 		"RowSettings":   "RowSettings are encoder settings per row name (\"x\" also applies to \"x_ft\"), below every entry of Settings (see EncoderOptions); presets write them (Preset.Apply). RunTable2 fills it, when nil, with DefaultPreset's settings of the rows it runs (for example the CPU training budget of \"transformer_ft\"), so the manifest records them; an empty map turns them off. Default nil.",
 		"Seed":          "Seed is the first round's seed; round r (1-based) uses Seed+r−1 for its pairs and its encoders. Default 1.",
-		"Selection":     "Selection, when not nil, is how the rows were chosen (see SelectDefaultRows): the backend, the estimate and the rows left out, which RunTable2 reports as skipped. Default nil (rows as given).",
+		"Selection":     "Selection, when not nil, is how the rows were chosen (see selectDefaultRows): the backend, the estimate and the rows left out, which RunTable2 reports as skipped. Default nil (rows as given).",
 		"Settings":      "Settings are encoder settings: \"key\" applies to every encoder, \"name.key\" only to encoder name (or name_ft), overriding a global key (\"tfidf.max_features\" → \"50000\"). Default none.",
 		"SkipMissing":   "SkipMissing skips an encoder whose asset is not installed (its factory returned an *assets.MissingError), noting it in the result, instead of failing the run. Default true.",
 	})

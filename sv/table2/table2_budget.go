@@ -2,7 +2,7 @@ package table2
 
 import "github.com/roleprint/roleprint/sv"
 
-// The default run's time budgets, in one place. SelectRows adds the
+// The default run's time budgets, in one place. selectRows adds the
 // costly rows (GoMLX encoders, fine-tuned rows) only while the estimate
 // of the whole run (building the pairs and every selected row, over
 // DefaultRounds rounds, for the measured sv.Workload on this machine) stays
@@ -18,9 +18,9 @@ const (
 	// 11 minutes, so that the four shared corpora (146k utterances) stay
 	// within issue 18's 15 minutes on 2 cores (11 min × 1.3 = 14.3 min).
 	FilesBudgetSeconds = 660.0
-	// DefaultRowBudgetSeconds is the budget used when no workload was
-	// measured (SelectRows on ReferenceWorkload): the embedded corpus's.
-	DefaultRowBudgetSeconds = EmbeddedBudgetSeconds
+	// defaultRowBudgetSeconds is the budget used when no workload was
+	// measured (selectRows on referenceWorkload): the embedded corpus's.
+	defaultRowBudgetSeconds = EmbeddedBudgetSeconds
 )
 
 // DefaultRounds is the number of rounds the default-row budget is

@@ -58,7 +58,7 @@ type calibrationFile struct {
 // and their committed estimate for env's workload (if any) within 1.5
 // budgets (a row far over it is skipped without measuring). Each comes
 // from the cache when a calibration of the same row, backend, program
-// version and row settings is there, else from CalibrateRow on corpus (the
+// version and row settings is there, else from calibrateRow on corpus (the
 // run's first round), then cached. A row whose calibration fails is left
 // out (its committed cost applies) and the error is logged.
 func CalibrateRows(ctx context.Context, candidates []sv.Row, env RowEnvironment, corpus *pairs.PairCorpus, opts CalibrationOptions) map[string]sv.RowCost {
@@ -70,7 +70,7 @@ func CalibrateRows(ctx context.Context, candidates []sv.Row, env RowEnvironment,
 	if corpus == nil {
 		return out
 	}
-	w := ReferenceWorkload()
+	w := referenceWorkload()
 	if env.Workload != nil {
 		w = *env.Workload
 	}
@@ -203,7 +203,7 @@ func calibrateCached(ctx context.Context, r sv.Row, backend string, corpus *pair
 		}
 	}
 	t := time.Now()
-	c, err := CalibrateRow(ctx, r, backend, corpus, opts.Config)
+	c, err := calibrateRow(ctx, r, backend, corpus, opts.Config)
 	if err != nil {
 		return sv.RowCost{}, false, err
 	}
@@ -223,7 +223,7 @@ func calibrateCached(ctx context.Context, r sv.Row, backend string, corpus *pair
 	return c, false, nil
 }
 
-// CalibrateRow measures row r's per-unit costs on backend with a short
+// calibrateRow measures row r's per-unit costs on backend with a short
 // run on corpus (the run's first round): it builds the encoder with the
 // row's settings and CalibrationSettings, fits it on sv.CalibrationTexts
 // training texts when it is a Fitter, trains it when the row is
@@ -238,7 +238,7 @@ func calibrateCached(ctx context.Context, r sv.Row, backend string, corpus *pair
 // seconds (meter.secondsTo). Measured on onnx on the 2-core machine: 2 s
 // (transformer), 15 s (use-lite), 45 s (transformer_ft) at load 11,
 // once per program version and settings (then cached).
-func CalibrateRow(ctx context.Context, r sv.Row, backend string, corpus *pairs.PairCorpus, cfg *Table2Config) (sv.RowCost, error) {
+func calibrateRow(ctx context.Context, r sv.Row, backend string, corpus *pairs.PairCorpus, cfg *Table2Config) (sv.RowCost, error) {
 	key := backendKey(backend)
 	if !r.GoMLX {
 		key = "" // a CPU row's costs do not depend on the backend

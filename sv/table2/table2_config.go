@@ -14,7 +14,7 @@ import (
 // baselines of package sv/baseline (which must be imported for its
 // encoders to be registered). Encoders whose assets are not installed are
 // skipped with a note unless Table2Config.SkipMissing is false.
-// `roleprint reproduce` chooses its rows with SelectDefaultRows instead,
+// `roleprint reproduce` chooses its rows with selectDefaultRows instead,
 // which adds GoMLX rows (fine-tuned encoders, USE-Lite) when this
 // machine's assets and backend can afford them (see sv.Row).
 var DefaultEncoders = []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}
@@ -73,7 +73,7 @@ type Table2Config struct {
 	// sets it; "" when none), for the manifest. Default "".
 	Preset string `json:"preset,omitempty" opt:"-"`
 	// Selection, when not nil, is how the rows were chosen (see
-	// SelectDefaultRows): the backend, the estimate and the rows left out,
+	// selectDefaultRows): the backend, the estimate and the rows left out,
 	// which RunTable2 reports as skipped. Default nil (rows as given).
 	Selection *RowSelection `json:"selection,omitempty"`
 	// CheckpointDir, when not empty, keeps each (round, encoder) result
@@ -96,7 +96,7 @@ type Table2Config struct {
 
 // DefaultTable2Config returns the paper's protocol with the CPU-cheap
 // encoders (see each field of Table2Config). It is the same on every
-// machine; Table2ConfigFor(SelectDefaultRows(...)) adds what this
+// machine; table2ConfigFor(selectDefaultRows(...)) adds what this
 // machine can afford, as `roleprint reproduce` does.
 func DefaultTable2Config() Table2Config {
 	return Table2Config{

@@ -6,11 +6,11 @@ import (
 	"github.com/roleprint/roleprint/sv"
 )
 
-// ReferenceWorkload is round 1 of the embedded corpus with its pair
+// referenceWorkload is round 1 of the embedded corpus with its pair
 // configuration (measured with `roleprint reproduce --dry-run --json`, key
 // workload): what rows are estimated for when no workload
-// was measured (SelectRows without RowEnvironment.Workload).
-func ReferenceWorkload() sv.Workload {
+// was measured (selectRows without RowEnvironment.Workload).
+func referenceWorkload() sv.Workload {
 	return sv.Workload{Embedded: true, EvalTexts: 9243, EvalWords: 261392, TrainTexts: 7849, TrainPairs: 2132, Sets: 742}
 }
 
@@ -75,11 +75,11 @@ func estimateRow(r sv.Row, b string, w sv.Workload, costs map[string]sv.RowCost,
 	return e, true
 }
 
-// EstimateRows returns the estimates of the named rows for workload w on
+// estimateRows returns the estimates of the named rows for workload w on
 // env's backend, with the settings of cfg (nil: the rows' registered
 // settings), in the order given; rows without a cost model are left out.
 // `roleprint reproduce --encoders` prints them for rows named by hand.
-func EstimateRows(names []string, env RowEnvironment, w sv.Workload, cfg *Table2Config) []RowEstimate {
+func estimateRows(names []string, env RowEnvironment, w sv.Workload, cfg *Table2Config) []RowEstimate {
 	byName := map[string]sv.Row{}
 	for _, r := range sv.Rows() {
 		byName[r.Name] = r

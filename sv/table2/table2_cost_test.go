@@ -54,7 +54,7 @@ func TestSelectRowsScalesWithWorkload(t *testing.T) {
 	env := testEnv("onnx", "onnxruntime")
 	small := sv.Workload{Embedded: true, EvalTexts: 5000, EvalWords: 50000, TrainPairs: 640}
 	env.Workload = &small
-	sel := SelectRows(cands, env, false)
+	sel := selectRows(cands, env, false)
 	// net_ft: 5 + 1e-5·5000·11 + 0.5·20 = 15.55 s/round.
 	if !slices.Contains(sel.Rows, "net_ft") || math.Abs(sel.Seconds["net_ft"]-15.55) > 1e-9 {
 		t.Fatalf("small workload: rows %v, seconds %v", sel.Rows, sel.Seconds)
@@ -64,7 +64,7 @@ func TestSelectRowsScalesWithWorkload(t *testing.T) {
 	}
 	big := sv.Workload{Embedded: true, EvalTexts: 20000, EvalWords: 400000, TrainPairs: 37000}
 	env.Workload = &big
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	if slices.Contains(sel.Rows, "net_ft") {
 		t.Fatalf("big workload on the embedded budget: net_ft selected (%v s/round)", sel.Seconds["net_ft"])
 	}
@@ -73,20 +73,20 @@ func TestSelectRowsScalesWithWorkload(t *testing.T) {
 	}
 	// The same inputs as files: the 11-minute budget affords it.
 	big.Embedded = false
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	if !slices.Contains(sel.Rows, "net_ft") || sel.BudgetSeconds != FilesBudgetSeconds {
 		t.Errorf("files: rows %v budget %v", sel.Rows, sel.BudgetSeconds)
 	}
 	// A calibration that measured a slow step on this machine wins.
 	env.Costs = map[string]sv.RowCost{"net_ft": {Fixed: 5, PerStep: 5}}
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	if slices.Contains(sel.Rows, "net_ft") || sel.Seconds["net_ft"] != 5+5*150 {
 		t.Errorf("calibrated: rows %v seconds %v", sel.Rows, sel.Seconds)
 	}
 	// Pair building counts in the total.
 	env.Costs = nil
 	big.PairsSeconds = 10
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	var rows float64
 	for _, e := range sel.Estimates {
 		rows += e.Seconds
@@ -207,7 +207,7 @@ func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
 	// A trainer without Steps gets its training time per training pair.
 	noSteps := row
 	noSteps.Name, noSteps.Steps = "test-steps_ft", nil
-	pc, err := CalibrateRow(context.Background(), noSteps, "onnx", corpus, nil)
+	pc, err := calibrateRow(context.Background(), noSteps, "onnx", corpus, nil)
 	if err != nil || pc.PerStep != 0 || pc.PerTrainPair*float64(len(corpus.Train)) < 4*stepTime.Seconds()/float64(runtime.NumCPU())*0.5 {
 		t.Errorf("no Steps: %+v, %v", pc, err)
 	}

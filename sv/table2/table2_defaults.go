@@ -11,8 +11,8 @@ import (
 )
 
 // RowEnvironment is what the default-row selection needs to know about
-// this machine. DetectRowEnvironment fills it from the asset cache and
-// the backend rules; tests and notebooks may build one by hand.
+// this machine: Resolve fills it from the asset cache and the backend
+// rules (or from Request.Machine), and the workload and costs it measures.
 type RowEnvironment struct {
 	// Backend is the GoMLX backend the run's GoMLX rows will use;
 	// empty when this program has no GoMLX encoders.
@@ -24,7 +24,7 @@ type RowEnvironment struct {
 	// Nil asks sv's registry (NewEncoder).
 	Registered func(name string) bool `json:"-"`
 	// Workload is what one round of the run processes, measured on its
-	// inputs (MeasureWorkload); nil estimates for ReferenceWorkload (one
+	// inputs (MeasureWorkload); nil estimates for referenceWorkload (one
 	// round of the embedded corpus).
 	Workload *sv.Workload `json:"workload,omitempty"`
 	// Costs are cost models measured on this machine by row name
@@ -33,12 +33,12 @@ type RowEnvironment struct {
 	Costs map[string]sv.RowCost `json:"costs,omitempty"`
 }
 
-// DetectRowEnvironment describes this machine for the default-row
+// detectRowEnvironment describes this machine for the default-row
 // selection: the backend that backendName ("" = automatic) resolves to,
 // through the probe sv/neural installs (without it, no GoMLX rows are
 // considered), and the installed assets of `roleprint setup`'s steps
 // (data/assets). An invalid backend name is an error.
-func DetectRowEnvironment(backendName string) (RowEnvironment, error) {
+func detectRowEnvironment(backendName string) (RowEnvironment, error) {
 	env := RowEnvironment{Installed: installedStep}
 	info, err := sv.DetectBackend(backendName)
 	if err != nil {
@@ -59,7 +59,7 @@ func installedStep(step string) bool {
 	return true
 }
 
-// RowSelection is the outcome of SelectDefaultRows: the rows of the
+// RowSelection is the outcome of selectDefaultRows: the rows of the
 // default run, the default Mixed Features parts, and every candidate left
 // out with its reason and the command that enables it. The runner records
 // it in its configuration (manifest.json, table2.json) and lists the
@@ -74,7 +74,7 @@ type RowSelection struct {
 	Rows  []string `json:"rows"`
 	Mixed []string `json:"mixed"`
 	// Workload is what the estimates are for (measured on the inputs, or
-	// ReferenceWorkload).
+	// referenceWorkload).
 	Workload sv.Workload `json:"workload"`
 	// Estimates are the per-round estimates of the candidate rows on this
 	// backend (selected or not; rows without a cost model are absent), in
@@ -95,13 +95,13 @@ type RowSelection struct {
 	Setup string `json:"setup,omitempty"`
 }
 
-// SelectDefaultRows chooses the default rows for env among the registered
-// candidates (DefaultRows); see SelectRows.
-func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
-	return SelectRows(sv.Rows(), env, quick)
+// selectDefaultRows chooses the default rows for env among the registered
+// candidates (sv.Rows); see selectRows.
+func selectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
+	return selectRows(sv.Rows(), env, quick)
 }
 
-// SelectRows chooses the rows of a default run among candidates (listed
+// selectRows chooses the rows of a default run among candidates (listed
 // in their order), deciding the fine-tuned rows first (decisionOrder):
 //
 //   - a row whose encoder is not built into the program is left out
@@ -127,8 +127,8 @@ func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
 //
 // The default Mixed Features parts are DefaultMixedParts among the
 // selected rows.
-func SelectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelection {
-	w := ReferenceWorkload()
+func selectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelection {
+	w := referenceWorkload()
 	if env.Workload != nil {
 		w = *env.Workload
 	}
@@ -277,7 +277,7 @@ func SelectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelecti
 	return sel
 }
 
-// decisionOrder returns candidates in the order SelectRows spends the
+// decisionOrder returns candidates in the order selectRows spends the
 // budget in: the Quick rows (always kept, so their cost is counted before
 // any row is weighed against the budget), then the fine-tuned rows (and
 // the rows shown With one), then the rest, each part in candidate order.
@@ -361,14 +361,14 @@ func minutes(s float64) string {
 	return fmt.Sprintf("%.1f min", s/60)
 }
 
-// Table2ConfigFor returns DefaultTable2Config with sel's rows, mixed
-// parts and backend; with sel.Quick, the QuickTable2Config preset (one
+// table2ConfigFor returns DefaultTable2Config with sel's rows, mixed
+// parts and backend; with sel.Quick, the quickTable2Config preset (one
 // round, capped fitting texts). The selection is kept in the config
 // (Selection), so its skipped rows reach the result and the manifest.
-func Table2ConfigFor(sel *RowSelection) Table2Config {
+func table2ConfigFor(sel *RowSelection) Table2Config {
 	c := DefaultTable2Config()
 	if sel.Quick {
-		c = QuickTable2Config()
+		c = quickTable2Config()
 	}
 	c.Encoders = slices.Clone(sel.Rows)
 	c.Mixed = slices.Clone(sel.Mixed)

@@ -64,7 +64,7 @@ func findSkipped(sel *RowSelection, name string) SkippedEncoder {
 func TestSelectRowsFreshMachine(t *testing.T) {
 	// Pure-Go backend, nothing installed: only the asset-free baselines;
 	// every other row is listed with the command that enables it.
-	sel := SelectRows(testCandidates(), testEnv("go"), false)
+	sel := selectRows(testCandidates(), testEnv("go"), false)
 	if want := []string{"liwc", "tfidf"}; !slices.Equal(sel.Rows, want) {
 		t.Errorf("rows %v, want %v", sel.Rows, want)
 	}
@@ -93,7 +93,7 @@ func TestSelectRowsFreshMachine(t *testing.T) {
 	if want := []string{"liwc", "tfidf"}; !slices.Equal(sel.Mixed, want) {
 		t.Errorf("mixed %v, want %v", sel.Mixed, want)
 	}
-	if sel.EstimatedSeconds != 3*1.5 || sel.BudgetSeconds != DefaultRowBudgetSeconds {
+	if sel.EstimatedSeconds != 3*1.5 || sel.BudgetSeconds != defaultRowBudgetSeconds {
 		t.Errorf("estimate %v budget %v", sel.EstimatedSeconds, sel.BudgetSeconds)
 	}
 }
@@ -118,18 +118,18 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 		{"xla:cpu", []string{"liwc", "glove-sif", "tfidf"}, []string{"net", "net_ft", "pre", "pre_ft"}},
 	}
 	for _, c := range cases {
-		sel := SelectRows(testCandidates(), testEnv(c.backend, all...), false)
+		sel := selectRows(testCandidates(), testEnv(c.backend, all...), false)
 		if !slices.Equal(sel.Rows, c.rows) || !slices.Equal(skippedNames(sel), c.skipped) {
 			t.Errorf("%s: rows %v skipped %v, want %v and %v", c.backend, sel.Rows, skippedNames(sel), c.rows, c.skipped)
 		}
-		if sel.EstimatedSeconds > DefaultRowBudgetSeconds {
+		if sel.EstimatedSeconds > defaultRowBudgetSeconds {
 			t.Errorf("%s: estimate %v over the budget", c.backend, sel.EstimatedSeconds)
 		}
 		if sel.Setup != "" {
 			t.Errorf("%s: everything installed, yet setup %q", c.backend, sel.Setup)
 		}
 	}
-	onnx := SelectRows(testCandidates(), testEnv("onnx", all...), false)
+	onnx := selectRows(testCandidates(), testEnv("onnx", all...), false)
 	if s := findSkipped(onnx, "pre_ft"); s.Setup != "" || !strings.Contains(s.Reason, "--encoders") {
 		t.Errorf("pre_ft on onnx: %+v", s)
 	}
@@ -138,14 +138,14 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 	}
 	// The pretrained model's asset missing: its rows wait for it, the
 	// rest is unchanged.
-	sel := SelectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime"), false)
+	sel := selectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime"), false)
 	if want := []string{"liwc", "glove-sif", "tfidf", "net", "net_ft"}; !slices.Equal(sel.Rows, want) || sel.Setup != "roleprint setup pre-model" {
 		t.Errorf("without pre-model: rows %v setup %q", sel.Rows, sel.Setup)
 	}
 	// A row this program does not link is left out without a note.
 	env := testEnv("onnx", all...)
 	env.Registered = func(n string) bool { return !strings.HasPrefix(n, "pre") }
-	sel = SelectRows(testCandidates(), env, false)
+	sel = selectRows(testCandidates(), env, false)
 	if slices.Contains(sel.Rows, "pre") || slices.Contains(skippedNames(sel), "pre") {
 		t.Errorf("unlinked row: rows %v skipped %v", sel.Rows, skippedNames(sel))
 	}
@@ -153,7 +153,7 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 
 func TestSelectRowsQuickExcludesGoMLX(t *testing.T) {
 	for _, backend := range []string{"go", "onnx", "xla:cuda"} {
-		sel := SelectRows(testCandidates(), testEnv(backend, "glove", "onnxruntime", "pre-model"), true)
+		sel := selectRows(testCandidates(), testEnv(backend, "glove", "onnxruntime", "pre-model"), true)
 		if want := []string{"liwc", "glove-sif", "tfidf"}; !slices.Equal(sel.Rows, want) {
 			t.Errorf("%s --quick: rows %v, want %v", backend, sel.Rows, want)
 		}
@@ -180,14 +180,14 @@ func registerTestRows() {
 
 func TestQuickRowsDropsFineTunedAndGoMLX(t *testing.T) {
 	registerTestRows()
-	got := QuickRows([]string{"liwc", "test-trainable", "test-bow", "test-bow_ft", "test-trainable_ft", "tfidf"})
+	got := quickRows([]string{"liwc", "test-trainable", "test-bow", "test-bow_ft", "test-trainable_ft", "tfidf"})
 	if want := []string{"liwc", "test-bow", "tfidf"}; !slices.Equal(got, want) {
-		t.Errorf("QuickRows = %v, want %v", got, want)
+		t.Errorf("quickRows = %v, want %v", got, want)
 	}
-	q := QuickTable2Config()
+	q := quickTable2Config()
 	for _, n := range append(q.Encoders, q.Mixed...) {
 		if _, ft := sv.SplitFineTuned(n); ft {
-			t.Errorf("QuickTable2Config has %s", n)
+			t.Errorf("quickTable2Config has %s", n)
 		}
 	}
 	if q.Rounds != 1 || q.FitMaxTexts != 20000 {
@@ -200,13 +200,13 @@ func TestQuickRowsDropsFineTunedAndGoMLX(t *testing.T) {
 }
 
 func TestTable2ConfigForSelection(t *testing.T) {
-	sel := SelectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime", "pre-model"), false)
-	c := Table2ConfigFor(sel)
+	sel := selectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime", "pre-model"), false)
+	c := table2ConfigFor(sel)
 	if !slices.Equal(c.Encoders, sel.Rows) || !slices.Equal(c.Mixed, sel.Mixed) || c.Backend != "onnx" || c.Selection != sel || c.Rounds != 3 {
 		t.Errorf("config %+v", c)
 	}
-	sel = SelectRows(testCandidates(), testEnv("onnx"), true)
-	if c := Table2ConfigFor(sel); c.Rounds != 1 || c.FitMaxTexts != 20000 || !slices.Equal(c.Encoders, []string{"liwc", "tfidf"}) {
+	sel = selectRows(testCandidates(), testEnv("onnx"), true)
+	if c := table2ConfigFor(sel); c.Rounds != 1 || c.FitMaxTexts != 20000 || !slices.Equal(c.Encoders, []string{"liwc", "tfidf"}) {
 		t.Errorf("quick config %+v", c)
 	}
 }
@@ -234,7 +234,7 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	cfg.RowSettings = map[string]map[string]string{"test-trainable_ft": {"max_steps": "150", "lr": "0.5"}}
 	cfg.Selection = &RowSelection{Backend: sv.BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
 		Skipped: []SkippedEncoder{{Encoder: "pre", Reason: "needs pre-model", Setup: "roleprint setup pre-model"}},
-		Setup:   "roleprint setup pre-model", BudgetSeconds: DefaultRowBudgetSeconds}
+		Setup:   "roleprint setup pre-model", BudgetSeconds: defaultRowBudgetSeconds}
 	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +343,7 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 		{Name: "big_ft", GoMLX: true, Assets: []string{"big-model"}, Costs: onnx(1)},
 	}
 	env := testEnv("onnx", "onnxruntime")
-	sel := SelectRows(candidates, env, false)
+	sel := selectRows(candidates, env, false)
 	if want := []string{"liwc", "net", "net_ft"}; !slices.Equal(sel.Rows, want) {
 		t.Fatalf("rows %v, want %v", sel.Rows, want)
 	}
@@ -357,7 +357,7 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 		t.Errorf("setup %q, want candidate order", sel.Setup)
 	}
 	// Without the fine-tuned row, the untuned one fits.
-	sel = SelectRows(candidates[:3], env, false)
+	sel = selectRows(candidates[:3], env, false)
 	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {
 		t.Errorf("rows %v, want %v", sel.Rows, want)
 	}
@@ -366,7 +366,7 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 	heavy := slices.Clone(candidates)
 	heavy[0].Costs = map[string]sv.RowCost{"": {Fixed: 15}}
 	heavy[4].Costs = onnx(45) // net_ft: 3 × (3+45) fits alone, not beside liwc
-	sel = SelectRows(heavy, env, false)
+	sel = selectRows(heavy, env, false)
 	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {
 		t.Errorf("heavy: rows %v, want %v", sel.Rows, want)
 	}

@@ -32,7 +32,8 @@ type Preset struct {
 	Doc string `json:"doc"`
 	// Base is a preset applied first ("" for none).
 	Base string `json:"base,omitempty"`
-	// Quick selects the --quick default rows (see SelectRows).
+	// Quick selects the quick default rows: only the rows marked
+	// sv.Row.Quick (the CPU baselines).
 	Quick bool `json:"quick,omitempty"`
 	// Settings are the preset's own keys, "k=v;...".
 	Settings string `json:"settings"`

@@ -49,11 +49,11 @@ type Table2Row struct {
 	PaperF1    stats.Float `json:"paper_f1" parquet:"paper_f1"`
 }
 
-// AggregateRows turns per-round results into rows: for each encoder in
+// aggregateRows turns per-round results into rows: for each encoder in
 // order, each level (Base, Hard, Harder) and exposure (Seen-Seen,
 // Seen-Unseen, Unseen-Unseen), the mean and standard deviation over rounds
 // of each metric. Encoders without results are left out.
-func AggregateRows(perRound []EncoderRound, order []string) []Table2Row {
+func aggregateRows(perRound []EncoderRound, order []string) []Table2Row {
 	var rows []Table2Row
 	for _, enc := range order {
 		var rs []EncoderRound

@@ -185,53 +185,42 @@ type Table2 struct {
 // threshold ACC and F1, and EER on each of the nine test sets. The
 // "mixed" row fuses its parts' cosine scores by their mean, which equals the
 // cosine of the concatenated L2-normalised set embeddings (see Mixed).
-// Rows aggregate the rounds (AggregateRows).
+// Rows aggregate the rounds (aggregateRows).
 //
 // With cfg.CheckpointDir set, each (round, encoder) result is saved as
 // soon as it is computed and reused by a later run on the same data and
 // settings. The run stops with ctx.Err() when ctx is cancelled; results
 // saved so far stay.
+//
+// RunTable2 runs a configuration built by hand (DefaultTable2Config and
+// changes) on a source of its own: it resolves what cfg leaves open (the
+// canonical criterion, DefaultPreset's row settings when RowSettings is
+// nil) before running. `roleprint reproduce` and the notebooks use
+// Resolve and Run instead, which also choose the rows for this machine.
 func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Table2, error) {
+	runList, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	comps, err := cfg.ResolvedComponents(runList)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, cfg, comps, source)
+}
+
+// run runs a resolved configuration (see Table2Config.resolve) with the
+// encoders' resolved options comps, filling in nothing.
+func run(ctx context.Context, cfg Table2Config, comps map[string]any, source CorpusSource) (*Table2, error) {
 	start := time.Now()
 	runList, err := cfg.Validate()
 	if err != nil {
 		return nil, err
 	}
-	crit, _ := stats.ParseCriterion(string(cfg.Criterion))
-	cfg.Criterion = crit
-	if cfg.RowSettings != nil {
-		// Keep the rows that run (and the bases of "x_ft" rows): a preset
-		// names rows this run may not have.
-		keep := map[string]bool{}
-		for _, n := range runList {
-			base, _ := sv.SplitFineTuned(n)
-			keep[n], keep[base] = true, true
-		}
-		rs := map[string]map[string]string{}
-		for n, s := range cfg.RowSettings {
-			if keep[n] {
-				rs[n] = s
-			}
-		}
-		cfg.RowSettings = rs
-	}
-	if cfg.RowSettings == nil {
-		for _, n := range runList {
-			if s := DefaultRowSettings(n); len(s) > 0 {
-				if cfg.RowSettings == nil {
-					cfg.RowSettings = map[string]map[string]string{}
-				}
-				cfg.RowSettings[n] = s
-			}
-		}
-	}
+	crit := cfg.Criterion
 	logf := cfg.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
-	}
-	comps, err := cfg.ResolvedComponents(runList)
-	if err != nil {
-		return nil, err
 	}
 	res := &Table2{Config: cfg, Components: comps, Started: start.UTC()}
 	if sel := cfg.Selection; sel != nil {
@@ -357,7 +346,7 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 			res.PerRound[i].keepScores()
 		}
 	}
-	res.Rows = AggregateRows(res.PerRound, order)
+	res.Rows = aggregateRows(res.PerRound, order)
 	res.Comparisons = FineTunedVsUntuned(res)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
@@ -568,7 +557,7 @@ func (rr *roundRunner) evaluate(er *EncoderRound) {
 	for _, k := range allTestKeys() {
 		ps := rr.corpus.Tests[k]
 		er.labels[k.String()] = sv.PairLabels(ps)
-		er.Cells[k.String()] = EvaluateCell(er.scores.Tests[k.String()], sv.PairLabels(ps), th)
+		er.Cells[k.String()] = evaluateCell(er.scores.Tests[k.String()], sv.PairLabels(ps), th)
 	}
 }
 

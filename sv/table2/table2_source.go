@@ -27,7 +27,7 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 	}
 }
 
-// QuickTable2Config is the "quick" preset (Presets) as a config, the
+// quickTable2Config is the "quick" preset (Presets) as a config, the
 // smoke test behind `roleprint reproduce --quick`: one round, at most
 // 20,000 training texts for fitting, and the default encoders and mixed
 // parts that belong in a run of under a minute on 2 cores: fine-tuned rows
@@ -35,12 +35,12 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 // are dropped, from Encoders and Mixed alike. Name such rows explicitly
 // (set Encoders afterwards, or --encoders) to run them anyway. Pair it
 // with QuickPairConfig.
-func QuickTable2Config() Table2Config {
+func quickTable2Config() Table2Config {
 	c := DefaultTable2Config()
 	pc := pairs.DefaultPairConfig()
 	mustApplyPreset("quick", &c, &pc)
-	c.Encoders = QuickRows(c.Encoders)
-	c.Mixed = QuickRows(c.Mixed)
+	c.Encoders = quickRows(c.Encoders)
+	c.Mixed = quickRows(c.Mixed)
 	return c
 }
 
@@ -56,9 +56,9 @@ func mustApplyPreset(name string, c *Table2Config, pc *pairs.PairConfig) {
 	}
 }
 
-// QuickRows keeps the names that belong in the --quick preset: not
+// quickRows keeps the names that belong in the --quick preset: not
 // fine-tuned, and not a registered sv.Row without Quick.
-func QuickRows(names []string) []string {
+func quickRows(names []string) []string {
 	quick := map[string]bool{}
 	for _, r := range sv.Rows() {
 		quick[r.Name] = r.Quick
