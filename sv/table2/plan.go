@@ -216,12 +216,19 @@ func (r Request) settings(embedded bool) (*requestSettings, error) {
 			return nil, fmt.Errorf("criterion: %w", err)
 		}
 	}
-	if r.Encoders != nil { // named rows are checked before the inputs load
-		pre := DefaultTable2Config()
+	// Named rows and the settings are checked before the inputs load:
+	// against the named rows, or, while the rows are not chosen yet,
+	// against every encoder of the program (Resolve checks them again
+	// against the rows chosen).
+	pre := DefaultTable2Config()
+	pre.Settings = s.encoders
+	if r.Encoders != nil {
 		pre.Encoders, pre.Mixed = slices.Clone(r.Encoders), nil
 		if _, err := pre.Validate(); err != nil {
 			return nil, err
 		}
+	} else if err := pre.checkSettings(sv.EncoderNames()); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
