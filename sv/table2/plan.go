@@ -448,7 +448,8 @@ func newEstimate(cfg Table2Config, run []string, env RowEnvironment, w sv.Worklo
 // Run runs the plan: every round's pairs (round 1's are those Resolve
 // built), every row and the reports' aggregates (see RunTable2 for what a
 // round computes). It decides nothing: the rows, seeds and settings are
-// the plan's. A plan runs once: its first round's pairs are handed over.
+// the plan's. The first run takes over round 1's pairs from the plan; a
+// second run of the same plan builds them again (the same pairs).
 func Run(ctx context.Context, p *Plan) (*Table2, error) {
 	source := PairsFrom(p.Inputs.Utterances, p.Pairs)
 	first := p.first
