@@ -154,9 +154,9 @@ func (nb *Notebook) table2Dir() string { return filepath.Join(filepath.Dir(nb.Di
 // corpora), so later cells and other notebooks asking for the same run
 // load it. The run shows a progress bar, prints the runner's notes, and
 // checkpoints every (round, encoder) there so an interrupted run resumes.
-// The result keeps its pair scores (Table2Config.KeepScores) for ROC
+// The result keeps its pair scores (Config.KeepScores) for ROC
 // figures.
-func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Table2, error) {
+func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Result, error) {
 	p, err := nb.PlanTable2(ctx, run)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Table
 	keyed := p.Config
 	keyed.Selection = nil // its estimates hold this run's timings; the rows it chose are in Encoders and Mixed
 	key := Key(run.Name, keyed, p.Pairs, p.Corpora, len(p.Inputs.Utterances))
-	return Memo(&shared, key, func() (*table2.Table2, error) {
+	return Memo(&shared, key, func() (*table2.Result, error) {
 		bar := nb.Progress("Table 2 (" + run.Name + ")")
 		defer bar.Done()
 		cfg := &p.Config
@@ -179,7 +179,7 @@ func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Table
 
 // Table2Summary prints what a finished run was: its rows, time and
 // rounds, the rows it skipped and why, and its notes.
-func (nb *Notebook) Table2Summary(t *table2.Table2) {
+func (nb *Notebook) Table2Summary(t *table2.Result) {
 	nb.Printf("%d rows in %.0f s over %d round(s); preset %s\n", len(t.Rows), t.Seconds, len(t.Rounds), orNone(t.Config.Preset))
 	for _, s := range t.Skipped {
 		nb.Printf("skipped %s: %s\n", s.Encoder, s.Reason)
@@ -202,7 +202,7 @@ type Table2Timing struct {
 
 // Table2Timings lists every (round, encoder) of t with its timing, for
 // TableOf.
-func Table2Timings(t *table2.Table2) []Table2Timing {
+func Table2Timings(t *table2.Result) []Table2Timing {
 	out := make([]Table2Timing, 0, len(t.PerRound))
 	for _, r := range t.PerRound {
 		out = append(out, Table2Timing{Round: r.Round, Encoder: r.Encoder, Backend: r.Backend, Dim: r.Dim,

@@ -22,7 +22,7 @@ type Table2Options struct {
 // a row per encoder, AUC / ACC / macro-F1 ×100 (mean ± std over rounds)
 // for each exposure, the best of each column in bold and, with
 // opts.Paper, the paper's rows of our encoders' counterparts in italics.
-func Table2Table(res *table2.Table2, opts Table2Options) *Table {
+func Table2Table(res *table2.Result, opts Table2Options) *Table {
 	t := &Table{Name: "table2", Scale: 100, Wide: true,
 		Title: fmt.Sprintf("Table 2 (RolePrint): speaker verification, %d round(s).", len(res.Rounds)),
 		Caption: "AUC, accuracy and macro-F1 ×100, mean ± std over rounds; the threshold is chosen on the dev pairs. " +
@@ -96,7 +96,7 @@ func meanStd(m, s stats.Float) Cell {
 	return NumStd(float64(m), float64(s))
 }
 
-func encoderOrder(rows []table2.Table2Row) []string {
+func encoderOrder(rows []table2.Row) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -108,18 +108,18 @@ func encoderOrder(rows []table2.Table2Row) []string {
 	return out
 }
 
-func findRow(rows []table2.Table2Row, enc string, e pairs.Exposure, l pairs.Level) (table2.Table2Row, bool) {
+func findRow(rows []table2.Row, enc string, e pairs.Exposure, l pairs.Level) (table2.Row, bool) {
 	for _, r := range rows {
 		if r.Encoder == enc && r.Exposure == string(e) && r.Level == string(l) {
 			return r, true
 		}
 	}
-	return table2.Table2Row{}, false
+	return table2.Row{}, false
 }
 
 // ROCFigure draws the ROC curves of one test set in one round: a curve per
 // encoder from the pair scores the run kept (EncoderRound.TestScores).
-func ROCFigure(res *table2.Table2, round int, k pairs.TestKey) (*plots.ROC, error) {
+func ROCFigure(res *table2.Result, round int, k pairs.TestKey) (*plots.ROC, error) {
 	var curves []plots.Curve
 	for _, er := range res.PerRound {
 		if er.Round != round {
@@ -153,7 +153,7 @@ func ROCFigure(res *table2.Table2, round int, k pairs.TestKey) (*plots.ROC, erro
 // rows when paper is true). Figures the run cannot draw are left out
 // with a note (see Writer.Errors); a table that cannot be written is an
 // error.
-func WriteTable2(w *Writer, res *table2.Table2, paper bool) error {
+func WriteTable2(w *Writer, res *table2.Result, paper bool) error {
 	if len(res.Rows) == 0 {
 		return fmt.Errorf("report: the Table 2 run has no rows")
 	}

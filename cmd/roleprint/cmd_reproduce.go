@@ -33,7 +33,7 @@ func init() {
 }
 
 // reproduceOutput is the --json output of `roleprint reproduce`: the rows
-// of Table 2 (table2.Table2Row: encoder, exposure, level, auc_mean, auc_std,
+// of Table 2 (table2.Row: encoder, exposure, level, auc_mean, auc_std,
 // acc_mean, acc_std, f1_mean, f1_std, best_acc_*, best_f1_*, eer_*,
 // rounds, pairs, paper_*; fractions in [0, 1]) and what the run was.
 type reproduceOutput struct {
@@ -45,7 +45,7 @@ type reproduceOutput struct {
 	Preset   string             `json:"preset"`
 	Encoders []string           `json:"encoders"`
 	Mixed    []string           `json:"mixed"`
-	Rows     []table2.Table2Row `json:"rows"`
+	Rows     []table2.Row       `json:"rows"`
 	// Comparisons: per test set, the best fine-tuned row against the best
 	// untuned one with a paired bootstrap interval (table2.Comparison).
 	Comparisons []table2.Comparison     `json:"comparisons"`
@@ -75,7 +75,7 @@ type reproFlags struct {
 // newReproFlags declares reproduce's flags on a new flag set.
 func newReproFlags(e *env) *reproFlags {
 	fs := newFlags(e, "reproduce", "[X.parquet...]")
-	def := table2.DefaultTable2Config()
+	def := table2.DefaultConfig()
 	return &reproFlags{fs: fs,
 		quick:       fs.Bool("quick", false, "smoke run (< 60 s on 2 cores), the same as --preset quick: 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders"),
 		preset:      fs.String("preset", table2.DefaultPreset, "named recipe (settings below the other flags and --set; `roleprint config` lists them): "+reproPresetNames()),
@@ -248,7 +248,7 @@ func nonNil[T any](xs []T) []T {
 
 // reproPrintTable prints Table 2, the skipped rows and where the full
 // report is.
-func reproPrintTable(e *env, res *table2.Table2, out string) error {
+func reproPrintTable(e *env, res *table2.Result, out string) error {
 	if err := res.WriteTableMarkdown(e.Stdout()); err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 // `roleprint verify` and `roleprint score` load) and says how to use it.
 // A run without a fine-tuned row writes no bundle. Failures are reported
 // (the reports are already written) and return "".
-func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *table2.Table2, out string, m *table2.Manifest) string {
+func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *table2.Result, out string, m *table2.Manifest) string {
 	dir := filepath.Join(out, "verifier")
 	spec, err := plan.SaveVerifier(ctx, res, dir, m, e.Logf)
 	if err != nil {
@@ -28,7 +28,7 @@ func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *tabl
 }
 
 // reproMixedChoice describes the last round's mixed_ft parts and weights.
-func reproMixedChoice(res *table2.Table2) string {
+func reproMixedChoice(res *table2.Result) string {
 	for _, er := range res.PerRound {
 		if er.Round == res.Config.Rounds && er.Encoder == table2.MixedFTName && er.Mixed != nil {
 			return er.Mixed.String()

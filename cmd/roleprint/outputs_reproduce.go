@@ -12,7 +12,7 @@ import (
 // Table 2 bars, level drop), table2.tex/.md, the --latex file and
 // report.html into dir, and returns files with what it wrote added (for
 // the manifest's outputs, which the page shows too).
-func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Manifest, dir, corpus string, files []string) ([]string, error) {
+func reproWriteOutputs(e *env, o *outputFlags, res *table2.Result, m *table2.Manifest, dir, corpus string, files []string) ([]string, error) {
 	w, err := o.writer(e, dir)
 	if err != nil {
 		return nil, err

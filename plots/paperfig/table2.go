@@ -36,7 +36,7 @@ func (m Metric) label() string {
 }
 
 // value returns the metric's mean, std and the paper's mean from a row.
-func (m Metric) value(r table2.Table2Row) (mean, std, paper float64, err error) {
+func (m Metric) value(r table2.Row) (mean, std, paper float64, err error) {
 	switch m {
 	case AUC:
 		return float64(r.AUCMean), float64(r.AUCStd), float64(r.PaperAUC), nil
@@ -59,7 +59,7 @@ func ExposureName(e string) string { return pairs.Exposure(e).Title() }
 func LevelName(l string) string { return pairs.Level(l).Title() }
 
 // encodersOf lists the encoders of rows in order of first appearance.
-func encodersOf(rows []table2.Table2Row, keep func(string) bool) []string {
+func encodersOf(rows []table2.Row, keep func(string) bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -76,7 +76,7 @@ func encodersOf(rows []table2.Table2Row, keep func(string) bool) []string {
 // std), with the paper's published value of each encoder's counterpart
 // marked on its bar when there is one. encoders selects and orders the
 // rows (nil: all, in table order).
-func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encoders []string) (*plots.Bars, error) {
+func Table2Bars(rows []table2.Row, level pairs.Level, metric Metric, encoders []string) (*plots.Bars, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
 	}
@@ -140,7 +140,7 @@ func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encod
 // LevelLines draws how a metric falls from the Base to the Harder level for
 // one exposure: x = level, one line per encoder with ± std error bars (the
 // difficulty ablation). encoders selects and orders the rows (nil: all).
-func LevelLines(rows []table2.Table2Row, exposure pairs.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
+func LevelLines(rows []table2.Row, exposure pairs.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
 	}

@@ -12,7 +12,7 @@ type CellMetrics struct {
 	// AUC is the ROC AUC of the test scores.
 	AUC stats.Float `json:"auc"`
 	// ACC and F1 are accuracy and macro-F1 at Threshold, the threshold
-	// chosen on the dev pairs (see Table2Config.Criterion).
+	// chosen on the dev pairs (see Config.Criterion).
 	ACC stats.Float `json:"acc"`
 	F1  stats.Float `json:"f1"`
 	// Threshold is the dev-chosen threshold.

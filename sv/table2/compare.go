@@ -18,7 +18,7 @@ import (
 // table is larger than what the test pairs' draw explains.
 
 // compareReplicates and compareConfidence are the bootstrap replicates
-// and the interval's coverage of the comparisons RunTable2 adds.
+// and the interval's coverage of the comparisons RunConfig adds.
 const (
 	compareReplicates = 2000
 	compareConfidence = 0.95
@@ -142,7 +142,7 @@ func isFineTuned(name string) bool { return strings.HasSuffix(name, "_ft") }
 // cover the choice: read it as "how sure is this ordering of these two
 // rows", not as a test of every row. Test sets without both kinds of row,
 // or where no round holds both rows' defined scores, are left out.
-func FineTunedVsUntuned(t *Table2) []Comparison {
+func FineTunedVsUntuned(t *Result) []Comparison {
 	var out []Comparison
 	for _, k := range allTestKeys() {
 		ft, un := "", ""

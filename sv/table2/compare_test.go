@@ -99,7 +99,7 @@ func TestCompareRows(t *testing.T) {
 func TestFineTunedVsUntuned(t *testing.T) {
 	k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Harder}
 	per := compareRounds(k, 100)
-	tab := &Table2{PerRound: per}
+	tab := &Result{PerRound: per}
 	for _, name := range []string{"anti", "weak_ft", "noisy", "good_ft", "twin"} {
 		var rs []EncoderRound
 		for _, r := range per {

@@ -7,9 +7,9 @@
 // and Run runs the plan without filling anything in. `roleprint reproduce`
 // builds the Request from its flags and a notebook (package kernel) from
 // its Table2Run, so both choose the same rows and give the same numbers.
-// RunTable2 runs a configuration built by hand.
+// RunConfig runs a configuration built by hand.
 //
-// The package holds the config (Table2Config, presets, settings), the
+// The package holds the config (Config, presets, settings), the
 // selection of the default rows among the sv.Row descriptors the encoder
 // packages register (budgets, costs, calibration), the per-cell
 // evaluation (over the metrics of package stats), the Mixed encoders,
@@ -22,4 +22,4 @@
 // runner reads them with sv.Rows.
 package table2
 
-//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type Table2Config
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type Config

@@ -75,7 +75,7 @@ func mixedTestRound() (*pairs.PairCorpus, *roundRunner) {
 	for _, k := range allTestKeys() {
 		c.Tests[k] = mk(100, k.String())
 	}
-	return c, &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+	return c, &roundRunner{cfg: &Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
 }
 
 // TestMixedFTRowIgnoresTest runs the round-level row: a part that is

@@ -58,7 +58,7 @@ type Request struct {
 	// the cached calibration.
 	Recalibrate bool `json:"recalibrate,omitempty"`
 	// KeepScores keeps every test set's pair scores in the result
-	// (Table2Config.KeepScores), for ROC curves drawn from a cached result.
+	// (Config.KeepScores), for ROC curves drawn from a cached result.
 	KeepScores bool `json:"keep_scores,omitempty"`
 	// Machine describes and measures this machine; the zero value asks
 	// the real one. Tests give both callers the same.
@@ -87,7 +87,7 @@ type Plan struct {
 	Preset Preset `json:"preset"`
 	// Config is the resolved run configuration: rows, rounds, seeds,
 	// settings, and how the rows were chosen (Selection).
-	Config Table2Config `json:"config"`
+	Config Config `json:"config"`
 	// Pairs is the resolved pair-building configuration.
 	Pairs pairs.PairConfig `json:"pairs"`
 	// Inputs are the utterances the plan runs on.
@@ -98,7 +98,7 @@ type Plan struct {
 	// Estimate is what the run is expected to cost (`--dry-run`).
 	Estimate Estimate `json:"estimate"`
 	// Components are the resolved options of each row with registered
-	// options (see Table2.Components).
+	// options (see Result.Components).
 	Components map[string]any `json:"components,omitempty"`
 
 	// first is round 1's pair corpus, built to measure the workload and
@@ -138,7 +138,7 @@ type Estimate struct {
 type requestSettings struct {
 	preset   Preset
 	applied  PresetResult
-	base     Table2Config // DefaultTable2Config with the preset applied
+	base     Config // DefaultConfig with the preset applied
 	pairs    pairs.PairConfig
 	encoders map[string]string // the user's encoder settings (Settings without "pairs.")
 	env      RowEnvironment
@@ -178,7 +178,7 @@ func (r Request) settings(embedded bool) (*requestSettings, error) {
 	if embedded {
 		s.pairs = EmbeddedPairConfig(s.pairs)
 	}
-	s.base = DefaultTable2Config()
+	s.base = DefaultConfig()
 	if s.applied, err = s.preset.Apply(&s.base, &s.pairs); err != nil {
 		return nil, fmt.Errorf("preset: %w", err)
 	}
@@ -220,7 +220,7 @@ func (r Request) settings(embedded bool) (*requestSettings, error) {
 	// against the named rows, or, while the rows are not chosen yet,
 	// against every encoder of the program (Resolve checks them again
 	// against the rows chosen).
-	pre := DefaultTable2Config()
+	pre := DefaultConfig()
 	pre.Settings = s.encoders
 	if r.Encoders != nil {
 		pre.Encoders, pre.Mixed = slices.Clone(r.Encoders), nil
@@ -238,9 +238,9 @@ func (r Request) settings(embedded bool) (*requestSettings, error) {
 // machine get the same plan. Every value comes from, lowest precedence
 // first:
 //
-//  1. defaults: DefaultTable2Config and pairs.DefaultPairConfig (with
+//  1. defaults: DefaultConfig and pairs.DefaultPairConfig (with
 //     EmbeddedPairConfig for the embedded corpus);
-//  2. the preset (Request.Preset, else DefaultPreset): its Table2Config
+//  2. the preset (Request.Preset, else DefaultPreset): its Config
 //     keys, pair keys and row settings (Preset.Apply);
 //  3. the request: its pair variant, negatives, "pairs." Settings and
 //     PairSettings; its Encoders, Mixed, Rounds, Seed, FitMaxTexts,
@@ -276,7 +276,7 @@ func Resolve(ctx context.Context, req Request, in Inputs) (*Plan, error) {
 	env.Workload = &work
 	env.Costs = req.calibrate(ctx, s, env, first, quick)
 
-	cfg := table2ConfigFor(selectDefaultRows(env, quick))
+	cfg := configFor(selectDefaultRows(env, quick))
 	scratch := s.pairs
 	if _, err := s.preset.Apply(&cfg, &scratch); err != nil {
 		return nil, fmt.Errorf("preset: %w", err)
@@ -337,7 +337,7 @@ func (r Request) calibrate(ctx context.Context, s *requestSettings, env RowEnvir
 // the preset applied): rows a preset names run as if requested; rows the
 // request names are exactly the rows run, and the default mixed row joins
 // them only when every default part is among them.
-func (r Request) applyRows(cfg *Table2Config, presetNamesRows bool) {
+func (r Request) applyRows(cfg *Config, presetNamesRows bool) {
 	if presetNamesRows {
 		cfg.Explicit = append(cfg.Explicit, cfg.Encoders...)
 		cfg.Explicit = append(cfg.Explicit, cfg.Mixed...)
@@ -379,7 +379,7 @@ func allIn(parts, names []string) bool {
 // when RowSettings is nil, so the manifest records them; a preset's
 // settings of rows this run does not have are dropped). It returns the
 // rows to compute (see Validate).
-func (c *Table2Config) resolve() ([]string, error) {
+func (c *Config) resolve() ([]string, error) {
 	run, err := c.Validate()
 	if err != nil {
 		return nil, err
@@ -413,7 +413,7 @@ func (c *Table2Config) resolve() ([]string, error) {
 
 // newEstimate estimates the rows cfg runs (run) for workload w on env's
 // backend, with cfg's settings.
-func newEstimate(cfg Table2Config, run []string, env RowEnvironment, w sv.Workload, quick bool) Estimate {
+func newEstimate(cfg Config, run []string, env RowEnvironment, w sv.Workload, quick bool) Estimate {
 	e := Estimate{Backend: env.Backend, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
 		RowSettings: map[string]map[string]string{}, Workload: w, Selection: cfg.Selection, Skipped: []SkippedEncoder{},
 		Unestimated: []string{}, BudgetSeconds: BudgetFor(w)}
@@ -446,11 +446,11 @@ func newEstimate(cfg Table2Config, run []string, env RowEnvironment, w sv.Worklo
 }
 
 // Run runs the plan: every round's pairs (round 1's are those Resolve
-// built), every row and the reports' aggregates (see RunTable2 for what a
+// built), every row and the reports' aggregates (see RunConfig for what a
 // round computes). It decides nothing: the rows, seeds and settings are
 // the plan's. The first run takes over round 1's pairs from the plan; a
 // second run of the same plan builds them again (the same pairs).
-func Run(ctx context.Context, p *Plan) (*Table2, error) {
+func Run(ctx context.Context, p *Plan) (*Result, error) {
 	source := PairsFrom(p.Inputs.Utterances, p.Pairs)
 	first := p.first
 	p.first = nil

@@ -13,7 +13,7 @@ import (
 // Manifest describes res, the result of running p, with the command
 // that made it: the build and machine (NewManifest), the backend and why
 // it was chosen, the inputs and the resolved pair configuration.
-func (p *Plan) Manifest(res *Table2, command []string) *Manifest {
+func (p *Plan) Manifest(res *Result, command []string) *Manifest {
 	m := NewManifest(res)
 	m.Command = command
 	m.BackendReason = p.Environment.Backend.Reason
@@ -38,7 +38,7 @@ const weightsSetting = "weights"
 // calibration; m is the bundle's manifest. It returns the bundle's spec,
 // or nil without error when the run has no mixed_ft row (no fine-tuned
 // row ran). logf receives the parts' notes (nil discards them).
-func (p *Plan) SaveVerifier(ctx context.Context, res *Table2, dir string, m *Manifest, logf func(string, ...any)) (*verifier.Spec, error) {
+func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Manifest, logf func(string, ...any)) (*verifier.Spec, error) {
 	cfg := res.Config
 	r := cfg.Rounds
 	var row *EncoderRound

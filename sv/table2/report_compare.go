@@ -8,7 +8,7 @@ import (
 )
 
 // writeComparisons writes the report's section on t.Comparisons.
-func (t *Table2) writeComparisons(w io.Writer) {
+func (t *Result) writeComparisons(w io.Writer) {
 	if len(t.Comparisons) == 0 {
 		return
 	}

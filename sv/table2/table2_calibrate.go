@@ -33,8 +33,8 @@ type CalibrationOptions struct {
 	// replaces the cached one).
 	Fresh bool
 	// Config supplies the encoder options (batch size, cache folder,
-	// settings) the rows will run with; nil uses DefaultTable2Config.
-	Config *Table2Config
+	// settings) the rows will run with; nil uses DefaultConfig.
+	Config *Config
 	// Logf receives one line per row calibrated or loaded. Nil discards.
 	Logf func(format string, args ...any)
 }
@@ -113,8 +113,8 @@ func CalibrateRows(ctx context.Context, candidates []sv.Row, env RowEnvironment,
 }
 
 // calibrationSettings are row r's settings during its calibration.
-func calibrationSettings(r sv.Row, cfg *Table2Config) map[string]string {
-	c := DefaultTable2Config()
+func calibrationSettings(r sv.Row, cfg *Config) map[string]string {
+	c := DefaultConfig()
 	if cfg != nil {
 		c = *cfg
 	}
@@ -238,14 +238,14 @@ func calibrateCached(ctx context.Context, r sv.Row, backend string, corpus *pair
 // seconds (meter.secondsTo). Measured on onnx on the 2-core machine: 2 s
 // (transformer), 15 s (use-lite), 45 s (transformer_ft) at load 11,
 // once per program version and settings (then cached).
-func calibrateRow(ctx context.Context, r sv.Row, backend string, corpus *pairs.PairCorpus, cfg *Table2Config) (sv.RowCost, error) {
+func calibrateRow(ctx context.Context, r sv.Row, backend string, corpus *pairs.PairCorpus, cfg *Config) (sv.RowCost, error) {
 	key := backendKey(backend)
 	if !r.GoMLX {
 		key = "" // a CPU row's costs do not depend on the backend
 	}
 	c := r.Costs[key]
 	c.Fixed, c.PerEvalText, c.PerEvalToken, c.PerStep = 0, 0, 0, 0
-	base := DefaultTable2Config()
+	base := DefaultConfig()
 	if cfg != nil {
 		base = *cfg
 	}

@@ -79,7 +79,7 @@ func estimateRow(r sv.Row, b string, w sv.Workload, costs map[string]sv.RowCost,
 // env's backend, with the settings of cfg (nil: the rows' registered
 // settings), in the order given; rows without a cost model are left out.
 // `roleprint reproduce --encoders` prints them for rows named by hand.
-func estimateRows(names []string, env RowEnvironment, w sv.Workload, cfg *Table2Config) []RowEstimate {
+func estimateRows(names []string, env RowEnvironment, w sv.Workload, cfg *Config) []RowEstimate {
 	byName := map[string]sv.Row{}
 	for _, r := range sv.Rows() {
 		byName[r.Name] = r

@@ -165,7 +165,7 @@ func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
 	dir := t.TempDir()
 	// The row's own settings come from the run's configuration (a preset's
 	// row settings).
-	cfg := DefaultTable2Config()
+	cfg := DefaultConfig()
 	cfg.RowSettings = map[string]map[string]string{row.Name: {"max_steps": "150"}}
 	opts := CalibrationOptions{Dir: dir, Config: &cfg}
 	stepCalls.Store(0)

@@ -361,14 +361,14 @@ func minutes(s float64) string {
 	return fmt.Sprintf("%.1f min", s/60)
 }
 
-// table2ConfigFor returns DefaultTable2Config with sel's rows, mixed
-// parts and backend; with sel.Quick, the quickTable2Config preset (one
+// configFor returns DefaultConfig with sel's rows, mixed
+// parts and backend; with sel.Quick, the quickConfig preset (one
 // round, capped fitting texts). The selection is kept in the config
 // (Selection), so its skipped rows reach the result and the manifest.
-func table2ConfigFor(sel *RowSelection) Table2Config {
-	c := DefaultTable2Config()
+func configFor(sel *RowSelection) Config {
+	c := DefaultConfig()
 	if sel.Quick {
-		c = quickTable2Config()
+		c = quickConfig()
 	}
 	c.Encoders = slices.Clone(sel.Rows)
 	c.Mixed = slices.Clone(sel.Mixed)

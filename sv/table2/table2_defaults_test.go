@@ -184,10 +184,10 @@ func TestQuickRowsDropsFineTunedAndGoMLX(t *testing.T) {
 	if want := []string{"liwc", "test-bow", "tfidf"}; !slices.Equal(got, want) {
 		t.Errorf("quickRows = %v, want %v", got, want)
 	}
-	q := quickTable2Config()
+	q := quickConfig()
 	for _, n := range append(q.Encoders, q.Mixed...) {
 		if _, ft := sv.SplitFineTuned(n); ft {
-			t.Errorf("quickTable2Config has %s", n)
+			t.Errorf("quickConfig has %s", n)
 		}
 	}
 	if q.Rounds != 1 || q.FitMaxTexts != 20000 {
@@ -201,18 +201,18 @@ func TestQuickRowsDropsFineTunedAndGoMLX(t *testing.T) {
 
 func TestTable2ConfigForSelection(t *testing.T) {
 	sel := selectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime", "pre-model"), false)
-	c := table2ConfigFor(sel)
+	c := configFor(sel)
 	if !slices.Equal(c.Encoders, sel.Rows) || !slices.Equal(c.Mixed, sel.Mixed) || c.Backend != "onnx" || c.Selection != sel || c.Rounds != 3 {
 		t.Errorf("config %+v", c)
 	}
 	sel = selectRows(testCandidates(), testEnv("onnx"), true)
-	if c := table2ConfigFor(sel); c.Rounds != 1 || c.FitMaxTexts != 20000 || !slices.Equal(c.Encoders, []string{"liwc", "tfidf"}) {
+	if c := configFor(sel); c.Rounds != 1 || c.FitMaxTexts != 20000 || !slices.Equal(c.Encoders, []string{"liwc", "tfidf"}) {
 		t.Errorf("quick config %+v", c)
 	}
 }
 
 func TestRowSettingsPrecedence(t *testing.T) {
-	c := DefaultTable2Config()
+	c := DefaultConfig()
 	c.RowSettings = map[string]map[string]string{"test-trainable_ft": {"max_steps": "150", "lr": "0.5", "batch_pairs": "32"}}
 	c.Settings = map[string]string{"lr": "0.1", "test-trainable_ft.batch_pairs": "8", "test-trainable.max_steps": "9"}
 	o := c.EncoderOptions("test-trainable_ft", 1)
@@ -235,7 +235,7 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	cfg.Selection = &RowSelection{Backend: sv.BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
 		Skipped: []SkippedEncoder{{Encoder: "pre", Reason: "needs pre-model", Setup: "roleprint setup pre-model"}},
 		Setup:   "roleprint setup pre-model", BudgetSeconds: defaultRowBudgetSeconds}
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	// An empty map turns the row settings off.
 	cfg.RowSettings = map[string]map[string]string{}
 	cfg.Selection = nil
-	res, err = RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err = RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,11 +269,11 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	cfg.Explicit = []string{"test-missing"}
-	if _, err := RunTable2(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "roleprint setup test") {
+	if _, err := RunConfig(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "roleprint setup test") {
 		t.Errorf("a named row with a missing asset: err %v", err)
 	}
 	cfg.Explicit = []string{"test-bow"}
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil || len(res.Skipped) != 1 || res.Skipped[0].Setup != "roleprint setup test" {
 		t.Errorf("an unnamed row with a missing asset: err %v skipped %+v", err, res.Skipped)
 	}
@@ -283,7 +283,7 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 // shows the values a run will use: the registered ones, and --set values
 // (global, base-scoped or row-scoped) beside the ones they override.
 func TestRowSettingsNote(t *testing.T) {
-	c := DefaultTable2Config()
+	c := DefaultConfig()
 	c.RowSettings = map[string]map[string]string{"notetest_ft": {"epochs": "1", "max_steps": "150"}}
 	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1, max_steps=150"; got != want {
 		t.Errorf("no --set: note %q, want %q", got, want)
@@ -303,7 +303,7 @@ func TestRowSettingsNote(t *testing.T) {
 
 // TestDefaultRowSettingsComeFromTheDefaultPreset checks that the rows'
 // Table 2 settings are DefaultPreset's (the CPU training budgets), that
-// "x.key" of a preset reaches x_ft, and that RunTable2's nil RowSettings
+// "x.key" of a preset reaches x_ft, and that RunConfig's nil RowSettings
 // means them.
 func TestDefaultRowSettingsComeFromTheDefaultPreset(t *testing.T) {
 	if got := DefaultRowSettings("transformer_ft"); got["max_steps"] != "150" || got["batch_pairs"] != "32" {
@@ -315,7 +315,7 @@ func TestDefaultRowSettingsComeFromTheDefaultPreset(t *testing.T) {
 	if got := DefaultRowSettings("tfidf"); got != nil {
 		t.Errorf("tfidf: %v, want none", got)
 	}
-	var c Table2Config
+	var c Config
 	p := Preset{Name: "t", Settings: "x.a=1;x_ft.b=2;x_ft.a=3"}
 	if _, err := p.Apply(&c, nil); err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func TestRunTable2FitsOnTrainingTextsOnly(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	src := withUnseenSets(fixtureSource(0.3))
-	if _, err := RunTable2(context.Background(), cfg, src); err != nil {
+	if _, err := RunConfig(context.Background(), cfg, src); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := src(context.Background(), 1, cfg.Seed)
@@ -130,7 +130,7 @@ func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 	for _, crit := range []stats.Criterion{stats.MaxAccuracy, stats.MaxMacroF1} {
 		cfg := testConfig()
 		cfg.Criterion = crit
-		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.45))
+		res, err := RunConfig(context.Background(), cfg, fixtureSource(0.45))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func TestMixedRowIsCosineOfConcatenation(t *testing.T) {
 	cfg.Encoders = []string{"test-noise", "test-l1"}
 	cfg.Mixed = []string{"test-noise", "test-l1"}
 	cfg.Rounds = 1
-	res, err := RunTable2(ctx, cfg, fixtureSource(0.3))
+	res, err := RunConfig(ctx, cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,10 +220,10 @@ func TestCheckpointKeyIncludesFitCap(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	cfg.CheckpointDir = t.TempDir()
-	run := func(fitMax int) *Table2 {
+	run := func(fitMax int) *Result {
 		t.Helper()
 		cfg.FitMaxTexts = fitMax
-		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+		res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestRoundsUseTheirOwnSeeds(t *testing.T) {
 		sourceSeeds = append(sourceSeeds, seed)
 		return fixtureCorpus(seed, 6, 6, 40, 0.3), nil
 	}
-	if _, err := RunTable2(context.Background(), cfg, src); err != nil {
+	if _, err := RunConfig(context.Background(), cfg, src); err != nil {
 		t.Fatal(err)
 	}
 	want := []int64{7, 8, 9}

@@ -16,7 +16,7 @@ import (
 )
 
 // CorpusSource returns the pair corpus of round (1-based), built with
-// seed. RunTable2 calls it once per round; PairsFrom makes one from
+// seed. RunConfig calls it once per round; PairsFrom makes one from
 // utterances with the pair builder, and a caller may also read pair
 // folders prepared beforehand.
 type CorpusSource func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error)
@@ -49,7 +49,7 @@ type EncoderRound struct {
 	Mixed *MixedChoice `json:"mixed,omitempty"`
 
 	// Scores are the pair scores of every test set (by TestKey.String())
-	// when Table2Config.KeepScores is set, so that a result decoded from
+	// when Config.KeepScores is set, so that a result decoded from
 	// JSON (a notebook's cache) still draws ROC curves (TestScores);
 	// absent otherwise.
 	Scores map[string]TestScoreSet `json:"scores,omitempty"`
@@ -143,17 +143,17 @@ type SkippedEncoder struct {
 	Setup string `json:"setup,omitempty"`
 }
 
-// Table2 is the result of RunTable2.
-type Table2 struct {
+// Result is the result of a Table 2 run (Run, RunConfig).
+type Result struct {
 	// Rows hold mean ± std over rounds per encoder, exposure and level, in
 	// the paper's order (encoders as configured, then "mixed").
-	Rows []Table2Row `json:"rows"`
+	Rows []Row `json:"rows"`
 	// PerRound holds every round's per-encoder results.
 	PerRound []EncoderRound `json:"per_round"`
 	// Rounds describes each round's pairs.
 	Rounds []RoundInfo `json:"rounds"`
 	// Skipped lists encoders left out: default rows the selection left
-	// out (Table2Config.Selection) and encoders whose assets are not
+	// out (Config.Selection) and encoders whose assets are not
 	// installed.
 	Skipped []SkippedEncoder `json:"skipped,omitempty"`
 	// Notes are things a reader should know about this run.
@@ -163,7 +163,7 @@ type Table2 struct {
 	// difference (FineTunedVsUntuned); absent without both kinds of row.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
 	// Config is the resolved configuration.
-	Config Table2Config `json:"config"`
+	Config Config `json:"config"`
 	// Components are the fully resolved options of every encoder of the
 	// run that has registered options (sv.ResolveOptions with round 1's
 	// EncoderOptions): each one's Default…() with the preset's and the
@@ -176,7 +176,7 @@ type Table2 struct {
 	Seconds float64   `json:"seconds"`
 }
 
-// RunTable2 runs the Table 2 experiment: for each round it gets the pair
+// RunConfig runs the Table 2 experiment: for each round it gets the pair
 // corpus from source, then for each encoder fits it on the training texts
 // (Fitter), fine-tunes it on the training pairs ("x_ft" rows, Trainable),
 // embeds the dev and test sets (EmbedSets: mean pooling), scores every
@@ -192,12 +192,12 @@ type Table2 struct {
 // settings. The run stops with ctx.Err() when ctx is cancelled; results
 // saved so far stay.
 //
-// RunTable2 runs a configuration built by hand (DefaultTable2Config and
+// RunConfig runs a configuration built by hand (DefaultConfig and
 // changes) on a source of its own: it resolves what cfg leaves open (the
 // canonical criterion, DefaultPreset's row settings when RowSettings is
 // nil) before running. `roleprint reproduce` and the notebooks use
 // Resolve and Run instead, which also choose the rows for this machine.
-func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Table2, error) {
+func RunConfig(ctx context.Context, cfg Config, source CorpusSource) (*Result, error) {
 	runList, err := cfg.resolve()
 	if err != nil {
 		return nil, err
@@ -209,9 +209,9 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 	return run(ctx, cfg, comps, source)
 }
 
-// run runs a resolved configuration (see Table2Config.resolve) with the
+// run runs a resolved configuration (see Config.resolve) with the
 // encoders' resolved options comps, filling in nothing.
-func run(ctx context.Context, cfg Table2Config, comps map[string]any, source CorpusSource) (*Table2, error) {
+func run(ctx context.Context, cfg Config, comps map[string]any, source CorpusSource) (*Result, error) {
 	start := time.Now()
 	runList, err := cfg.Validate()
 	if err != nil {
@@ -222,7 +222,7 @@ func run(ctx context.Context, cfg Table2Config, comps map[string]any, source Cor
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	res := &Table2{Config: cfg, Components: comps, Started: start.UTC()}
+	res := &Result{Config: cfg, Components: comps, Started: start.UTC()}
 	if sel := cfg.Selection; sel != nil {
 		res.Skipped = append(res.Skipped, sel.Skipped...)
 		note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
@@ -431,7 +431,7 @@ func allTestKeys() []pairs.TestKey {
 
 // roundRunner computes the encoders of one round.
 type roundRunner struct {
-	cfg        *Table2Config
+	cfg        *Config
 	crit       stats.Criterion
 	corpus     *pairs.PairCorpus
 	round      int

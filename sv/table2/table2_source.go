@@ -27,7 +27,7 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 	}
 }
 
-// quickTable2Config is the "quick" preset (Presets) as a config, the
+// quickConfig is the "quick" preset (Presets) as a config, the
 // smoke test behind `roleprint reproduce --quick`: one round, at most
 // 20,000 training texts for fitting, and the default encoders and mixed
 // parts that belong in a run of under a minute on 2 cores: fine-tuned rows
@@ -35,8 +35,8 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 // are dropped, from Encoders and Mixed alike. Name such rows explicitly
 // (set Encoders afterwards, or --encoders) to run them anyway. Pair it
 // with QuickPairConfig.
-func quickTable2Config() Table2Config {
-	c := DefaultTable2Config()
+func quickConfig() Config {
+	c := DefaultConfig()
 	pc := pairs.DefaultPairConfig()
 	mustApplyPreset("quick", &c, &pc)
 	c.Encoders = quickRows(c.Encoders)
@@ -46,7 +46,7 @@ func quickTable2Config() Table2Config {
 
 // mustApplyPreset applies a built-in preset, which TestPresetsApply
 // checks; failing here is a programming error.
-func mustApplyPreset(name string, c *Table2Config, pc *pairs.PairConfig) {
+func mustApplyPreset(name string, c *Config, pc *pairs.PairConfig) {
 	p, err := PresetNamed(name)
 	if err == nil {
 		_, err = p.Apply(c, pc)
@@ -81,7 +81,7 @@ func quickRows(names []string) []string {
 // 600 dev pairs); a cap already lower stays.
 func QuickPairConfig(cfg pairs.PairConfig) pairs.PairConfig {
 	q := cfg
-	mustApplyPreset("quick", &Table2Config{}, &q)
+	mustApplyPreset("quick", &Config{}, &q)
 	cfg.MaxTrainPairs = min(cfg.MaxTrainPairs, q.MaxTrainPairs)
 	cfg.MaxTestPairs = min(cfg.MaxTestPairs, q.MaxTestPairs)
 	cfg.MaxDevPairs = min(cfg.MaxDevPairs, q.MaxDevPairs)
