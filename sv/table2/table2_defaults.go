@@ -212,31 +212,9 @@ func selectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelecti
 			continue
 		}
 		if !r.Quick && !quick {
-			if !known {
-				// No cost model for this backend: not a default here.
-				setup, _ := fasterBackend(group, env.Backend, w, total, budget)
-				reason := fmt.Sprintf("no run-time estimate on backend %s; name it with --encoders to run it", orUnknown(env.Backend.Name))
+			if reason, setup := unaffordable(r, group, env.Backend, w, known, total, groupCost, budget); reason != "" {
 				if setup != "" {
 					rowSetup[r.Name] = appendNew(rowSetup[r.Name], strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
-				}
-				for _, g := range group {
-					skip(g, reason, setup)
-				}
-				continue
-			}
-			if DefaultRounds*(total+groupCost)+w.LoadSeconds > budget {
-				setup, other := fasterBackend(group, env.Backend, w, total, budget)
-				where := "backend " + orUnknown(env.Backend.Name)
-				if !r.GoMLX {
-					where = "this machine"
-				}
-				reason := fmt.Sprintf("estimated %s for %d rounds on %s (%s) would bring the default run to %s, over its %s budget",
-					minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
-				if setup != "" {
-					reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
-					rowSetup[r.Name] = appendNew(rowSetup[r.Name], strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
-				} else {
-					reason += "; name it with --encoders to run it anyway"
 				}
 				for _, g := range group {
 					skip(g, reason, setup)
@@ -249,7 +227,16 @@ func selectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelecti
 		}
 		total += groupCost
 	}
-	// Rows in candidate order (a companion keeps its own place).
+	sel.EstimatedSeconds = DefaultRounds*total + w.LoadSeconds
+	sel.collect(candidates, chosen, estimates, skipped, rowSetup)
+	return sel
+}
+
+// collect fills sel's lists in candidate order (a companion keeps its own
+// place, whatever order the rows were decided in): the rows chosen, the
+// estimates, the rows skipped, the default mixed parts among the rows
+// chosen and one setup command for every step the skipped rows asked for.
+func (sel *RowSelection) collect(candidates []sv.Row, chosen map[string]bool, estimates map[string]RowEstimate, skipped map[string]SkippedEncoder, rowSetup map[string][]string) {
 	for _, r := range candidates {
 		if chosen[r.Name] {
 			sel.Rows = append(sel.Rows, r.Name)
@@ -261,7 +248,6 @@ func selectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelecti
 			sel.Skipped = append(sel.Skipped, s)
 		}
 	}
-	sel.EstimatedSeconds = DefaultRounds*total + w.LoadSeconds
 	for _, p := range DefaultMixedParts {
 		if chosen[p] {
 			sel.Mixed = append(sel.Mixed, p)
@@ -274,7 +260,35 @@ func selectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelecti
 	if len(setupSteps) > 0 {
 		sel.Setup = "roleprint setup " + strings.Join(setupSteps, " ")
 	}
-	return sel
+}
+
+// unaffordable says why row r (with the rows shown with it, group, whose
+// estimate per round is groupCost, or unknown when !known) is not a
+// default on backend b for workload w beside the rows already selected
+// (total per round) within budget, and the setup that would make it one;
+// "" when it fits.
+func unaffordable(r sv.Row, group []sv.Row, b sv.BackendInfo, w sv.Workload, known bool, total, groupCost, budget float64) (reason, setup string) {
+	if !known {
+		// No cost model for this backend: not a default here.
+		setup, _ := fasterBackend(group, b, w, total, budget)
+		return fmt.Sprintf("no run-time estimate on backend %s; name it with --encoders to run it", orUnknown(b.Name)), setup
+	}
+	if DefaultRounds*(total+groupCost)+w.LoadSeconds <= budget {
+		return "", ""
+	}
+	setup, other := fasterBackend(group, b, w, total, budget)
+	where := "backend " + orUnknown(b.Name)
+	if !r.GoMLX {
+		where = "this machine"
+	}
+	reason = fmt.Sprintf("estimated %s for %d rounds on %s (%s) would bring the default run to %s, over its %s budget",
+		minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
+	if setup != "" {
+		reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
+	} else {
+		reason += "; name it with --encoders to run it anyway"
+	}
+	return reason, setup
 }
 
 // decisionOrder returns candidates in the order selectRows spends the

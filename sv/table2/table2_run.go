@@ -225,37 +225,13 @@ func run(ctx context.Context, cfg Config, comps map[string]any, source CorpusSou
 	res := &Result{Config: cfg, Components: comps, Started: start.UTC()}
 	if sel := cfg.Selection; sel != nil {
 		res.Skipped = append(res.Skipped, sel.Skipped...)
-		note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
-		if sel.Backend.Reason != "" {
-			note += ": " + sel.Backend.Reason
-		}
-		note += ")"
-		if sel.Quick {
-			note += "; --quick preset"
-		} else {
-			note += fmt.Sprintf("; estimated %s for %d rounds of these inputs (%s) in idle-equivalent seconds on this machine (budget %s)",
-				minutes(sel.EstimatedSeconds), DefaultRounds, sel.Workload.String(), minutes(sel.BudgetSeconds))
-		}
-		if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(cfg.Mixed, sel.Mixed) {
-			note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
-		}
-		if sel.Setup != "" {
-			note += "; `" + sel.Setup + "` adds the rows it skipped"
-		}
-		res.Notes = append(res.Notes, note)
+		res.Notes = append(res.Notes, selectionNote(sel, cfg.Mixed))
 	}
 	explicit := map[string]bool{}
 	for _, n := range cfg.Explicit {
 		explicit[strings.TrimSpace(n)] = true
 	}
-	for _, n := range runList {
-		if len(cfg.RowSettings[n]) == 0 {
-			continue
-		}
-		if note := cfg.RowSettingsNote(n); note != "" {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n))
-		}
-	}
+	res.Notes = append(res.Notes, rowSettingsNotes(&cfg, runList)...)
 	skipped := map[string]bool{}
 	hasMixedFT := false
 	for r := 1; r <= cfg.Rounds; r++ {
@@ -350,6 +326,46 @@ func run(ctx context.Context, cfg Config, comps map[string]any, source CorpusSou
 	res.Comparisons = FineTunedVsUntuned(res)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// selectionNote says how the rows were chosen: for which backend and why,
+// the estimate against the budget, the default mixed parts available
+// (when mixed, the run's parts, are those) and what would add the rows
+// left out.
+func selectionNote(sel *RowSelection, mixed []string) string {
+	note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
+	if sel.Backend.Reason != "" {
+		note += ": " + sel.Backend.Reason
+	}
+	note += ")"
+	if sel.Quick {
+		note += "; --quick preset"
+	} else {
+		note += fmt.Sprintf("; estimated %s for %d rounds of these inputs (%s) in idle-equivalent seconds on this machine (budget %s)",
+			minutes(sel.EstimatedSeconds), DefaultRounds, sel.Workload.String(), minutes(sel.BudgetSeconds))
+	}
+	if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(mixed, sel.Mixed) {
+		note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
+	}
+	if sel.Setup != "" {
+		note += "; `" + sel.Setup + "` adds the rows it skipped"
+	}
+	return note
+}
+
+// rowSettingsNotes names the Table 2 settings each row of runList runs
+// with (its RowSettings, with the user's overrides).
+func rowSettingsNotes(cfg *Config, runList []string) []string {
+	var notes []string
+	for _, n := range runList {
+		if len(cfg.RowSettings[n]) == 0 {
+			continue
+		}
+		if note := cfg.RowSettingsNote(n); note != "" {
+			notes = append(notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n))
+		}
+	}
+	return notes
 }
 
 func report(p func(string, int, int), stage string, done, total int) {
