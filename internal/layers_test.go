@@ -51,16 +51,19 @@ var groups = []struct{ prefix, group string }{
 //	speech/frontend | sv         side by side: neither imports the other; sv imports no persona;
 //	                             the front end (files, ffmpeg, ASR/TTS, corpora, and speech/spkemb's
 //	                             speaker models from the Hub cache) is over speech, data and llm
-//	sv/table2                    the Table 2 runner: over the sv core; the sv model packages
-//	                             (sv/baseline, sv/neural, sv/uselite, sv/verifier) import it
-//	                             for RegisterDefaultRow, so it imports none of them (a cycle)
+//	sv/table2                    the Table 2 runner, over the sv core; no other sv package
+//	                             imports it: a model package (sv/baseline, sv/neural,
+//	                             sv/uselite, sv/verifier) describes its rows with sv.Row and
+//	                             sv.RegisterRow, which the runner reads, so models never
+//	                             depend on the experiment that runs them
 //	persona                      may use speech, its front end and the small sv/encoder, not sv itself
 //	persona/llmverify            a persona package kept apart: it uses the sv/encoder Progress, not sv
 //	plots                        a leaf of figures (internal only)
 //	plots/paperfig               adapts result types to figures: above sv/speech/persona
 //	report                       tables and report pages; imported by kernel, so below it
 //	kernel                       notebooks and display, over report and plots
-//	cmd, scripts                 the CLI and tools, over everything
+//	cmd, scripts                 the CLI and tools, over everything; nothing imports a
+//	                             package under cmd/ (library code lives in the library)
 //
 // report sits between plots and kernel because kernel (papertable.go,
 // show.go) imports it and report imports plots/paperfig; nothing else
@@ -73,7 +76,7 @@ var below = map[string][]string{
 	"speech":    {"internal", "stats"},
 	"llm":       {"internal", "stats", "data"},
 	"frontend":  {"internal", "stats", "data", "llm", "speech"},
-	"sv":        {"internal", "stats", "data", "encoder", "table2"},
+	"sv":        {"internal", "stats", "data", "encoder"},
 	"table2":    {"internal", "stats", "data", "encoder", "sv"},
 	"persona":   {"internal", "stats", "data", "llm", "speech", "frontend", "encoder"},
 	"llmverify": {"internal", "stats", "data", "llm", "speech", "frontend", "encoder", "persona"},
@@ -142,6 +145,20 @@ func listPackages(t *testing.T) []listedPackage {
 	return pkgs
 }
 
+// importsCmd reports whether package rel imports irel under cmd/ from
+// another command's folder or from outside cmd/: what a command needs
+// from another belongs in the library.
+func importsCmd(rel, irel string) bool {
+	top := func(p string) string {
+		parts := strings.SplitN(p, "/", 3)
+		if len(parts) < 2 {
+			return p
+		}
+		return parts[0] + "/" + parts[1]
+	}
+	return strings.HasPrefix(irel, "cmd/") && top(rel) != top(irel)
+}
+
 // violations returns one line per import that goes against the table.
 func violations(pkgs []listedPackage) []string {
 	var bad []string
@@ -164,6 +181,8 @@ func violations(pkgs []listedPackage) []string {
 			switch {
 			case !ok:
 				bad = append(bad, rel+" imports "+irel+", which is in no layer group")
+			case importsCmd(rel, irel):
+				bad = append(bad, rel+" ("+from+") imports "+irel+": nothing imports a package under cmd/")
 			case to != from && !slices.Contains(below[from], to):
 				bad = append(bad, rel+" ("+from+") imports "+irel+" ("+to+"): not a layer below")
 			case slices.Contains(forbidden[from], irel):
@@ -189,8 +208,9 @@ func TestImportDirections(t *testing.T) {
 // TestViolationsCatchesUpwardImports checks the checker on made-up
 // packages: imports from sv into llm, from the speech core into llm,
 // persona or its own front end, from the front end into persona, from
-// stats into data, from any package into cmd, and from kernel into
-// data/importers are reported; allowed ones are not.
+// stats into data, from kernel into data/importers, from a model package
+// into the Table 2 runner and from a tool into the CLI are reported;
+// allowed ones are not.
 func TestViolationsCatchesUpwardImports(t *testing.T) {
 	m := func(s string) string { return module + "/" + s }
 	pkgs := []listedPackage{
@@ -202,6 +222,9 @@ func TestViolationsCatchesUpwardImports(t *testing.T) {
 		{ImportPath: m("kernel"), Imports: []string{m("data/importers"), m("report")}},
 		{ImportPath: m("persona/textmetrics"), Imports: []string{m("sv"), m("sv/encoder")}},
 		{ImportPath: m("newtop"), Imports: nil},
+		{ImportPath: m("sv/neural"), Imports: []string{m("sv/table2"), m("sv")}},
+		{ImportPath: m("scripts/tool"), Imports: []string{m("cmd/roleprint"), m("kernel")}},
+		{ImportPath: m("cmd/roleprint"), Imports: []string{m("sv/table2"), m("kernel")}},
 	}
 	got := violations(pkgs)
 	want := []string{
@@ -209,12 +232,14 @@ func TestViolationsCatchesUpwardImports(t *testing.T) {
 		"kernel (kernel) imports data/importers: forbidden (see forbidden)",
 		"newtop: in no layer group (add its folder to groups in internal/layers_test.go)",
 		"persona/textmetrics (persona) imports sv (sv): not a layer below",
+		"scripts/tool (cmd) imports cmd/roleprint: nothing imports a package under cmd/",
 		"speech (speech) imports llm (llm): not a layer below",
 		"speech (speech) imports persona/judge (persona): not a layer below",
 		"speech (speech) imports speech/frontend (frontend): not a layer below",
 		"speech/frontend (frontend) imports persona (persona): not a layer below",
 		"stats (stats) imports data (data): not a layer below",
 		"sv (sv) imports llm (llm): not a layer below",
+		"sv/neural (sv) imports sv/table2 (table2): not a layer below",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -109,7 +109,7 @@ func (p *Progress) Report(done, total int) {
 
 // Stage reports progress within a named stage of a longer job (the label
 // shows "label · stage"); it fits callbacks of the form
-// func(stage string, done, total int), such as table2.Table2Config.Progress.
+// func(stage string, done, total int), such as table2.Config.Progress.
 // A new stage restarts the 10 % log steps.
 func (p *Progress) Stage(stage string, done, total int) {
 	p.mu.Lock()

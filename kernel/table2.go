@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
-	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/options"
 	"github.com/roleprint/roleprint/sv/table2"
 )
@@ -24,9 +24,10 @@ type Table2Run struct {
 	// Preset is the sv preset; "" means table2.DefaultPreset, and quick mode
 	// always uses "quick" (table2.Presets).
 	Preset string
-	// Encoders and Mixed are the rows; nil means the preset's, else the
-	// rows this machine affords (table2.SelectDefaultRows), as `roleprint
-	// reproduce` runs them. Rows named here run even in quick mode.
+	// Encoders and Mixed are the rows (table2.Request's); nil means the
+	// preset's, else the rows this machine affords for these corpora, as
+	// `roleprint reproduce` chooses them. Rows named here run even in
+	// quick mode.
 	Encoders, Mixed []string
 	// Set holds settings as --set writes them ("enc.key=value;...").
 	Set string
@@ -41,8 +42,9 @@ type Table2Run struct {
 }
 
 // Table2Paper is the run of notebooks 02 and 07: `roleprint reproduce`'s
-// default (the cpu preset and this machine's default rows) on the paper
-// corpora that are available.
+// default (the cpu preset and this machine's default rows, chosen as the
+// CLI chooses them, see Table2Request) on the paper corpora that are
+// available.
 var Table2Paper = Table2Run{Name: "table2"}
 
 // Table2FineTuning is notebook 03's run: TF-IDF beside the transformer
@@ -58,79 +60,88 @@ var Table2FineTuning = Table2Run{
 	QuickEmbedded: true,
 }
 
-// Table2Plan is a Table2Run resolved for this notebook: the configuration,
-// the pair configuration and the corpora it runs on.
+// Table2Plan is a Table2Run resolved for this notebook (table2.Resolve):
+// the configuration, pairs, rows and estimate, as `roleprint reproduce`
+// resolves them, and the names of the corpora it runs on.
 type Table2Plan struct {
-	Run     Table2Run
-	Config  table2.Table2Config
-	Pairs   pairs.PairConfig
+	Run Table2Run
+	*table2.Plan
 	Corpora []string
-
-	utts []data.Utterance
 }
 
-// PlanTable2 resolves run: the preset over the default rows, the run's
-// rows and settings, and the corpora (imported once, see PaperUtterances).
-func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan, error) {
-	name := run.Preset
-	if name == "" {
-		name = table2.DefaultPreset
-	}
-	encoders, mixed, set := run.Encoders, run.Mixed, run.Set
+// Table2Request is the table2.Request run asks for: the request
+// `roleprint reproduce` builds from its flags for the same run (quick
+// mode is --quick; Encoders, Mixed and Set are --encoders, --mixed and
+// --set), with the pair scores kept for ROC figures. Resolving it for the
+// same inputs on the same machine gives the CLI's plan: the same rows,
+// configuration and seeds.
+func (nb *Notebook) Table2Request(run Table2Run) (table2.Request, error) {
+	req := table2.Request{Preset: run.Preset, Encoders: slices.Clone(run.Encoders), Mixed: slices.Clone(run.Mixed), KeepScores: true,
+		Logf: func(format string, args ...any) { nb.Note(format, args...) }}
+	set := run.Set
 	if nb.Quick {
-		name = "quick"
+		req.Preset = "quick"
 		if run.QuickEncoders != nil {
-			encoders = run.QuickEncoders
+			req.Encoders = slices.Clone(run.QuickEncoders)
 		}
 		if run.QuickMixed != nil {
-			mixed = run.QuickMixed
+			req.Mixed = slices.Clone(run.QuickMixed)
 		}
 		if run.QuickSet != "" {
 			set = run.QuickSet
 		}
 	}
-	preset, err := table2.PresetNamed(name)
-	if err != nil {
-		return nil, nb.Report(err)
+	var err error
+	if req.Settings, err = options.Parse(set); err != nil {
+		return req, nb.Report(fmt.Errorf("%s: %w", run.Name, err))
 	}
-	env, err := table2.DetectRowEnvironment("")
-	if err != nil {
-		return nil, nb.Report(err)
+	if len(req.Settings) == 0 {
+		req.Settings = nil // unset, as in the CLI's request
 	}
-	p := &Table2Plan{Run: run, Config: table2.Table2ConfigFor(table2.SelectDefaultRows(env, preset.Quick)), Pairs: pairs.DefaultPairConfig()}
-	embedded := nb.Quick && run.QuickEmbedded
-	if embedded {
-		p.Pairs = table2.EmbeddedPairConfig(p.Pairs)
-	}
-	if _, err := preset.Apply(&p.Config, &p.Pairs); err != nil {
-		return nil, nb.Report(err)
-	}
-	if encoders != nil {
-		p.Config.Encoders = slices.Clone(encoders)
-		p.Config.Explicit = slices.Clone(encoders)
-		p.Config.Selection = nil
-	}
-	if mixed != nil {
-		p.Config.Mixed = slices.Clone(mixed)
-	}
-	if p.Config.Settings, err = options.Parse(set); err != nil {
-		return nil, nb.Report(fmt.Errorf("%s: %w", run.Name, err))
-	}
-	p.Config.KeepScores = true
-	if _, err := p.Config.Validate(); err != nil {
-		return nil, nb.Report(err)
-	}
-	if embedded {
-		if p.utts, err = corpus.Default(); err != nil {
-			return nil, nb.Report(err)
+	return req, nil
+}
+
+// Table2Inputs returns the corpora run uses: the embedded Shakespeare in
+// quick mode when run.QuickEmbedded is set (table2.LoadInputs with no
+// files, as `roleprint reproduce` without files), else every available
+// paper corpus (PaperUtterances, imported once), and their names.
+func (nb *Notebook) Table2Inputs(ctx context.Context, run Table2Run) (table2.Inputs, []string, error) {
+	if nb.Quick && run.QuickEmbedded {
+		in, err := table2.LoadInputs(nil)
+		if err != nil {
+			return in, nil, nb.Report(err)
 		}
-		p.Corpora = []string{corpus.DefaultName}
-		return p, nil
+		return in, []string{corpus.DefaultName}, nil
 	}
-	if p.utts, p.Corpora, err = nb.PaperUtterances(ctx); err != nil {
+	start := time.Now()
+	utts, names, err := nb.PaperUtterances(ctx)
+	if err != nil {
+		return table2.Inputs{}, nil, err
+	}
+	return table2.Inputs{Name: strings.Join(names, ", "), Utterances: utts, LoadSeconds: time.Since(start).Seconds()}, names, nil
+}
+
+// PlanTable2 resolves run for this notebook's corpora on this machine
+// with table2.Resolve, from the request Table2Request builds: the rows
+// `roleprint reproduce` would choose here (measured workload, calibrated
+// costs), the preset and the run's settings.
+func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan, error) {
+	req, err := nb.Table2Request(run)
+	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	if err := req.Validate(); err != nil {
+		return nil, nb.Report(fmt.Errorf("%s: %w", run.Name, err))
+	}
+	in, names, err := nb.Table2Inputs(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	p, err := table2.Resolve(ctx, req, in)
+	if err != nil {
+		return nil, nb.Report(fmt.Errorf("%s: %w", run.Name, err))
+	}
+	return &Table2Plan{Run: run, Plan: p, Corpora: names}, nil
 }
 
 // table2Dir is where Table 2 results and checkpoints are kept, shared by
@@ -138,33 +149,37 @@ func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan,
 func (nb *Notebook) table2Dir() string { return filepath.Join(filepath.Dir(nb.Dir), "table2") }
 
 // RunTable2 runs the experiment run declares, once: the result is cached
-// (Memo) under the output root's table2/ folder by the resolved plan, so
-// later cells and other notebooks asking for the same run load it. The
-// run shows a progress bar, prints the runner's notes, and checkpoints
-// every (round, encoder) there so an interrupted run resumes. The result
-// keeps its pair scores (Table2Config.KeepScores) for ROC figures.
-func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Table2, error) {
+// (Memo) under the output root's table2/ folder by the resolved plan (its
+// configuration without the timings of the selection, its pairs and
+// corpora), so later cells and other notebooks asking for the same run
+// load it. The run shows a progress bar, prints the runner's notes, and
+// checkpoints every (round, encoder) there so an interrupted run resumes.
+// The result keeps its pair scores (Config.KeepScores) for ROC
+// figures.
+func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Result, error) {
 	p, err := nb.PlanTable2(ctx, run)
 	if err != nil {
 		return nil, err
 	}
 	shared := *nb
 	shared.Dir = nb.table2Dir()
-	key := Key(run.Name, p.Config, p.Pairs, p.Corpora, len(p.utts))
-	return Memo(&shared, key, func() (*table2.Table2, error) {
+	keyed := p.Config
+	keyed.Selection = nil // its estimates hold this run's timings; the rows it chose are in Encoders and Mixed
+	key := Key(run.Name, keyed, p.Pairs, p.Corpora, len(p.Inputs.Utterances))
+	return Memo(&shared, key, func() (*table2.Result, error) {
 		bar := nb.Progress("Table 2 (" + run.Name + ")")
 		defer bar.Done()
-		cfg := p.Config
+		cfg := &p.Config
 		cfg.Progress = bar.Stage
 		cfg.CheckpointDir = filepath.Join(shared.Dir, "checkpoints")
 		cfg.Logf = func(format string, args ...any) { nb.Note(format, args...) }
-		return table2.RunTable2(ctx, cfg, table2.PairsFrom(p.utts, p.Pairs))
+		return table2.Run(ctx, p.Plan)
 	})
 }
 
 // Table2Summary prints what a finished run was: its rows, time and
 // rounds, the rows it skipped and why, and its notes.
-func (nb *Notebook) Table2Summary(t *table2.Table2) {
+func (nb *Notebook) Table2Summary(t *table2.Result) {
 	nb.Printf("%d rows in %.0f s over %d round(s); preset %s\n", len(t.Rows), t.Seconds, len(t.Rounds), orNone(t.Config.Preset))
 	for _, s := range t.Skipped {
 		nb.Printf("skipped %s: %s\n", s.Encoder, s.Reason)
@@ -187,7 +202,7 @@ type Table2Timing struct {
 
 // Table2Timings lists every (round, encoder) of t with its timing, for
 // TableOf.
-func Table2Timings(t *table2.Table2) []Table2Timing {
+func Table2Timings(t *table2.Result) []Table2Timing {
 	out := make([]Table2Timing, 0, len(t.PerRound))
 	for _, r := range t.PerRound {
 		out = append(out, Table2Timing{Round: r.Round, Encoder: r.Encoder, Backend: r.Backend, Dim: r.Dim,

@@ -97,7 +97,7 @@ func ParseFigureSize(s string) (width, height float64, err error) {
 // an earlier selected row's (same scores: mixed_ft when it fused one part)
 // is drawn once; same lists such rows as "b = a". An unknown name in extra
 // is an error naming the rows.
-func FigureRows(res *table2.Table2, extra []string) (rows, same []string, err error) {
+func FigureRows(res *table2.Result, extra []string) (rows, same []string, err error) {
 	order := encoderOrder(res.Rows)
 	mean := map[string]float64{}
 	for _, enc := range order {
@@ -128,8 +128,8 @@ func FigureRows(res *table2.Table2, extra []string) (rows, same []string, err er
 	pick[best(func(e string) bool { return !isFT(e) })] = true
 	pick[best(isFT)] = true
 	for _, enc := range order {
-		if pm := table2.PaperCounterpart(enc); pm != "" {
-			pick[best(func(e string) bool { return table2.PaperCounterpart(e) == pm })] = true
+		if pm := sv.PaperCounterpart(enc); pm != "" {
+			pick[best(func(e string) bool { return sv.PaperCounterpart(e) == pm })] = true
 		}
 	}
 	for _, name := range extra {
@@ -167,9 +167,9 @@ func FigureRows(res *table2.Table2, extra []string) (rows, same []string, err er
 }
 
 // sameCells reports whether rows a and b of res are the same: the same
-// pair scores in every round that kept them (Table2Config.KeepScores), or,
+// pair scores in every round that kept them (Config.KeepScores), or,
 // without kept scores, the same metrics on every test set.
-func sameCells(res *table2.Table2, a, b string) bool {
+func sameCells(res *table2.Result, a, b string) bool {
 	compared := false
 	for _, ea := range res.PerRound {
 		if ea.Encoder != a {
@@ -216,7 +216,7 @@ func sameCells(res *table2.Table2, a, b string) bool {
 // the figure rows first, in order, so that they take the palette's
 // distinct solid colours, then the others. Every figure of a run uses it,
 // so a row keeps its colour and dashes everywhere.
-func RowLooks(res *table2.Table2, figureRows []string) map[string]int {
+func RowLooks(res *table2.Result, figureRows []string) map[string]int {
 	looks := map[string]int{}
 	for _, enc := range append(append([]string(nil), figureRows...), encoderOrder(res.Rows)...) {
 		if _, ok := looks[enc]; !ok {

@@ -100,14 +100,14 @@ func init() {
 
 // table2Run runs Table 2 on wordCorpus with the two test encoders and
 // "liwc"'s paper counterpart registered for one of them.
-func table2Run() (*table2.Table2, error) {
-	table2.RegisterPaperCounterpart("report-test-a", "LIWC")
-	cfg := table2.DefaultTable2Config()
+func table2Run() (*table2.Result, error) {
+	sv.RegisterPaperCounterpart("report-test-a", "LIWC")
+	cfg := table2.DefaultConfig()
 	cfg.Encoders = []string{"report-test-a", "report-test-b"}
 	cfg.Mixed = []string{"report-test-a", "report-test-b"}
 	cfg.Rounds = 2
 	cfg.Selection = nil
-	return table2.RunTable2(context.Background(), cfg, func(_ context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
+	return table2.RunConfig(context.Background(), cfg, func(_ context.Context, round int, seed int64) (*pairs.PairCorpus, error) {
 		return wordCorpus(seed, 0.5), nil
 	})
 }

@@ -244,12 +244,12 @@ func TestTable2FigureRules(t *testing.T) {
 // fine-tuned row and one row per paper counterpart; a row identical to a
 // selected one is drawn once; named rows are added; unknown names fail.
 func TestFigureRows(t *testing.T) {
-	res := &table2.Table2{}
+	res := &table2.Result{}
 	auc := map[string]float64{"liwc": 0.55, "lsm": 0.56, "tfidf": 0.8, "mixed": 0.7, "tfidf_ft": 0.82, "mixed_ft": 0.85, "ngram-metric_ft": 0.85}
 	for _, enc := range []string{"liwc", "lsm", "tfidf", "mixed", "tfidf_ft", "mixed_ft", "ngram-metric_ft"} {
 		for _, l := range pairs.Levels {
 			for _, e := range pairs.Exposures {
-				res.Rows = append(res.Rows, table2.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l), AUCMean: stats.Float(auc[enc]),
+				res.Rows = append(res.Rows, table2.Row{Encoder: enc, Exposure: string(e), Level: string(l), AUCMean: stats.Float(auc[enc]),
 					AUCStd: 0.01, ACCMean: stats.Float(auc[enc]), F1Mean: stats.Float(auc[enc])})
 			}
 		}

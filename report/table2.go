@@ -10,6 +10,7 @@ import (
 	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/plots/paperfig"
 	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
@@ -27,7 +28,7 @@ type Table2Options struct {
 // in bold and, with opts.Paper, one italic row per paper model that any of
 // our encoders is set beside (table2.PaperCounterpart). The paper did not
 // report average precision: its AP cells are "–".
-func Table2Table(res *table2.Table2, opts Table2Options) *Table {
+func Table2Table(res *table2.Result, opts Table2Options) *Table {
 	t := &Table{Name: "table2", Scale: 100, Wide: true, BestPerGroup: true,
 		Title: fmt.Sprintf("Table 2 (RolePrint): speaker verification, %d round(s).", len(res.Rounds)),
 		Caption: "AUC, average precision (AP), accuracy and macro-F1 ×100, mean ± std over rounds; the threshold of ACC and F1 is chosen on the dev pairs; " +
@@ -68,7 +69,7 @@ func Table2Table(res *table2.Table2, opts Table2Options) *Table {
 				row.Group, group = group, ""
 			}
 			t.Rows = append(t.Rows, row)
-			if model := table2.PaperCounterpart(enc); opts.Paper && model != "" && !paperSeen[model] {
+			if model := sv.PaperCounterpart(enc); opts.Paper && model != "" && !paperSeen[model] {
 				paperSeen[model] = true
 				pr := Row{Paper: true, Cells: []Cell{Text("paper: " + model)}}
 				any := false
@@ -104,7 +105,7 @@ func meanStd(m, s stats.Float) Cell {
 	return NumStd(float64(m), float64(s))
 }
 
-func encoderOrder(rows []table2.Table2Row) []string {
+func encoderOrder(rows []table2.Row) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -116,23 +117,23 @@ func encoderOrder(rows []table2.Table2Row) []string {
 	return out
 }
 
-func findRow(rows []table2.Table2Row, enc string, e pairs.Exposure, l pairs.Level) (table2.Table2Row, bool) {
+func findRow(rows []table2.Row, enc string, e pairs.Exposure, l pairs.Level) (table2.Row, bool) {
 	for _, r := range rows {
 		if r.Encoder == enc && r.Exposure == string(e) && r.Level == string(l) {
 			return r, true
 		}
 	}
-	return table2.Table2Row{}, false
+	return table2.Row{}, false
 }
 
 // ROCFigure draws the ROC curves of one test set in one round: a curve per
 // encoder from the pair scores the run kept (EncoderRound.TestScores).
-func ROCFigure(res *table2.Table2, round int, k pairs.TestKey) (*plots.ROC, error) {
+func ROCFigure(res *table2.Result, round int, k pairs.TestKey) (*plots.ROC, error) {
 	return rocFigure(res, round, k, nil)
 }
 
 // rocFigure is ROCFigure for the encoders in rows (nil: all), in that order.
-func rocFigure(res *table2.Table2, round int, k pairs.TestKey, rows []string) (*plots.ROC, error) {
+func rocFigure(res *table2.Result, round int, k pairs.TestKey, rows []string) (*plots.ROC, error) {
 	if rows == nil {
 		rows = encoderOrder(res.Rows)
 		for _, er := range res.PerRound {
@@ -180,7 +181,7 @@ func rocFigure(res *table2.Table2, round int, k pairs.TestKey, rows []string) (*
 // it, a chance line on every AUC and ROC panel, and the paper's marks only
 // with w.FigureOptions.PaperMarks. Figures the run cannot draw are left out with
 // a note (see Writer.Errors); a table that cannot be written is an error.
-func WriteTable2(w *Writer, res *table2.Table2, paper bool) error {
+func WriteTable2(w *Writer, res *table2.Result, paper bool) error {
 	if len(res.Rows) == 0 {
 		return fmt.Errorf("report: the Table 2 run has no rows")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
@@ -118,23 +119,23 @@ func TestTable5UnnamedSplit(t *testing.T) {
 // row per level, an AP column per exposure (none for the paper), and the
 // best of each level in bold, not of the whole table.
 func TestTable2OnePaperRowPerCounterpart(t *testing.T) {
-	res := &table2.Table2{}
+	res := &table2.Result{}
 	for ei, enc := range []string{"mixed", "mixed_ft"} {
 		for li, l := range pairs.Levels {
 			for _, e := range pairs.Exposures {
 				v := stats.Float(0.9 - 0.2*float64(li) + 0.01*float64(ei))
-				res.Rows = append(res.Rows, table2.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l),
+				res.Rows = append(res.Rows, table2.Row{Encoder: enc, Exposure: string(e), Level: string(l),
 					AUCMean: v, AUCStd: 0.01, AveragePrecisionMean: v - 0.05, AveragePrecisionStd: 0.01, ACCMean: v, ACCStd: 0.01, F1Mean: v, F1Std: 0.01})
 			}
 		}
 	}
-	if table2.PaperCounterpart("mixed") == "" || table2.PaperCounterpart("mixed") != table2.PaperCounterpart("mixed_ft") {
-		t.Fatalf("fixture: mixed and mixed_ft should share a counterpart: %q %q", table2.PaperCounterpart("mixed"), table2.PaperCounterpart("mixed_ft"))
+	if sv.PaperCounterpart("mixed") == "" || sv.PaperCounterpart("mixed") != sv.PaperCounterpart("mixed_ft") {
+		t.Fatalf("fixture: mixed and mixed_ft should share a counterpart: %q %q", sv.PaperCounterpart("mixed"), sv.PaperCounterpart("mixed_ft"))
 	}
 	tab := Table2Table(res, Table2Options{Paper: true})
 	tex := tab.LaTeX()
-	if n := strings.Count(tex, "paper: "+table2.PaperCounterpart("mixed")); n != len(pairs.Levels) {
-		t.Errorf("%d paper rows of %s, want one per level:\n%s", n, table2.PaperCounterpart("mixed"), tex)
+	if n := strings.Count(tex, "paper: "+sv.PaperCounterpart("mixed")); n != len(pairs.Levels) {
+		t.Errorf("%d paper rows of %s, want one per level:\n%s", n, sv.PaperCounterpart("mixed"), tex)
 	}
 	if n := strings.Count(strings.Join(tab.Columns, ","), "AP"); n != len(pairs.Exposures) {
 		t.Errorf("columns %v: want an AP column per exposure", tab.Columns)

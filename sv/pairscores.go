@@ -12,8 +12,8 @@ import (
 // that a ROC curve can be drawn for one test set
 // (plots.LabelledScores{Scores: scores, Positive: positive}); positive[i]
 // is pairs[i].Label == 1. A Fitter encoder is fitted first on at most
-// fitMax training texts of c (0: all), as in RunTable2. progress may be
-// nil. (It lived in plots/paperfig, which draws and no longer embeds.)
+// fitMax training texts of c (0: all), as the Table 2 runner does
+// (table2.Run). progress may be nil. (It lived in plots/paperfig, which draws and no longer embeds.)
 func PairScores(ctx context.Context, enc Encoder, c *pairs.PairCorpus, pairList []pairs.Pair, fitMax int, progress Progress) (scores []float64, positive []bool, err error) {
 	if len(pairList) == 0 {
 		return nil, nil, fmt.Errorf("sv: no pairs to score")

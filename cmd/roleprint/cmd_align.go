@@ -132,16 +132,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		res.Boundaries = &b
 	}
 	if *out != "" {
-		full := struct {
-			Lines    []align.AlignedLine `json:"lines"`
-			Segments []align.Segment     `json:"segments"`
-			Stats    align.Stats         `json:"stats"`
-		}{a.Lines, segs, a.Stats}
-		b, err := json.MarshalIndent(full, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := fsx.WriteFileAll(*out, b, 0o644); err != nil {
+		if err := writeAlignment(*out, a, segs); err != nil {
 			return err
 		}
 		res.Out = *out
@@ -164,6 +155,21 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "alignment: %s\n", *out)
 	}
 	return nil
+}
+
+// writeAlignment writes the aligned lines, the segments and the
+// statistics to path as one JSON object.
+func writeAlignment(path string, a *align.Alignment, segs []align.Segment) error {
+	full := struct {
+		Lines    []align.AlignedLine `json:"lines"`
+		Segments []align.Segment     `json:"segments"`
+		Stats    align.Stats         `json:"stats"`
+	}{a.Lines, segs, a.Stats}
+	b, err := json.MarshalIndent(full, "", "  ")
+	if err != nil {
+		return err
+	}
+	return fsx.WriteFileAll(path, b, 0o644)
 }
 
 // readTranscript reads timed words: JSON {"words": [...]}, {"segments":

@@ -25,7 +25,7 @@ func init() {
 // Component names of `roleprint config` that are not encoders.
 const (
 	configPairs  = "pairs"  // pairs.PairConfig (--pair-set, "pairs.KEY")
-	configTable2 = "table2" // table2.Table2Config (preset keys without a scope)
+	configTable2 = "table2" // table2.Config (preset keys without a scope)
 )
 
 // configListOutput is `roleprint config --json` without a name.
@@ -115,7 +115,7 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 // for it applied to the defaults when preset is not nil.
 func configKeys(e *env, name string, preset *table2.Preset, asJSON bool) error {
 	var keys []options.Key
-	cfg := table2.DefaultTable2Config()
+	cfg := table2.DefaultConfig()
 	pairs := pairs.DefaultPairConfig()
 	if preset != nil {
 		if _, err := preset.Apply(&cfg, &pairs); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -200,11 +201,17 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		return e.JSON(o)
 	}
-	w := e.Stdout()
+	printImport(e.Stdout(), &o, *format, *out)
+	return nil
+}
+
+// printImport prints what an import read and wrote: the counts, the files
+// skipped, the lines dropped and the top speakers.
+func printImport(w io.Writer, o *importOutput, format, out string) {
 	fmt.Fprintf(w, "imported %s: %d utterances, %d speakers, %d conversations, %d sources from %d files → %s (%.1fs)\n",
-		*format, o.Utterances, o.Speakers, o.Conversations, o.NumSources, o.Files, *out, o.Seconds)
+		format, o.Utterances, o.Speakers, o.Conversations, o.NumSources, o.Files, out, o.Seconds)
 	if o.SkippedFiles > 0 {
-		fmt.Fprintf(w, "skipped %d files that are not %s data:\n", o.SkippedFiles, *format)
+		fmt.Fprintf(w, "skipped %d files that are not %s data:\n", o.SkippedFiles, format)
 		for _, s := range o.Skipped {
 			fmt.Fprintf(w, "  %s: %s\n", s.File, s.Reason)
 		}
@@ -221,7 +228,6 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		top = append(top, fmt.Sprintf("%s (%d)", s.Speaker, s.Utterances))
 	}
 	fmt.Fprintf(w, "top speakers: %s\n", strings.Join(top, ", "))
-	return nil
 }
 
 // flagUsage turns a flag-parsing error (an unknown flag, a bad value) into

@@ -6,13 +6,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/distill"
 	"github.com/roleprint/roleprint/persona/judge"
+	"github.com/roleprint/roleprint/persona/script"
 	"github.com/roleprint/roleprint/speech"
 
 	"github.com/roleprint/roleprint/internal/fsx"
@@ -134,19 +138,9 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var pj judge.PairJudge
-	var vj judge.Judge
-	switch *judgeName {
-	case "lexical":
-		lj := judge.NewLexicalJudge()
-		pj, vj = lj, lj
-	case "llm":
-		pj, vj = &judge.LLMPairJudge{Client: c, Prompts: prompts}, &judge.LLMJudge{Client: c, Prompts: prompts}
-		for _, h := range prompts.Hashes() {
-			e.Logf("judge: prompt template %s", h)
-		}
-	default:
-		return usagef("unknown --judge %q (lexical, llm)", *judgeName)
+	pj, vj, err := newJudges(e, *judgeName, c, prompts)
+	if err != nil {
+		return err
 	}
 	out := judgeJSON{Protocol: *protocol, Judge: vj.Name(), Offline: *judgeName == "lexical"}
 	if *judgeAudio && (*judgeName != "llm" || *protocol != "speechrole") {
@@ -175,146 +169,25 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	}
 	switch *protocol {
 	case "speechrole":
-		out.Dimensions = judge.Codes(judge.SpeechRoleDimensions)
-		for _, p := range fs.Args() {
-			insts, err := readJSONL[judge.SRInstance](p)
-			if err != nil {
-				return err
-			}
-			sj := speechRoleJudge(pj, c, prompts, *judgeAudio, p)
-			rep, fin := e.progress("judge " + systemName(p))
-			res, err := judge.ScoreSpeechRole(ctx, sj, systemName(p), insts, rep)
-			fin()
-			if err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Ratio, Overall: res.Overall, SpeechJudgedOn: speechJudgedOn(sj)}
-			if sj != pj {
-				out.Judge = sj.Name()
-			}
-			if *perInstance {
-				row.Instances = res.Instances
-			}
-			out.Systems = append(out.Systems, row)
+		if err := judgeSpeechRoleFiles(ctx, e, fs.Args(), pj, c, prompts, *judgeAudio, *perInstance, &out); err != nil {
+			return err
 		}
 	case "voxrole":
-		out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
-		for _, p := range fs.Args() {
-			insts, err := readJSONL[judge.VRInstance](p)
-			if err != nil {
-				return err
-			}
-			// Per-sentence tags from the recordings the instances name
-			// (paths relative to the JSONL file's folder).
-			tagged, err := judge.FillSentenceTags(insts, filepath.Dir(p), speech.DefaultConfig())
-			if err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			if tagged > 0 {
-				e.Logf("judge: %s: acoustic tags of %d sentences computed from their recordings (20/60/20 %% per speaker)", p, tagged)
-			}
-			for i := range insts {
-				seenRoles[insts[i].Role] = true
-				if acoustic.fill(insts[i].Role, &insts[i].Profile) {
-					filled++
-				}
-			}
-			rep, fin := e.progress("judge " + systemName(p))
-			res, err := judge.ScoreVoxRole(ctx, vj, systemName(p), insts, rep)
-			fin()
-			if err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Scores, Overall: res.Overall}
-			if *perInstance {
-				row.Instances = res.Instances
-			}
-			out.Systems = append(out.Systems, row)
+		if err := judgeVoxRoleFiles(ctx, e, fs.Args(), vj, *perInstance, acoustic, seenRoles, &filled, &out); err != nil {
+			return err
 		}
 	case "ablation":
 		ks, err := parseInts(*ksFlag)
 		if err != nil {
 			return usagef("--k: %v", err)
 		}
-		s, err := loadScripts(fs.Args(), true)
+		items, utts, roleList, err := judgeAblationItems(e, fs.Args(), *roles, *personas, ks, *perRole, acoustic, seenRoles, &filled)
 		if err != nil {
 			return err
 		}
-		utts := s.Utterances("", false)
-		var roleList []string
-		if *roles != "" {
-			for _, r := range strings.Split(*roles, ",") {
-				roleList = append(roleList, strings.TrimSpace(r))
-			}
-		} else {
-			for _, sc := range s.Speakers(1) {
-				if len(roleList) == 5 {
-					break
-				}
-				roleList = append(roleList, sc.Speaker)
-			}
-		}
-		pm := map[string]string{}
-		if *personas != "" {
-			b, err := fsx.ReadFile(*personas, fsx.MaxInput)
-			if err != nil {
-				return err
-			}
-			var ps []distill.Persona
-			if err := json.Unmarshal(b, &ps); err != nil {
-				return fmt.Errorf("%s: %w (expected personas.json from `roleprint persona distill`)", *personas, err)
-			}
-			for _, p := range ps {
-				pm[p.Character] = p.Prompt
-			}
-		}
-		maxK := 0
-		for _, k := range ks {
-			maxK = max(maxK, k)
-		}
-		items := judge.AblationItems(utts, roleList, pm, maxK, *perRole)
-		if len(items) == 0 {
-			return fmt.Errorf("no target lines with %d turns of history for roles %v", maxK, roleList)
-		}
-		for i := range items {
-			seenRoles[items[i].Role] = true
-			if acoustic.fill(items[i].Role, &items[i].Profile) {
-				filled++
-			}
-		}
-		// Per-sentence tags of the history turns from the corpus rows'
-		// recordings (audio_path relative to the first input's folder).
-		tagged, err := judge.FillAblationTags(items, filepath.Dir(fs.Arg(0)), speech.DefaultConfig())
+		items, agent, err := ablationAgent(e, *agentName, c, utts, items, roleList)
 		if err != nil {
 			return err
-		}
-		if tagged > 0 {
-			e.Logf("judge: ablation: acoustic tags of %d context turns computed from their recordings (20/60/20 %% per speaker)", tagged)
-		}
-		var agent judge.Agent
-		switch *agentName {
-		case "retrieval":
-			ra := judge.NewRetrievalAgent(utts)
-			kept := items[:0]
-			dropped := map[string]int{}
-			for _, it := range items {
-				if ra.CanAnswer(it) {
-					kept = append(kept, it)
-				} else {
-					dropped[it.Role]++
-				}
-			}
-			for _, r := range sortedKeys(dropped) {
-				e.Logf("judge: ablation: %d target lines of %s left out: the retrieval agent has no line of %s outside their own conversation", dropped[r], r, r)
-			}
-			if len(kept) == 0 {
-				return fmt.Errorf("ablation: the retrieval agent can answer none of the %d target lines (roles %v speak in one conversation only; give more input files or --roles)", len(items), roleList)
-			}
-			items, agent = kept, ra
-		case "llm":
-			agent = &judge.LLMAgent{Client: c}
-		default:
-			return usagef("unknown --agent %q (retrieval, llm)", *agentName)
 		}
 		rep, fin := e.progress("ablation")
 		tab, err := judge.ContextAblation(ctx, agent, vj, items, ks, rep)
@@ -331,17 +204,7 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		if *asJSON {
 			return e.JSON(out)
 		}
-		w := e.Stdout()
-		fmt.Fprintf(w, "Context-length ablation (VoxRole Table 4): agent %s, judge %s, %d target lines (%s)\n", tab.Agent, tab.Judge, tab.N, tab.KCounts)
-		fmt.Fprintf(w, "%-24s", "Context length")
-		for _, k := range tab.Ks {
-			fmt.Fprintf(w, "%8d", k)
-		}
-		fmt.Fprintf(w, "\n%-24s", tab.Agent)
-		for _, v := range tab.Overall {
-			fmt.Fprintf(w, "%8.2f", v)
-		}
-		fmt.Fprintln(w)
+		printAblation(e.Stdout(), tab)
 		return nil
 	default:
 		return usagef("unknown --protocol %q (speechrole, voxrole, ablation)", *protocol)
@@ -353,8 +216,227 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		return e.JSON(out)
 	}
-	w := e.Stdout()
-	fmt.Fprintf(w, "%s scores, judge %s\n%-24s", *protocol, out.Judge, "System")
+	printJudgeTable(e.Stdout(), *protocol, &out)
+	return nil
+}
+
+// judgeAblationItems reads the ablation's corpus files and returns its
+// target lines (items with at least the largest of ks turns of history,
+// up to perRole per role, the personas' prompts as the agent's), their
+// profiles filled from acoustic (counted in filled; roles added to
+// seenRoles) and their context turns tagged from the recordings, with the
+// corpus's utterances and the roles.
+func judgeAblationItems(e *env, files []string, roles, personas string, ks []int, perRole int, acoustic *judgeAcoustic, seenRoles map[string]bool, filled *int) ([]judge.AblationItem, []data.Utterance, []string, error) {
+	s, err := loadScripts(files, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	utts := s.Utterances("", false)
+	roleList := ablationRoles(roles, s)
+	pm, err := readPersonaPrompts(personas)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	maxK := 0
+	for _, k := range ks {
+		maxK = max(maxK, k)
+	}
+	items := judge.AblationItems(utts, roleList, pm, maxK, perRole)
+	if len(items) == 0 {
+		return nil, nil, nil, fmt.Errorf("no target lines with %d turns of history for roles %v", maxK, roleList)
+	}
+	for i := range items {
+		seenRoles[items[i].Role] = true
+		if acoustic.fill(items[i].Role, &items[i].Profile) {
+			*filled++
+		}
+	}
+	// Per-sentence tags of the history turns from the corpus rows'
+	// recordings (audio_path relative to the first input's folder).
+	tagged, err := judge.FillAblationTags(items, filepath.Dir(files[0]), speech.DefaultConfig())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if tagged > 0 {
+		e.Logf("judge: ablation: acoustic tags of %d context turns computed from their recordings (20/60/20 %% per speaker)", tagged)
+	}
+	return items, utts, roleList, nil
+}
+
+// newJudges returns the pair judge (SpeechRole) and the judge (VoxRole,
+// ablation) named by --judge.
+func newJudges(e *env, name string, c *llm.Client, prompts *llm.Prompts) (judge.PairJudge, judge.Judge, error) {
+	switch name {
+	case "lexical":
+		lj := judge.NewLexicalJudge()
+		return lj, lj, nil
+	case "llm":
+		for _, h := range prompts.Hashes() {
+			e.Logf("judge: prompt template %s", h)
+		}
+		return &judge.LLMPairJudge{Client: c, Prompts: prompts}, &judge.LLMJudge{Client: c, Prompts: prompts}, nil
+	default:
+		return nil, nil, usagef("unknown --judge %q (lexical, llm)", name)
+	}
+}
+
+// judgeSpeechRoleFiles scores each SpeechRole JSONL file as one system
+// into out.
+func judgeSpeechRoleFiles(ctx context.Context, e *env, files []string, pj judge.PairJudge, c *llm.Client, prompts *llm.Prompts, judgeAudio, perInstance bool, out *judgeJSON) error {
+	out.Dimensions = judge.Codes(judge.SpeechRoleDimensions)
+	for _, p := range files {
+		insts, err := readJSONL[judge.SRInstance](p)
+		if err != nil {
+			return err
+		}
+		sj := speechRoleJudge(pj, c, prompts, judgeAudio, p)
+		rep, fin := e.progress("judge " + systemName(p))
+		res, err := judge.ScoreSpeechRole(ctx, sj, systemName(p), insts, rep)
+		fin()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Ratio, Overall: res.Overall, SpeechJudgedOn: speechJudgedOn(sj)}
+		if sj != pj {
+			out.Judge = sj.Name()
+		}
+		if perInstance {
+			row.Instances = res.Instances
+		}
+		out.Systems = append(out.Systems, row)
+	}
+	return nil
+}
+
+// judgeVoxRoleFiles scores each VoxRole JSONL file as one system into
+// out, filling the profiles from acoustic (counted in filled; the roles
+// met are added to seenRoles).
+func judgeVoxRoleFiles(ctx context.Context, e *env, files []string, vj judge.Judge, perInstance bool, acoustic *judgeAcoustic, seenRoles map[string]bool, filled *int, out *judgeJSON) error {
+	out.Dimensions = judge.Codes(judge.VoxRoleDimensions)
+	for _, p := range files {
+		insts, err := readJSONL[judge.VRInstance](p)
+		if err != nil {
+			return err
+		}
+		// Per-sentence tags from the recordings the instances name
+		// (paths relative to the JSONL file's folder).
+		tagged, err := judge.FillSentenceTags(insts, filepath.Dir(p), speech.DefaultConfig())
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if tagged > 0 {
+			e.Logf("judge: %s: acoustic tags of %d sentences computed from their recordings (20/60/20 %% per speaker)", p, tagged)
+		}
+		for i := range insts {
+			seenRoles[insts[i].Role] = true
+			if acoustic.fill(insts[i].Role, &insts[i].Profile) {
+				*filled++
+			}
+		}
+		rep, fin := e.progress("judge " + systemName(p))
+		res, err := judge.ScoreVoxRole(ctx, vj, systemName(p), insts, rep)
+		fin()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		row := judgeSystemJSON{System: res.System, N: res.N, Scores: res.Scores, Overall: res.Overall}
+		if perInstance {
+			row.Instances = res.Instances
+		}
+		out.Systems = append(out.Systems, row)
+	}
+	return nil
+}
+
+// ablationRoles returns the roles of --roles, or the 5 speakers of s with
+// most lines.
+func ablationRoles(roles string, s *script.Script) []string {
+	var roleList []string
+	if roles != "" {
+		for _, r := range strings.Split(roles, ",") {
+			roleList = append(roleList, strings.TrimSpace(r))
+		}
+		return roleList
+	}
+	for _, sc := range s.Speakers(1) {
+		if len(roleList) == 5 {
+			break
+		}
+		roleList = append(roleList, sc.Speaker)
+	}
+	return roleList
+}
+
+// readPersonaPrompts reads --personas (personas.json from `roleprint
+// persona distill`) into prompts by character; "" gives none.
+func readPersonaPrompts(path string) (map[string]string, error) {
+	pm := map[string]string{}
+	if path == "" {
+		return pm, nil
+	}
+	b, err := fsx.ReadFile(path, fsx.MaxInput)
+	if err != nil {
+		return nil, err
+	}
+	var ps []distill.Persona
+	if err := json.Unmarshal(b, &ps); err != nil {
+		return nil, fmt.Errorf("%s: %w (expected personas.json from `roleprint persona distill`)", path, err)
+	}
+	for _, p := range ps {
+		pm[p.Character] = p.Prompt
+	}
+	return pm, nil
+}
+
+// ablationAgent returns the --agent answering the ablation and the items
+// it can answer (the retrieval agent needs a line of the role outside the
+// item's conversation; the items it cannot answer are left out with a
+// note).
+func ablationAgent(e *env, name string, c *llm.Client, utts []data.Utterance, items []judge.AblationItem, roleList []string) ([]judge.AblationItem, judge.Agent, error) {
+	switch name {
+	case "retrieval":
+		ra := judge.NewRetrievalAgent(utts)
+		kept := items[:0]
+		dropped := map[string]int{}
+		for _, it := range items {
+			if ra.CanAnswer(it) {
+				kept = append(kept, it)
+			} else {
+				dropped[it.Role]++
+			}
+		}
+		for _, r := range sortedKeys(dropped) {
+			e.Logf("judge: ablation: %d target lines of %s left out: the retrieval agent has no line of %s outside their own conversation", dropped[r], r, r)
+		}
+		if len(kept) == 0 {
+			return nil, nil, fmt.Errorf("ablation: the retrieval agent can answer none of the %d target lines (roles %v speak in one conversation only; give more input files or --roles)", len(items), roleList)
+		}
+		return kept, ra, nil
+	case "llm":
+		return items, &judge.LLMAgent{Client: c}, nil
+	default:
+		return nil, nil, usagef("unknown --agent %q (retrieval, llm)", name)
+	}
+}
+
+// printAblation prints the context-length ablation table (VoxRole Table 4).
+func printAblation(w io.Writer, tab *judge.AblationTable) {
+	fmt.Fprintf(w, "Context-length ablation (VoxRole Table 4): agent %s, judge %s, %d target lines (%s)\n", tab.Agent, tab.Judge, tab.N, tab.KCounts)
+	fmt.Fprintf(w, "%-24s", "Context length")
+	for _, k := range tab.Ks {
+		fmt.Fprintf(w, "%8d", k)
+	}
+	fmt.Fprintf(w, "\n%-24s", tab.Agent)
+	for _, v := range tab.Overall {
+		fmt.Fprintf(w, "%8.2f", v)
+	}
+	fmt.Fprintln(w)
+}
+
+// printJudgeTable prints one row per system: its score per dimension,
+// overall and N.
+func printJudgeTable(w io.Writer, protocol string, out *judgeJSON) {
+	fmt.Fprintf(w, "%s scores, judge %s\n%-24s", protocol, out.Judge, "System")
 	for _, d := range out.Dimensions {
 		fmt.Fprintf(w, "%12s", d)
 	}
@@ -374,7 +456,6 @@ func runJudge(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintln(w)
 	}
-	return nil
 }
 
 func parseInts(s string) ([]int, error) {

@@ -75,72 +75,15 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 	if cfg.BaseURL == llm.DefaultBaseURL && cfg.APIKey == "" {
 		return usagef("the default endpoint (%s) needs an API key: set %s or %s, or point --llm-base-url at a local server", llm.DefaultBaseURL, llm.EnvAPIKey, llm.EnvOpenAIKey)
 	}
-	var vs []llmverify.View
-	for _, s := range strings.Split(*views, ",") {
-		v, err := llmverify.ParseView(s)
-		if err != nil {
-			return usagef("--views: %v", err)
-		}
-		vs = append(vs, v)
-	}
-	templates, err := llmverify.DefaultTemplates()
+	vs, templates, ps, err := llmVerifyOptions(*views, promptings, promptsDir)
 	if err != nil {
 		return err
 	}
-	promptingFlag := "--promptings"
-	if *promptsDir != "" {
-		if st, err := os.Stat(*promptsDir); err == nil && st.IsDir() {
-			if templates, err = llmverify.LoadTemplates(*promptsDir); err != nil {
-				return usagef("--prompts: %v", err)
-			}
-		} else {
-			// The flag's old meaning: the list of promptings.
-			*promptings, promptingFlag = *promptsDir, "--prompts (not a folder, so read as --promptings)"
-			*promptsDir = ""
-		}
-	}
-	var ps []llmverify.Prompting
-	for _, s := range strings.Split(*promptings, ",") {
-		p, err := llmverify.ParsePrompting(s)
-		if err != nil {
-			return usagef("%s: %v", promptingFlag, err)
-		}
-		ps = append(ps, p)
-	}
 
 	// Pairs.
-	var test, train []llmverify.Item
-	switch {
-	case *pairsDir != "" && fs.NArg() > 0:
-		return usagef("give either --pairs DIR or pair-record files, not both")
-	case *pairsDir != "":
-		test, train, err = llmVerifyFromPairDir(*pairsDir, *testKey, corpusFiles)
-		if err != nil {
-			return err
-		}
-	case fs.NArg() > 0:
-		recs, err := genimport.ReadPairRecords(fs.Args()...)
-		if err != nil {
-			return err
-		}
-		test = llmverify.ItemsFromRecords(recs, "test")
-	default:
-		return usagef("no test pairs: give pair-record files (JSONL) or --pairs DIR")
-	}
-	if *trainFile != "" {
-		recs, err := genimport.ReadPairRecords(*trainFile)
-		if err != nil {
-			return err
-		}
-		train = llmverify.ItemsFromRecords(recs, "train")
-	}
-	if test, err = llmverify.Sample(test, *n, *seed); err != nil {
+	test, train, err := llmVerifyItems(*pairsDir, fs.Args(), *testKey, corpusFiles, *trainFile, *n, *seed, *saveRecords)
+	if err != nil {
 		return err
-	}
-	if *saveRecords != "" {
-		if err := genimport.WritePairRecords(*saveRecords, llmverify.RecordsFromItems(test)); err != nil {
-			return err
-		}
 	}
 	client, err := llm.New(cfg)
 	if err != nil {
@@ -196,6 +139,85 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 	}
 	e.Logf("%s: %d calls, %d from cache, %d retries", cfg.Model, out.Stats.Calls, out.Stats.CacheHits, out.Stats.Retries)
 	return nil
+}
+
+// llmVerifyOptions parses --views and --promptings and loads the prompt
+// templates (--prompts: a folder replacing the embedded ones; anything
+// else is read as --promptings, the flag's old meaning, and promptsDir is
+// cleared).
+func llmVerifyOptions(views string, promptings, promptsDir *string) ([]llmverify.View, *llmverify.Templates, []llmverify.Prompting, error) {
+	var vs []llmverify.View
+	for _, s := range strings.Split(views, ",") {
+		v, err := llmverify.ParseView(s)
+		if err != nil {
+			return nil, nil, nil, usagef("--views: %v", err)
+		}
+		vs = append(vs, v)
+	}
+	templates, err := llmverify.DefaultTemplates()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	promptingFlag := "--promptings"
+	if *promptsDir != "" {
+		if st, err := os.Stat(*promptsDir); err == nil && st.IsDir() {
+			if templates, err = llmverify.LoadTemplates(*promptsDir); err != nil {
+				return nil, nil, nil, usagef("--prompts: %v", err)
+			}
+		} else {
+			// The flag's old meaning: the list of promptings.
+			*promptings, promptingFlag = *promptsDir, "--prompts (not a folder, so read as --promptings)"
+			*promptsDir = ""
+		}
+	}
+	var ps []llmverify.Prompting
+	for _, s := range strings.Split(*promptings, ",") {
+		p, err := llmverify.ParsePrompting(s)
+		if err != nil {
+			return nil, nil, nil, usagef("%s: %v", promptingFlag, err)
+		}
+		ps = append(ps, p)
+	}
+	return vs, templates, ps, nil
+}
+
+// llmVerifyItems reads the test pairs (a pair folder or pair-record
+// files) and the demonstrations' training pairs, samples n test pairs
+// with seed, and saves them as pair records when saveRecords is set.
+func llmVerifyItems(pairsDir string, files []string, testKey string, corpusFiles []string, trainFile string, n int, seed int64, saveRecords string) (test, train []llmverify.Item, err error) {
+	switch {
+	case pairsDir != "" && len(files) > 0:
+		return nil, nil, usagef("give either --pairs DIR or pair-record files, not both")
+	case pairsDir != "":
+		test, train, err = llmVerifyFromPairDir(pairsDir, testKey, corpusFiles)
+		if err != nil {
+			return nil, nil, err
+		}
+	case len(files) > 0:
+		recs, err := genimport.ReadPairRecords(files...)
+		if err != nil {
+			return nil, nil, err
+		}
+		test = llmverify.ItemsFromRecords(recs, "test")
+	default:
+		return nil, nil, usagef("no test pairs: give pair-record files (JSONL) or --pairs DIR")
+	}
+	if trainFile != "" {
+		recs, err := genimport.ReadPairRecords(trainFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		train = llmverify.ItemsFromRecords(recs, "train")
+	}
+	if test, err = llmverify.Sample(test, n, seed); err != nil {
+		return nil, nil, err
+	}
+	if saveRecords != "" {
+		if err := genimport.WritePairRecords(saveRecords, llmverify.RecordsFromItems(test)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return test, train, nil
 }
 
 // conversationViewProblem says why the conversation view cannot be run on

@@ -125,185 +125,204 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	out := metricsJSON{Kind: *kind}
 	switch *kind {
 	case "text":
-		enc, err := encoderByName(*encName)
-		if err != nil {
-			return err
-		}
-		mo := textmetrics.DefaultMeteorOptions()
-		if *noSyn {
-			mo.WordNet = nil
-		}
-		if mo.WordNet == nil && !*noSyn {
-			e.Logf("metrics: WordNet not installed (apt-get install wordnet-base): METEOR runs without synonyms")
-		}
-		mo.SurfaceSynonyms = *surfaceSyn
-		out.MeteorModules = mo.ActiveModules()
-		if mo.WordNet != nil {
-			out.WordNet = mo.WordNet.Dir
-			out.MeteorSynonyms = map[bool]string{false: "stems", true: "surface"}[mo.SurfaceSynonyms]
-		}
-		out.Encoder, out.RougeStemmed = enc.Name(), stem
-		ro := textmetrics.RougeOptions{Stem: *stem}
-		for _, p := range fs.Args() {
-			pairs, err := readJSONL[textPair](p)
-			if err != nil {
-				return err
-			}
-			row := textMetricsJSON{System: systemName(p), N: len(pairs)}
-			var cands, refs []string
-			for i, tp := range pairs {
-				rs := tp.References
-				if tp.Reference != "" {
-					rs = append([]string{tp.Reference}, rs...)
-				}
-				if len(rs) == 0 {
-					return fmt.Errorf("%s: record %d has no reference (expected \"reference\" or \"references\")", p, i+1)
-				}
-				row.RougeL += textmetrics.RougeLMulti(tp.Candidate, rs, ro).F
-				row.Meteor += textmetrics.MeteorMulti(tp.Candidate, rs, mo).Score
-				cands, refs = append(cands, tp.Candidate), append(refs, rs[0])
-			}
-			bs, err := textmetrics.BERTScore(ctx, enc, cands, refs, textmetrics.BERTScoreOptions{IDF: *idf})
-			if err != nil {
-				return err
-			}
-			for _, b := range bs {
-				row.BERTScoreF1 += b.F
-			}
-			n := float64(len(pairs))
-			row.RougeL, row.Meteor, row.BERTScoreF1 = row.RougeL/n, row.Meteor/n, row.BERTScoreF1/n
-			out.Systems = append(out.Systems, row)
-		}
-		if err := mouts.write(e, &out, fs.Args()); err != nil {
-			return err
-		}
-		if *asJSON {
-			return e.JSON(out)
-		}
-		w := e.Stdout()
-		syn := ""
-		if out.MeteorSynonyms != "" {
-			syn = " (synonyms of " + map[string]string{"stems": "stems, as NLTK ≥ 3.6", "surface": "words, classic METEOR"}[out.MeteorSynonyms] + ")"
-		}
-		fmt.Fprintf(w, "METEOR modules: %s%s; BERTScore encoder: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), syn, out.Encoder)
-		fmt.Fprintf(w, "%-24s%10s%10s%14s%6s\n", "System", "Rouge-L", "Meteor", "BertScore F1", "N")
-		for _, r := range out.Systems {
-			fmt.Fprintf(w, "%-24s%10.2f%10.2f%14.2f%6d\n", r.System, 100*r.RougeL, 100*r.Meteor, 100*r.BERTScoreF1, r.N)
-		}
-		return nil
+		return metricsText(ctx, e, fs.Args(), *encName, *noSyn, *surfaceSyn, stem, *idf, mouts, *asJSON, &out)
 	case "agreement":
-		out.GroupBy = strings.ToLower(strings.TrimSpace(*groupBy))
-		bs := agree.Bootstrap{Replicates: *boot, Confidence: *conf, Seed: *seed}
-		ignored := map[string]bool{}
-		for _, p := range fs.Args() {
-			rows, extra, err := readAgreementCSV(p, out.GroupBy)
-			if err != nil {
-				return err
-			}
-			for _, c := range extra {
-				ignored[c] = true
-			}
-			var dims []string
-			for d := range rows {
-				dims = append(dims, d)
-			}
-			sort.Strings(dims)
-			for _, d := range dims {
-				r := rows[d]
-				rep, err := agree.CompareGroups(r.human, r.judge, r.groups, bs)
-				if err != nil {
-					return fmt.Errorf("%s: dimension %q: %w", p, d, err)
-				}
-				out.Agreement = append(out.Agreement, agreementJSON{File: systemName(p), Dimension: d, GroupReport: rep})
-			}
-		}
-		out.IgnoredColumns = sortedKeys(ignored)
-		if len(out.IgnoredColumns) > 0 {
-			if out.GroupBy == "" {
-				e.Logf("metrics: column(s) %s not used: agreement is over items (--group-by COLUMN compares per-group means, e.g. per system)", strings.Join(out.IgnoredColumns, ", "))
-			} else {
-				e.Logf("metrics: column(s) %s not used", strings.Join(out.IgnoredColumns, ", "))
-			}
-		}
-		if err := mouts.write(e, &out, fs.Args()); err != nil {
-			return err
-		}
-		if *asJSON {
-			return e.JSON(out)
-		}
-		w := e.Stdout()
-		unit := "items"
-		if out.GroupBy != "" {
-			unit = "means per " + out.GroupBy
-		}
-		fmt.Fprintf(w, "Agreement over %s; %.0f%% bootstrap intervals from %d replicates (seed %d)\n", unit, 100*bs.Confidence, bs.Replicates, bs.Seed)
-		fmt.Fprintf(w, "%-16s%-16s%6s%7s%10s%18s%10s%18s%12s%18s%10s\n", "File", "Dimension", "N", "Groups", "Spearman", "", "Kendall", "", "Agreement", "", "Pearson")
-		for _, a := range out.Agreement {
-			fmt.Fprintf(w, "%-16s%-16s%6d%7d%10.3f%18s%10.3f%18s%12.3f%18s%10.3f\n", a.File, a.Dimension, a.N, a.Groups,
-				a.Spearman, ciText(a.SpearmanCI), a.Kendall, ciText(a.KendallCI), a.Pairwise, ciText(a.PairwiseCI), a.Pearson)
-		}
-		return nil
+		return metricsAgreement(e, fs.Args(), *groupBy, *boot, *conf, *seed, mouts, *asJSON, &out)
 	case "dedup":
-		enc, err := encoderByName(*encName)
-		if err != nil {
-			return err
-		}
-		utts, err := data.ReadUtterances(fs.Args()...)
-		if err != nil {
-			return err
-		}
-		type conv struct {
-			rows []data.Utterance
-			text strings.Builder
-		}
-		var order []string
-		convs := map[string]*conv{}
-		for _, u := range utts {
-			k := u.Source + "\x00" + u.ConversationID
-			c := convs[k]
-			if c == nil {
-				c = &conv{}
-				convs[k] = c
-				order = append(order, k)
-			}
-			c.rows = append(c.rows, u)
-			c.text.WriteString(u.Speaker + ": " + u.Text + "\n")
-		}
-		texts := make([]string, len(order))
-		for i, k := range order {
-			texts[i] = convs[k].text.String()
-		}
-		start := time.Now()
-		rep, fin := e.progress("embed dialogues")
-		vecs, err := enc.Encode(ctx, texts, rep)
-		fin()
-		if err != nil {
-			return err
-		}
-		res, err := textmetrics.Dedup(ctx, vecs, textmetrics.DedupOptions{Threshold: *threshold, Method: *method})
-		if err != nil {
-			return err
-		}
-		d := &dedupJSON{Dialogues: len(order), Kept: len(res.Keep), Dropped: len(res.Duplicates), Threshold: *threshold, Method: res.Method,
-			Comparisons: res.Comparisons, Seconds: time.Since(start).Seconds(), Out: *outPath}
-		if *outPath != "" {
-			var kept []data.Utterance
-			for _, i := range res.Keep {
-				kept = append(kept, convs[order[i]].rows...)
-			}
-			if err := data.WriteUtterances(*outPath, kept); err != nil {
-				return err
-			}
-		}
-		out.Dedup, out.Encoder = d, enc.Name()
-		if *asJSON {
-			return e.JSON(out)
-		}
-		fmt.Fprintf(e.Stdout(), "%d dialogues: %d kept, %d near-duplicates (cosine ≥ %.2f under %s, %s search, %d comparisons) in %.2fs\n",
-			d.Dialogues, d.Kept, d.Dropped, d.Threshold, enc.Name(), d.Method, d.Comparisons, d.Seconds)
-		return nil
+		return metricsDedup(ctx, e, fs.Args(), *encName, *threshold, *method, *outPath, *asJSON, &out)
 	}
 	return usagef("unknown --kind %q (text, agreement, dedup)", *kind)
+}
+
+// metricsText scores each JSONL file of candidate/reference pairs as one
+// system (Rouge-L, METEOR, BERTScore) into out, and writes or prints it.
+func metricsText(ctx context.Context, e *env, files []string, encName string, noSyn, surfaceSyn bool, stem *bool, idf bool, mouts *metricsOutputs, asJSON bool, out *metricsJSON) error {
+	enc, err := encoderByName(encName)
+	if err != nil {
+		return err
+	}
+	mo := textmetrics.DefaultMeteorOptions()
+	if noSyn {
+		mo.WordNet = nil
+	}
+	if mo.WordNet == nil && !noSyn {
+		e.Logf("metrics: WordNet not installed (apt-get install wordnet-base): METEOR runs without synonyms")
+	}
+	mo.SurfaceSynonyms = surfaceSyn
+	out.MeteorModules = mo.ActiveModules()
+	if mo.WordNet != nil {
+		out.WordNet = mo.WordNet.Dir
+		out.MeteorSynonyms = map[bool]string{false: "stems", true: "surface"}[mo.SurfaceSynonyms]
+	}
+	out.Encoder, out.RougeStemmed = enc.Name(), stem
+	ro := textmetrics.RougeOptions{Stem: *stem}
+	for _, p := range files {
+		pairs, err := readJSONL[textPair](p)
+		if err != nil {
+			return err
+		}
+		row := textMetricsJSON{System: systemName(p), N: len(pairs)}
+		var cands, refs []string
+		for i, tp := range pairs {
+			rs := tp.References
+			if tp.Reference != "" {
+				rs = append([]string{tp.Reference}, rs...)
+			}
+			if len(rs) == 0 {
+				return fmt.Errorf("%s: record %d has no reference (expected \"reference\" or \"references\")", p, i+1)
+			}
+			row.RougeL += textmetrics.RougeLMulti(tp.Candidate, rs, ro).F
+			row.Meteor += textmetrics.MeteorMulti(tp.Candidate, rs, mo).Score
+			cands, refs = append(cands, tp.Candidate), append(refs, rs[0])
+		}
+		bs, err := textmetrics.BERTScore(ctx, enc, cands, refs, textmetrics.BERTScoreOptions{IDF: idf})
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			row.BERTScoreF1 += b.F
+		}
+		n := float64(len(pairs))
+		row.RougeL, row.Meteor, row.BERTScoreF1 = row.RougeL/n, row.Meteor/n, row.BERTScoreF1/n
+		out.Systems = append(out.Systems, row)
+	}
+	if err := mouts.write(e, out, files); err != nil {
+		return err
+	}
+	if asJSON {
+		return e.JSON(out)
+	}
+	w := e.Stdout()
+	syn := ""
+	if out.MeteorSynonyms != "" {
+		syn = " (synonyms of " + map[string]string{"stems": "stems, as NLTK ≥ 3.6", "surface": "words, classic METEOR"}[out.MeteorSynonyms] + ")"
+	}
+	fmt.Fprintf(w, "METEOR modules: %s%s; BERTScore encoder: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), syn, out.Encoder)
+	fmt.Fprintf(w, "%-24s%10s%10s%14s%6s\n", "System", "Rouge-L", "Meteor", "BertScore F1", "N")
+	for _, r := range out.Systems {
+		fmt.Fprintf(w, "%-24s%10.2f%10.2f%14.2f%6d\n", r.System, 100*r.RougeL, 100*r.Meteor, 100*r.BERTScoreF1, r.N)
+	}
+	return nil
+}
+
+// metricsAgreement measures human–judge agreement in each CSV file per
+// dimension into out, and writes or prints it.
+func metricsAgreement(e *env, files []string, groupBy string, boot int, conf float64, seed int64, mouts *metricsOutputs, asJSON bool, out *metricsJSON) error {
+	out.GroupBy = strings.ToLower(strings.TrimSpace(groupBy))
+	bs := agree.Bootstrap{Replicates: boot, Confidence: conf, Seed: seed}
+	ignored := map[string]bool{}
+	for _, p := range files {
+		rows, extra, err := readAgreementCSV(p, out.GroupBy)
+		if err != nil {
+			return err
+		}
+		for _, c := range extra {
+			ignored[c] = true
+		}
+		var dims []string
+		for d := range rows {
+			dims = append(dims, d)
+		}
+		sort.Strings(dims)
+		for _, d := range dims {
+			r := rows[d]
+			rep, err := agree.CompareGroups(r.human, r.judge, r.groups, bs)
+			if err != nil {
+				return fmt.Errorf("%s: dimension %q: %w", p, d, err)
+			}
+			out.Agreement = append(out.Agreement, agreementJSON{File: systemName(p), Dimension: d, GroupReport: rep})
+		}
+	}
+	out.IgnoredColumns = sortedKeys(ignored)
+	if len(out.IgnoredColumns) > 0 {
+		if out.GroupBy == "" {
+			e.Logf("metrics: column(s) %s not used: agreement is over items (--group-by COLUMN compares per-group means, e.g. per system)", strings.Join(out.IgnoredColumns, ", "))
+		} else {
+			e.Logf("metrics: column(s) %s not used", strings.Join(out.IgnoredColumns, ", "))
+		}
+	}
+	if err := mouts.write(e, out, files); err != nil {
+		return err
+	}
+	if asJSON {
+		return e.JSON(out)
+	}
+	w := e.Stdout()
+	unit := "items"
+	if out.GroupBy != "" {
+		unit = "means per " + out.GroupBy
+	}
+	fmt.Fprintf(w, "Agreement over %s; %.0f%% bootstrap intervals from %d replicates (seed %d)\n", unit, 100*bs.Confidence, bs.Replicates, bs.Seed)
+	fmt.Fprintf(w, "%-16s%-16s%6s%7s%10s%18s%10s%18s%12s%18s%10s\n", "File", "Dimension", "N", "Groups", "Spearman", "", "Kendall", "", "Agreement", "", "Pearson")
+	for _, a := range out.Agreement {
+		fmt.Fprintf(w, "%-16s%-16s%6d%7d%10.3f%18s%10.3f%18s%12.3f%18s%10.3f\n", a.File, a.Dimension, a.N, a.Groups,
+			a.Spearman, ciText(a.SpearmanCI), a.Kendall, ciText(a.KendallCI), a.Pairwise, ciText(a.PairwiseCI), a.Pearson)
+	}
+	return nil
+}
+
+// metricsDedup drops near-duplicate dialogues (one per conversation) of
+// the corpus files, writes the kept rows to outPath when set, and prints
+// what it did.
+func metricsDedup(ctx context.Context, e *env, files []string, encName string, threshold float64, method, outPath string, asJSON bool, out *metricsJSON) error {
+	enc, err := encoderByName(encName)
+	if err != nil {
+		return err
+	}
+	utts, err := data.ReadUtterances(files...)
+	if err != nil {
+		return err
+	}
+	type conv struct {
+		rows []data.Utterance
+		text strings.Builder
+	}
+	var order []string
+	convs := map[string]*conv{}
+	for _, u := range utts {
+		k := u.Source + "\x00" + u.ConversationID
+		c := convs[k]
+		if c == nil {
+			c = &conv{}
+			convs[k] = c
+			order = append(order, k)
+		}
+		c.rows = append(c.rows, u)
+		c.text.WriteString(u.Speaker + ": " + u.Text + "\n")
+	}
+	texts := make([]string, len(order))
+	for i, k := range order {
+		texts[i] = convs[k].text.String()
+	}
+	start := time.Now()
+	rep, fin := e.progress("embed dialogues")
+	vecs, err := enc.Encode(ctx, texts, rep)
+	fin()
+	if err != nil {
+		return err
+	}
+	res, err := textmetrics.Dedup(ctx, vecs, textmetrics.DedupOptions{Threshold: threshold, Method: method})
+	if err != nil {
+		return err
+	}
+	d := &dedupJSON{Dialogues: len(order), Kept: len(res.Keep), Dropped: len(res.Duplicates), Threshold: threshold, Method: res.Method,
+		Comparisons: res.Comparisons, Seconds: time.Since(start).Seconds(), Out: outPath}
+	if outPath != "" {
+		var kept []data.Utterance
+		for _, i := range res.Keep {
+			kept = append(kept, convs[order[i]].rows...)
+		}
+		if err := data.WriteUtterances(outPath, kept); err != nil {
+			return err
+		}
+	}
+	out.Dedup, out.Encoder = d, enc.Name()
+	if asJSON {
+		return e.JSON(out)
+	}
+	fmt.Fprintf(e.Stdout(), "%d dialogues: %d kept, %d near-duplicates (cosine ≥ %.2f under %s, %s search, %d comparisons) in %.2fs\n",
+		d.Dialogues, d.Kept, d.Dropped, d.Threshold, enc.Name(), d.Method, d.Comparisons, d.Seconds)
+	return nil
 }
 
 // agreementRows are one dimension's scores (and groups, with --group-by).

@@ -159,16 +159,9 @@ func notebookSetup(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return errors.New("the go command is not on PATH: GoNB compiles every cell with Go; install Go first (https://go.dev/dl)")
 	}
-	bin := *gobin
-	if bin == "" {
-		bin = os.Getenv("GOBIN")
-	}
-	if bin == "" {
-		out, err := exec.CommandContext(ctx, goTool, "env", "GOPATH").Output()
-		if err != nil {
-			return fmt.Errorf("go env GOPATH: %w", err)
-		}
-		bin = filepath.Join(strings.Split(strings.TrimSpace(string(out)), string(os.PathListSeparator))[0], "bin")
+	bin, err := gonbBinDir(ctx, goTool, *gobin)
+	if err != nil {
+		return err
 	}
 	gonbBin := filepath.Join(bin, "gonb")
 	jupyter, jerr := exec.LookPath("jupyter")
@@ -206,16 +199,7 @@ func notebookSetup(ctx context.Context, e *env, args []string) error {
 				if err := os.MkdirAll(bin, 0o755); err != nil {
 					return err
 				}
-				filepath.WalkDir(buildDir, func(p string, d os.DirEntry, err error) error {
-					if err == nil {
-						mode := os.FileMode(0o644)
-						if d.IsDir() {
-							mode = 0o755
-						}
-						os.Chmod(p, mode)
-					}
-					return nil
-				})
+				makeWritable(buildDir)
 				cmd := exec.CommandContext(ctx, goTool, "build", "-o", gonbBin, ".")
 				cmd.Dir = buildDir
 				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
@@ -293,6 +277,38 @@ func aptStep(e *env, pkgs ...string) setupStep {
 			return nil
 		},
 	}
+}
+
+// gonbBinDir is where the gonb and goimports binaries go: gobin, else
+// $GOBIN, else the first $(go env GOPATH)/bin.
+func gonbBinDir(ctx context.Context, goTool, gobin string) (string, error) {
+	bin := gobin
+	if bin == "" {
+		bin = os.Getenv("GOBIN")
+	}
+	if bin == "" {
+		out, err := exec.CommandContext(ctx, goTool, "env", "GOPATH").Output()
+		if err != nil {
+			return "", fmt.Errorf("go env GOPATH: %w", err)
+		}
+		bin = filepath.Join(strings.Split(strings.TrimSpace(string(out)), string(os.PathListSeparator))[0], "bin")
+	}
+	return bin, nil
+}
+
+// makeWritable makes the copy of a module (read-only in the module cache)
+// writable for the build: folders 0755, files 0644.
+func makeWritable(dir string) {
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil {
+			mode := os.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			os.Chmod(p, mode)
+		}
+		return nil
+	})
 }
 
 // exitDetail adds a command's stderr to its error.

@@ -1,85 +1,22 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
+	"time"
 
-	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
-// reproPlanOutput is the --dry-run output: what a run would do, and what
-// it is estimated to cost for these inputs.
-type reproPlanOutput struct {
-	Backend     table2.BackendInfo           `json:"backend"`
-	Quick       bool                         `json:"quick"`
-	Rounds      int                          `json:"rounds"`
-	Encoders    []string                     `json:"encoders"`
-	Mixed       []string                     `json:"mixed"`
-	RowSettings map[string]map[string]string `json:"row_settings"`
-	// Workload is one round of these inputs (table2.MeasureWorkload).
-	Workload table2.Workload `json:"workload"`
-	// Estimates are the rows that run, per round, with their cost model;
-	// EstimatedSeconds the whole run (pairs and rows, Rounds rounds);
-	// BudgetSeconds the default run's budget for these inputs (table2.BudgetFor).
-	Estimates        []table2.RowEstimate `json:"estimates"`
-	EstimatedSeconds float64              `json:"estimated_seconds"`
-	BudgetSeconds    float64              `json:"budget_seconds"`
-	// Unestimated are rows that run without a cost model (none known for
-	// this backend or encoder).
-	Unestimated []string                `json:"unestimated"`
-	Selection   *table2.RowSelection    `json:"selection"`
-	Skipped     []table2.SkippedEncoder `json:"skipped"`
-	Setup       string                  `json:"setup,omitempty"`
-}
-
-// reproMakePlan estimates the rows cfg runs for workload w on rowEnv's
-// backend (with cfg's settings).
-func reproMakePlan(cfg table2.Table2Config, rowEnv table2.RowEnvironment, w table2.Workload, quick bool) reproPlanOutput {
-	p := reproPlanOutput{Backend: rowEnv.Backend, Quick: quick, Rounds: cfg.Rounds, Encoders: cfg.Encoders, Mixed: cfg.Mixed,
-		RowSettings: map[string]map[string]string{}, Workload: w, Selection: cfg.Selection, Skipped: []table2.SkippedEncoder{},
-		Unestimated: []string{}, BudgetSeconds: table2.BudgetFor(w)}
-	if p.Mixed == nil {
-		p.Mixed = []string{}
-	}
-	run, _ := cfg.Validate()
-	for _, n := range run {
-		rs := cfg.RowSettingsFor(n)
-		if cfg.RowSettings == nil {
-			rs = table2.DefaultRowSettings(n)
-		}
-		if len(rs) > 0 {
-			p.RowSettings[n] = rs
-		}
-	}
-	p.Estimates = table2.EstimateRows(run, rowEnv, w, &cfg)
-	perRound := w.PairsSeconds
-	known := map[string]bool{}
-	for _, e := range p.Estimates {
-		perRound += e.Seconds
-		known[e.Row] = true
-	}
-	for _, n := range run {
-		if !known[n] {
-			p.Unestimated = append(p.Unestimated, n)
-		}
-	}
-	p.EstimatedSeconds = perRound*float64(cfg.Rounds) + w.LoadSeconds
-	if cfg.Selection != nil {
-		p.Skipped = append(p.Skipped, cfg.Selection.Skipped...)
-		p.Setup = cfg.Selection.Setup
-	}
-	return p
-}
-
 // reproPrintPlan prints what the run would do (--dry-run): the stderr
-// lines of a real run and the estimate per row, or with --json one object.
-func reproPrintPlan(e *env, cfg table2.Table2Config, p reproPlanOutput, asJSON bool) error {
+// lines of a real run and the estimate per row, or with --json the plan's
+// table2.Estimate as one object.
+func reproPrintPlan(e *env, plan *table2.Plan, asJSON bool) error {
+	p, cfg := plan.Estimate, plan.Config
 	if asJSON {
 		return e.JSON(p)
 	}
-	reproLogSelection(e, cfg, p)
+	reproLogSelection(e, plan)
 	out := e.Stdout()
 	fmt.Fprintf(out, "backend: %s\nrows: %s\nmixed: %s\nrounds: %d\n", reproBackendName(p.Backend.Name), strings.Join(cfg.Encoders, ", "), reproOrNone(cfg.Mixed), cfg.Rounds)
 	fmt.Fprintf(out, "workload per round: %d eval utterances (%d words), %d training texts, %d training pairs, %d sets; pairs built in %.1f s; inputs read in %.1f s\n",
@@ -107,7 +44,8 @@ func reproPrintPlan(e *env, cfg table2.Table2Config, p reproPlanOutput, asJSON b
 // reproLogSelection says on stderr which backend GoMLX rows use and why,
 // which rows run with the estimate for these inputs, and which default
 // rows were left out and why.
-func reproLogSelection(e *env, cfg table2.Table2Config, p reproPlanOutput) {
+func reproLogSelection(e *env, plan *table2.Plan) {
+	p, cfg := plan.Estimate, plan.Config
 	b := p.Backend
 	why := b.Reason
 	if why == "" {
@@ -140,29 +78,30 @@ func reproLogSelection(e *env, cfg table2.Table2Config, p reproPlanOutput) {
 	}
 }
 
-// reproReuseFirst is source with round 1's corpus (built with seed to
-// measure the workload) handed over instead of built again.
-func reproReuseFirst(source table2.CorpusSource, first *pairs.PairCorpus, seed int64) table2.CorpusSource {
-	return func(ctx context.Context, round int, s int64) (*pairs.PairCorpus, error) {
-		if round == 1 && s == seed && first != nil {
-			c := first
-			first = nil // the runner drops each round's corpus after it
-			return c, nil
-		}
-		return source(ctx, round, s)
-	}
+// reproProgress shows table2.Run's staged progress with env.progress:
+// one progress line per stage, finished when the next stage starts.
+type reproProgress struct {
+	e      *env
+	stage  string
+	rep    func(done, total int)
+	finish func()
+	start  time.Time
 }
 
-// reproAllIn reports whether every name of parts is in names.
-func reproAllIn(parts, names []string) bool {
-	in := map[string]bool{}
-	for _, n := range names {
-		in[n] = true
+func newStageProgress(e *env) *reproProgress { return &reproProgress{e: e, start: time.Now()} }
+
+func (s *reproProgress) report(stage string, done, total int) {
+	if stage != s.stage {
+		s.done()
+		s.stage = stage
+		s.rep, s.finish = s.e.progress(stage)
 	}
-	for _, p := range parts {
-		if !in[p] {
-			return false
-		}
+	s.rep(done, total)
+}
+
+func (s *reproProgress) done() {
+	if s.finish != nil {
+		s.finish()
+		s.finish = nil
 	}
-	return len(parts) > 0
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
@@ -136,7 +137,7 @@ func TestReproduceErrors(t *testing.T) {
 	}{
 		{[]string{"reproduce", "--encoders", "nope", bad}, 2, `unknown encoder "nope"`},
 		{[]string{"reproduce", "--rounds", "0", bad}, 2, "rounds"},
-		{[]string{"reproduce", "--pair-set", "no_such=1", bad}, 2, `--pair-set: unknown setting "no_such"`},
+		{[]string{"reproduce", "--pair-set", "no_such=1", bad}, 2, `pair settings: unknown setting "no_such"`},
 		{[]string{"reproduce", "--criterion", "auc", bad}, 2, "criterion"},
 		{[]string{"reproduce", "--out", t.TempDir(), bad}, 1, bad},
 		{[]string{"reproduce", bad, "--json"}, 2, "after the input files"},
@@ -154,32 +155,33 @@ func TestReproduceErrors(t *testing.T) {
 // setup` steps.
 func reproFakeEnv(t *testing.T, backend string, installed ...string) {
 	t.Helper()
-	old := reproDetectEnv
-	reproDetectEnv = func(name string) (table2.RowEnvironment, error) {
-		b := table2.BackendInfo{Name: backend, Reason: "test machine"}
-		if name != "" {
-			b = table2.BackendInfo{Name: name, Reason: "requested"}
-		}
-		if !slices.Contains(installed, "onnxruntime") {
-			b.Setups = map[string]string{"onnx": "roleprint setup onnxruntime"}
-		}
-		return table2.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
+	old := reproMachine
+	reproMachine = table2.Machine{
+		Detect: func(name string) (table2.RowEnvironment, error) {
+			b := sv.BackendInfo{Name: backend, Reason: "test machine"}
+			if name != "" {
+				b = sv.BackendInfo{Name: name, Reason: "requested"}
+			}
+			if !slices.Contains(installed, "onnxruntime") {
+				b.Setups = map[string]string{"onnx": "roleprint setup onnxruntime"}
+			}
+			return table2.RowEnvironment{Backend: b, Installed: func(step string) bool { return slices.Contains(installed, step) }}, nil
+		},
+		Calibrate: func(context.Context, []sv.Row, table2.RowEnvironment, *pairs.PairCorpus, table2.CalibrationOptions) map[string]sv.RowCost {
+			return nil // the committed costs: no network is built in tests
+		},
 	}
-	oldCal := reproCalibrate
-	reproCalibrate = func(context.Context, []table2.DefaultRow, table2.RowEnvironment, *pairs.PairCorpus, table2.CalibrationOptions) map[string]table2.RowCost {
-		return nil // the committed costs: no network is built in tests
-	}
-	t.Cleanup(func() { reproDetectEnv, reproCalibrate = old, oldCal })
+	t.Cleanup(func() { reproMachine = old })
 }
 
 // reproPlanOf runs `reproduce --dry-run --json ARGS` and decodes it.
-func reproPlanOf(t *testing.T, args ...string) reproPlanOutput {
+func reproPlanOf(t *testing.T, args ...string) table2.Estimate {
 	t.Helper()
 	code, stdout, stderr := reproRun(append([]string{"reproduce", "--dry-run", "--json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, stderr)
 	}
-	var p reproPlanOutput
+	var p table2.Estimate
 	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
 		t.Fatalf("%v: %v\n%s", args, err, stdout)
 	}

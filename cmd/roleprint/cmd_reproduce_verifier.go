@@ -2,94 +2,37 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"maps"
 	"path/filepath"
 
-	"github.com/roleprint/roleprint/sv"
-	"github.com/roleprint/roleprint/sv/neural"
 	"github.com/roleprint/roleprint/sv/table2"
-	"github.com/roleprint/roleprint/sv/verifier"
 )
 
-// reproSaveVerifier writes OUT/verifier from a finished run: the last
-// round's mixed_ft row (its parts and weights, chosen on dev pairs), with
-// the fine-tuned parts' weights taken from their training checkpoints in
-// the run's work folders and the untuned parts refitted on the round's
-// training texts (with their sources for sv.SourceFitter parts), exactly
-// as the run fitted them; the bundle keeps both. The dev cosines of
-// mixed_ft give the threshold and the calibration; m is the bundle's
-// manifest. A run without a fine-tuned row writes no bundle. Failures are
-// reported (the reports are already written) and return "".
-func reproSaveVerifier(ctx context.Context, e *env, res *table2.Table2, source table2.CorpusSource, out string, m *table2.Manifest) string {
-	dir, err := reproBuildVerifier(ctx, e, res, source, out, m)
+// reproSaveVerifier writes OUT/verifier from a finished run
+// (table2.Plan.SaveVerifier: the last round's mixed_ft row as a bundle
+// `roleprint verify` and `roleprint score` load) and says how to use it.
+// A run without a fine-tuned row writes no bundle. Failures are reported
+// (the reports are already written) and return "".
+func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *table2.Result, out string, m *table2.Manifest) string {
+	dir := filepath.Join(out, "verifier")
+	spec, err := plan.SaveVerifier(ctx, res, dir, m, e.Logf)
 	if err != nil {
 		e.Logf("reproduce: verifier bundle not written: %v", err)
 		return ""
 	}
+	if spec == nil {
+		return ""
+	}
+	e.Logf("reproduce: verifier bundle %s in %s: %s, threshold %.4f (round %d dev pairs); use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`",
+		spec.Name, dir, reproMixedChoice(res), spec.Threshold, res.Config.Rounds, dir, dir)
 	return dir
 }
 
-func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source table2.CorpusSource, out string, m *table2.Manifest) (string, error) {
-	cfg := res.Config
-	r := cfg.Rounds
-	var row *table2.EncoderRound
-	for i := range res.PerRound {
-		if er := &res.PerRound[i]; er.Round == r && er.Encoder == table2.MixedFTName {
-			row = er
+// reproMixedChoice describes the last round's mixed_ft parts and weights.
+func reproMixedChoice(res *table2.Result) string {
+	for _, er := range res.PerRound {
+		if er.Round == res.Config.Rounds && er.Encoder == table2.MixedFTName && er.Mixed != nil {
+			return er.Mixed.String()
 		}
 	}
-	if row == nil || row.Mixed == nil {
-		return "", nil // no fine-tuned row: nothing to save
-	}
-	seed := cfg.Seed + int64(r-1)
-	c, err := source(ctx, r, seed)
-	if err != nil {
-		return "", fmt.Errorf("round %d pairs: %w", r, err)
-	}
-	fit, sources := sv.TrainTextSources(c, cfg.FitMaxTexts)
-	var parts []verifier.SavePart
-	defer func() {
-		for _, p := range parts {
-			if cl, ok := p.Encoder.(sv.Closer); ok {
-				_ = cl.Close()
-			}
-		}
-	}()
-	for i, name := range row.Mixed.Parts {
-		opts := cfg.EncoderOptions(name, seed)
-		opts.Logf = e.Logf
-		settings := maps.Clone(opts.Settings)
-		if settings == nil {
-			settings = map[string]string{}
-		}
-		opts.Settings = maps.Clone(settings)
-		base, ft := sv.SplitFineTuned(name)
-		if ft {
-			wd := cfg.EncoderWorkDir(r, name)
-			if wd == "" {
-				return "", fmt.Errorf("%s: the run kept no training checkpoints", name)
-			}
-			opts.Settings[neural.SetWeights] = filepath.Join(wd, "checkpoints")
-		}
-		enc, err := sv.NewEncoder(base, opts)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", name, err)
-		}
-		parts = append(parts, verifier.SavePart{Row: name, Base: base, Encoder: enc, Settings: settings, Seed: seed, Weight: row.Mixed.Weights[i]})
-		if f, ok := enc.(sv.Fitter); ok {
-			if err := sv.FitWithSources(ctx, f, fit, sources); err != nil { // as the run fitted it
-				return "", fmt.Errorf("%s: fit: %w", name, err)
-			}
-		}
-	}
-	dir := filepath.Join(out, "verifier")
-	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: table2.MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
-		DevCosines: row.DevCosines(), DevLabels: table2.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
-	if err != nil {
-		return "", err
-	}
-	e.Logf("reproduce: verifier bundle %s in %s: %s, threshold %.4f (round %d dev pairs); use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`",
-		spec.Name, dir, row.Mixed, spec.Threshold, r, dir, dir)
-	return dir, nil
+	return ""
 }

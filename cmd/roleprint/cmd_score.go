@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -88,22 +89,8 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	}
 	genFiles = append(genFiles, fs.Args()...)
 	*verifierDir = scoreDefaultVerifier(e, *name, *verifierDir)
-	switch {
-	case *adapt && *verifierDir == "":
-		return usagef("--adapt re-centres a verifier bundle (--verifier DIR); an --encoder is fitted on the scored texts already (or on --fit-on's)")
-	case len(fitOn) > 0 && *verifierDir != "":
-		return usagef("--fit-on fits an --encoder; a verifier bundle is fitted on its own training texts (and --adapt re-centres it on the scored ones); to fit a --vs encoder on other texts, make it the --encoder and the bundle --vs")
-	case len(fitOn) > 0 && *fitReal:
-		return usagef("--fit-on and --fit-real-only both say what to fit on: give one")
-	case *name == "" && *verifierDir == "":
-		return usagef("--encoder is required (one of: %s), or --verifier DIR", strings.Join(sv.EncoderNames(), ", "))
-	case len(realFiles) == 0:
-		return usagef("--real is required: the corpus file(s) with the roles' real lines")
-	case len(genFiles) == 0:
-		return usagef("--generated is required: the corpus file(s) with the agents' lines")
-	}
-	if _, ft := sv.SplitFineTuned(*name); ft {
-		return usagef("encoder %s: score uses untrained or checkpointed encoders; fine-tune with `roleprint train` first and score with --verifier OUT/verifier", *name)
+	if err := scoreCheckFlags(*adapt, *fitReal, len(fitOn) > 0, *name, *verifierDir, len(realFiles), len(genFiles)); err != nil {
+		return err
 	}
 	settings, err := sv.ParseSettings(*set)
 	if err != nil {
@@ -135,67 +122,18 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		defer closeVs()
 	}
 	if len(fitOn) > 0 {
-		if _, ok := enc.(sv.Fitter); !ok {
-			return usagef("--fit-on: encoder %s is not fitted on texts (tfidf, liwc, pos, mixed and the other sv.Fitter encoders are)", *name)
-		}
-		if cfg.FitTexts, cfg.FitOn, err = readFitOn(fitOn, e); err != nil {
+		if err := scoreFitOn(e, enc, *name, *vs, fitOn, &cfg); err != nil {
 			return err
 		}
-		also := ""
-		if *vs != "" {
-			also = fmt.Sprintf(", and --vs %s if it is fitted on texts", *vs)
-		}
-		e.Logf("score: %s is fitted on %d texts of %s, not on the texts scored%s", *name, len(cfg.FitTexts), cfg.FitOn, also)
 	}
 
-	real, err := data.ReadUtterances(realFiles...)
+	real, gen, err := readScoreInputs(realFiles, genFiles, cfg.RoleMap, *roleMap)
 	if err != nil {
 		return err
-	}
-	gen, err := data.ReadUtterances(genFiles...)
-	if err != nil {
-		return err
-	}
-	if n := countRealRows(real); n == 0 {
-		return fmt.Errorf("%s: no real rows (rows without agent_model)", strings.Join(realFiles, ", "))
-	}
-	if n := countAgentRows(gen); n == 0 {
-		return fmt.Errorf("%s: no generated rows (rows with agent_model whose speaker is their role); import generated data with --format rolebench, chatharuhi or character-llm", strings.Join(genFiles, ", "))
-	}
-	// The role map is checked against every generated role, before
-	// --models leaves some out (one map serves runs of single models).
-	if cfg.RoleMap != nil {
-		if err := roleplay.CheckRoleMap(cfg.RoleMap, agentRoles(gen), realSpeakers(real)); err != nil {
-			return fmt.Errorf("--role-map %s: %w", *roleMap, err)
-		}
 	}
 	if *models != "" {
-		keep := map[string]bool{}
-		for _, m := range strings.Split(*models, ",") {
-			keep[strings.TrimSpace(m)] = true
-		}
-		var kept []data.Utterance
-		have := map[string]bool{}
-		for _, u := range gen {
-			if genimport.IsAgentLine(&u) {
-				have[u.AgentModel] = true
-			}
-			if keep[u.AgentModel] {
-				kept = append(kept, u)
-			}
-		}
-		if countAgentRows(kept) == 0 {
-			return usagef("--models %s: no generated rows of these models in %s (models there: %s)", *models, strings.Join(genFiles, ", "), strings.Join(slices.Sorted(maps.Keys(have)), ", "))
-		}
-		gen = kept
-		roles := map[string]bool{}
-		for _, r := range agentRoles(gen) {
-			roles[data.NormalizeCharacterName(r)] = true
-		}
-		for k := range cfg.RoleMap {
-			if !roles[data.NormalizeCharacterName(k)] {
-				delete(cfg.RoleMap, k)
-			}
+		if gen, err = scoreKeepModels(*models, genFiles, gen, cfg.RoleMap); err != nil {
+			return err
 		}
 	}
 
@@ -209,28 +147,55 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		if rep.Comparisons, err = scoreVs(ctx, e, *vs, vsEnc, real, gen, cfg, rep); err != nil {
 			return err
 		}
-		if (*distFile != "" || *outs.out != "") && outs.chunked() {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("the comparisons with %s are of the %s grouping's sets; the distributions written (--out, --distributions) are of chunks of %d, and --out's tables and report.html do not show the comparisons", *vs, rep.Config.Grouping, rep.Config.SetSize))
-		}
-		for _, c := range rep.Comparisons {
-			if c.Replicates == 0 && c.AUCDiff.Defined() && rep.Config.Bootstrap > 0 {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("comparison %s %s with %s: no paired replicates (a similarity of one encoder is NaN, or fewer than two roles): no interval", c.Model, c.Kind, *vs))
-			}
-		}
+		scoreVsNotes(rep, *vs, (*distFile != "" || *outs.out != "") && outs.chunked())
 	}
-	if (*distFile != "" || *outs.out != "") && outs.chunked() {
+	if err := scoreWriteOutputs(ctx, e, enc, real, gen, cfg, rep, *distFile, outs, args, rankRoles); err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.JSON(rep)
+	}
+	if err := printScoreReport(e.Stdout(), rep, cfg.RealModel, !*noPaper, *perRole, rankRoles); err != nil {
+		return err
+	}
+	for _, n := range rep.Notes {
+		e.Logf("note: %s", n)
+	}
+	return nil
+}
+
+// scoreFitOn sets cfg's fitting texts from --fit-on for enc (which must
+// be an sv.Fitter) and says so.
+func scoreFitOn(e *env, enc sv.Encoder, name, vs string, fitOn []string, cfg *roleplay.Config) error {
+	if _, ok := enc.(sv.Fitter); !ok {
+		return usagef("--fit-on: encoder %s is not fitted on texts (tfidf, liwc, pos, mixed and the other sv.Fitter encoders are)", name)
+	}
+	var err error
+	if cfg.FitTexts, cfg.FitOn, err = readFitOn(fitOn, e); err != nil {
+		return err
+	}
+	also := ""
+	if vs != "" {
+		also = fmt.Sprintf(", and --vs %s if it is fitted on texts", vs)
+	}
+	e.Logf("score: %s is fitted on %d texts of %s, not on the texts scored%s", name, len(cfg.FitTexts), cfg.FitOn, also)
+	return nil
+}
+
+// scoreWriteOutputs writes --distributions and --out's files (their
+// distributions are of chunks: chunkedDistributions), then drops the
+// distributions' values, which only --distributions holds.
+func scoreWriteOutputs(ctx context.Context, e *env, enc sv.Encoder, real, gen []data.Utterance, cfg roleplay.Config, rep *roleplay.Report,
+	distFile string, outs *scoreOutputs, args, rankRoles []string) error {
+	if (distFile != "" || *outs.out != "") && outs.chunked() {
 		if err := chunkedDistributions(ctx, e, enc, real, gen, cfg, rep); err != nil {
 			return err
 		}
 	}
-	if *distFile != "" {
-		if err := writeScoreJSON(*distFile, struct {
-			Encoder       string                  `json:"encoder"`
-			Distributions []roleplay.Distribution `json:"distributions"`
-		}{rep.Encoder, rep.Distributions}); err != nil {
+	if distFile != "" {
+		if err := writeScoreDistributions(e, distFile, rep); err != nil {
 			return err
 		}
-		e.Logf("distributions written to %s", *distFile)
 	}
 	if err := outs.write(e, rep, args, rankRoles); err != nil {
 		return err
@@ -238,25 +203,74 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	for i := range rep.Distributions { // values only in --distributions
 		rep.Distributions[i].Positive, rep.Distributions[i].Negative = nil, nil
 	}
-	if *asJSON {
-		return e.JSON(rep)
+	return nil
+}
+
+// writeScoreDistributions writes the report's distributions with every
+// sampled value to path (--distributions).
+func writeScoreDistributions(e *env, path string, rep *roleplay.Report) error {
+	if err := writeScoreJSON(path, struct {
+		Encoder       string                  `json:"encoder"`
+		Distributions []roleplay.Distribution `json:"distributions"`
+	}{rep.Encoder, rep.Distributions}); err != nil {
+		return err
 	}
-	w := e.Stdout()
-	if err := roleplay.WriteModels(w, rep, !*noPaper); err != nil {
+	e.Logf("distributions written to %s", path)
+	return nil
+}
+
+// scoreKeepModels keeps the generated rows of the --models agent models,
+// and drops from roleMap the roles none of them plays.
+func scoreKeepModels(models string, genFiles []string, gen []data.Utterance, roleMap map[string][]string) ([]data.Utterance, error) {
+	keep := map[string]bool{}
+	for _, m := range strings.Split(models, ",") {
+		keep[strings.TrimSpace(m)] = true
+	}
+	var kept []data.Utterance
+	have := map[string]bool{}
+	for _, u := range gen {
+		if genimport.IsAgentLine(&u) {
+			have[u.AgentModel] = true
+		}
+		if keep[u.AgentModel] {
+			kept = append(kept, u)
+		}
+	}
+	if countAgentRows(kept) == 0 {
+		return nil, usagef("--models %s: no generated rows of these models in %s (models there: %s)", models, strings.Join(genFiles, ", "), strings.Join(slices.Sorted(maps.Keys(have)), ", "))
+	}
+	roles := map[string]bool{}
+	for _, r := range agentRoles(kept) {
+		roles[data.NormalizeCharacterName(r)] = true
+	}
+	for k := range roleMap {
+		if !roles[data.NormalizeCharacterName(k)] {
+			delete(roleMap, k)
+		}
+	}
+	return kept, nil
+}
+
+// printScoreReport prints the report's tables: the models (beside the
+// paper's numbers with paper), the role matches, with perRole every
+// model's roles, the common-roles table when needed, the Simulation Rank
+// of each of rankRoles, the distributions and the comparisons.
+func printScoreReport(w io.Writer, rep *roleplay.Report, realModel string, paper, perRole bool, rankRoles []string) error {
+	if err := roleplay.WriteModels(w, rep, paper); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\nRole matches (generated role → real speakers):")
 	if err := roleplay.WriteMatches(w, rep); err != nil {
 		return err
 	}
-	if *perRole {
+	if perRole {
 		fmt.Fprintln(w, "\nPer role:")
 		if err := roleplay.WritePerRole(w, rep); err != nil {
 			return err
 		}
 	}
 	if roleplay.NeedsCommon(rep) {
-		fmt.Fprintf(w, "\nOn the real roles each model shares with the %s row (comparable; ×100):\n", cfg.RealModel)
+		fmt.Fprintf(w, "\nOn the real roles each model shares with the %s row (comparable; ×100):\n", realModel)
 		if err := roleplay.WriteCommon(w, rep); err != nil {
 			return err
 		}
@@ -278,10 +292,72 @@ func runScore(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	for _, n := range rep.Notes {
-		e.Logf("note: %s", n)
+	return nil
+}
+
+// scoreCheckFlags rejects flags that do not go together and missing
+// required ones.
+func scoreCheckFlags(adapt, fitReal, fitOn bool, name, verifierDir string, realFiles, genFiles int) error {
+	switch {
+	case adapt && verifierDir == "":
+		return usagef("--adapt re-centres a verifier bundle (--verifier DIR); an --encoder is fitted on the scored texts already (or on --fit-on's)")
+	case fitOn && verifierDir != "":
+		return usagef("--fit-on fits an --encoder; a verifier bundle is fitted on its own training texts (and --adapt re-centres it on the scored ones); to fit a --vs encoder on other texts, make it the --encoder and the bundle --vs")
+	case fitOn && fitReal:
+		return usagef("--fit-on and --fit-real-only both say what to fit on: give one")
+	case name == "" && verifierDir == "":
+		return usagef("--encoder is required (one of: %s), or --verifier DIR", strings.Join(sv.EncoderNames(), ", "))
+	case realFiles == 0:
+		return usagef("--real is required: the corpus file(s) with the roles' real lines")
+	case genFiles == 0:
+		return usagef("--generated is required: the corpus file(s) with the agents' lines")
+	}
+	if _, ft := sv.SplitFineTuned(name); ft {
+		return usagef("encoder %s: score uses untrained or checkpointed encoders; fine-tune with `roleprint train` first and score with --verifier OUT/verifier", name)
 	}
 	return nil
+}
+
+// readScoreInputs reads the real and generated corpus files, checks that
+// each has rows of its kind, and checks roleMap (read from roleMapFile)
+// against every generated role.
+func readScoreInputs(realFiles, genFiles []string, roleMap map[string][]string, roleMapFile string) (real, gen []data.Utterance, err error) {
+	real, err = data.ReadUtterances(realFiles...)
+	if err != nil {
+		return nil, nil, err
+	}
+	gen, err = data.ReadUtterances(genFiles...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := countRealRows(real); n == 0 {
+		return nil, nil, fmt.Errorf("%s: no real rows (rows without agent_model)", strings.Join(realFiles, ", "))
+	}
+	if n := countAgentRows(gen); n == 0 {
+		return nil, nil, fmt.Errorf("%s: no generated rows (rows with agent_model whose speaker is their role); import generated data with --format rolebench, chatharuhi or character-llm", strings.Join(genFiles, ", "))
+	}
+	// The role map is checked against every generated role, before
+	// --models leaves some out (one map serves runs of single models).
+	if roleMap != nil {
+		if err := roleplay.CheckRoleMap(roleMap, agentRoles(gen), realSpeakers(real)); err != nil {
+			return nil, nil, fmt.Errorf("--role-map %s: %w", roleMapFile, err)
+		}
+	}
+	return real, gen, nil
+}
+
+// scoreVsNotes notes what the comparisons with vs cover: the grouping's
+// sets, not the chunks of the distributions written (writesDist), and the
+// comparisons without paired replicates.
+func scoreVsNotes(rep *roleplay.Report, vs string, writesDist bool) {
+	if writesDist {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the comparisons with %s are of the %s grouping's sets; the distributions written (--out, --distributions) are of chunks of %d, and --out's tables and report.html do not show the comparisons", vs, rep.Config.Grouping, rep.Config.SetSize))
+	}
+	for _, c := range rep.Comparisons {
+		if c.Replicates == 0 && c.AUCDiff.Defined() && rep.Config.Bootstrap > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("comparison %s %s with %s: no paired replicates (a similarity of one encoder is NaN, or fewer than two roles): no interval", c.Model, c.Kind, vs))
+		}
+	}
 }
 
 // agentRoles lists the roles of the agents' own lines.

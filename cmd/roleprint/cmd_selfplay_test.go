@@ -146,8 +146,16 @@ func TestSelfPlayKilledResumedThenScored(t *testing.T) {
 		t.Fatalf("resumed output differs from the uninterrupted run (%d vs %d rows)", len(got), len(want))
 	}
 
-	// The rows: a greeting row then alternating roles, one conversation id
-	// for both roles of a scene (what Eq. 3 needs to leave the pair out).
+	checkSelfPlayRows(t, got)
+	checkSelfPlayManifest(t, j.Manifest)
+	checkSelfPlayScored(t, realPath, out)
+}
+
+// checkSelfPlayRows checks self-play's rows: a greeting row then
+// alternating roles, one conversation id for both roles of a scene (what
+// Eq. 3 needs to leave the pair out).
+func checkSelfPlayRows(t *testing.T, got []data.Utterance) {
+	t.Helper()
 	convRoles := map[string]map[string]bool{}
 	for i, u := range got {
 		if err := u.Validate(); err != nil {
@@ -178,7 +186,12 @@ func TestSelfPlayKilledResumedThenScored(t *testing.T) {
 			t.Fatalf("conversation %s has roles %v", id, rs)
 		}
 	}
-	// Manifest beside the output, without secrets, with the prompts.
+}
+
+// checkSelfPlayManifest checks the manifest beside the output: without
+// secrets, with the prompts.
+func checkSelfPlayManifest(t *testing.T, path string) {
+	t.Helper()
 	var m struct {
 		Endpoint struct {
 			Model string `json:"model"`
@@ -193,18 +206,23 @@ func TestSelfPlayKilledResumedThenScored(t *testing.T) {
 			Prompt string `json:"prompt"`
 		} `json:"roles"`
 	}
-	mb, err := os.ReadFile(j.Manifest)
+	mb, err := os.ReadFile(path)
 	if err != nil || json.Unmarshal(mb, &m) != nil {
-		t.Fatalf("manifest %s: %v", j.Manifest, err)
+		t.Fatalf("manifest %s: %v", path, err)
 	}
 	if m.Endpoint.Model != "fake-model" || m.Config.Seed != 7 || m.Config.Temperature != 0.7 || m.Config.MaxTokens != 256 || len(m.Roles) != 4 || len(m.Roles[0].SHA256) != 64 {
 		t.Fatalf("manifest %s", mb)
 	}
 
+}
+
+// checkSelfPlayScored checks that score reads self-play's output.
+func checkSelfPlayScored(t *testing.T, realPath, out string) {
+	t.Helper()
 	// score reads it. With --pairs all every role met every other, so the
 	// paper's Eq. 3 (counterparts excluded, one set per role) has no pair
 	// left; the chunked grouping still compares the roles' chunks.
-	code, stdout, stderr = scoreCLI("score", "--real", realPath, "--generated", out, "--encoder", "tfidf", "--grouping", "chunks", "--bootstrap", "0", "--json")
+	code, stdout, stderr := scoreCLI("score", "--real", realPath, "--generated", out, "--encoder", "tfidf", "--grouping", "chunks", "--bootstrap", "0", "--json")
 	if code != 0 {
 		t.Fatalf("score: exit %d: %s", code, stderr)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -185,18 +186,25 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		return e.JSON(res)
 	}
-	fmt.Fprintf(e.Stdout(), "encoder      %s (%s)\n", res.Encoder, info.Name)
-	fmt.Fprintf(e.Stdout(), "steps        %d/%d (resumed from %d) in %.1f s, %.1f pairs/s\n", res.Steps, res.TotalSteps, res.ResumedFrom, res.Seconds, res.PairsPerSecond)
-	fmt.Fprintf(e.Stdout(), "loss         %.4f → %.4f\n", res.FirstLoss, res.FinalLoss)
+	printTrain(e.Stdout(), &res, base, *out)
+	return nil
+}
+
+// printTrain prints what training did: steps, loss, the test AUCs (beside
+// the untrained encoder's with --compare) and how to embed with the
+// checkpoint in out.
+func printTrain(w io.Writer, res *trainOutput, base, out string) {
+	fmt.Fprintf(w, "encoder      %s (%s)\n", res.Encoder, res.Backend.Name)
+	fmt.Fprintf(w, "steps        %d/%d (resumed from %d) in %.1f s, %.1f pairs/s\n", res.Steps, res.TotalSteps, res.ResumedFrom, res.Seconds, res.PairsPerSecond)
+	fmt.Fprintf(w, "loss         %.4f → %.4f\n", res.FirstLoss, res.FinalLoss)
 	for _, k := range trainSortedKeys(res.TestAUC) {
 		line := fmt.Sprintf("AUC %-22s %.4f", k, res.TestAUC[k])
 		if u, ok := res.UntrainedTestAUC[k]; ok {
 			line += fmt.Sprintf("  (untrained %.4f)", u)
 		}
-		fmt.Fprintln(e.Stdout(), line)
+		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(e.Stdout(), "checkpoint   %s\nembed with   roleprint embed --encoder %s --set weights=%s FILE\n", res.Checkpoint, base, *out)
-	return nil
+	fmt.Fprintf(w, "checkpoint   %s\nembed with   roleprint embed --encoder %s --set weights=%s FILE\n", res.Checkpoint, base, out)
 }
 
 // neuralEncoder unwraps the sv view of a neural encoder.

@@ -18,7 +18,7 @@ import (
 // so that a rerun leaves no stale figure beside the new ones. The paper's
 // marks go on the bars only when every input is one of the paper's
 // corpora.
-func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Manifest, dir, corpus string, files []string) ([]string, error) {
+func reproWriteOutputs(e *env, o *outputFlags, res *table2.Result, m *table2.Manifest, dir, corpus string, files []string) ([]string, error) {
 	previous, err := report.ManifestOutputs(filepath.Join(dir, table2.ManifestFile), "reproduce")
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Table2, m *table2.Man
 
 // reproWritesVerifier reports whether reproSaveVerifier will write the
 // OUT/verifier bundle: the last round has a mixed_ft row with its parts.
-func reproWritesVerifier(res *table2.Table2) bool {
+func reproWritesVerifier(res *table2.Result) bool {
 	for i := range res.PerRound {
 		if er := &res.PerRound[i]; er.Round == res.Config.Rounds && er.Encoder == table2.MixedFTName && er.Mixed != nil {
 			return true

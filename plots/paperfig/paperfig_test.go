@@ -33,8 +33,8 @@ func renders(t *testing.T, name string, f plots.Figure) {
 	}
 }
 
-func table2Rows() []table2.Table2Row {
-	var rows []table2.Table2Row
+func table2Rows() []table2.Row {
+	var rows []table2.Row
 	for ei, enc := range []string{"liwc", "tfidf"} {
 		for _, l := range pairs.Levels {
 			for xi, e := range pairs.Exposures {
@@ -42,7 +42,7 @@ func table2Rows() []table2.Table2Row {
 				if enc == "liwc" {
 					paper = 0.55
 				}
-				rows = append(rows, table2.Table2Row{Encoder: enc, Exposure: string(e), Level: string(l),
+				rows = append(rows, table2.Row{Encoder: enc, Exposure: string(e), Level: string(l),
 					AUCMean: stats.Float(0.6 + 0.1*float64(ei) - 0.01*float64(xi)), AUCStd: 0.01, ACCMean: 0.6, F1Mean: 0.6,
 					EERMean: 0.4, PaperAUC: paper, PaperACC: stats.Float(math.NaN()), PaperF1: stats.Float(math.NaN())})
 			}

@@ -10,12 +10,12 @@ import (
 
 // RunROC draws the ROC curves of test set k in round (1-based) of a
 // finished run from the pair scores the run kept (table2.EncoderRound.Scores,
-// Table2Config.KeepScores), one curve per encoder in the given order;
+// Config.KeepScores), one curve per encoder in the given order;
 // encoders without scores in that round are left out. The legend gives
 // each curve's AUC ×100, as the tables print it. It is an error when
 // none has scores (the run did not keep them: run it with KeepScores, or
 // score again with sv.PairScores).
-func RunROC(t *table2.Table2, k pairs.TestKey, round int, encoders ...string) (*plots.ROC, error) {
+func RunROC(t *table2.Result, k pairs.TestKey, round int, encoders ...string) (*plots.ROC, error) {
 	var curves []plots.Curve
 	for _, name := range encoders {
 		for i := range t.PerRound {
@@ -29,7 +29,7 @@ func RunROC(t *table2.Table2, k pairs.TestKey, round int, encoders ...string) (*
 		}
 	}
 	if len(curves) == 0 {
-		return nil, fmt.Errorf("paperfig: no pair scores of %s in round %d for %v (run with Table2Config.KeepScores)", k, round, encoders)
+		return nil, fmt.Errorf("paperfig: no pair scores of %s in round %d for %v (run with Config.KeepScores)", k, round, encoders)
 	}
 	roc, err := plots.NewROC(curves...)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 func TestRunROCUsesKeptScores(t *testing.T) {
 	k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base}
 	set := table2.TestScoreSet{Scores: []float64{0.9, 0.8, 0.2, 0.1}, Positive: []bool{true, true, false, false}}
-	run := &table2.Table2{PerRound: []table2.EncoderRound{
+	run := &table2.Result{PerRound: []table2.EncoderRound{
 		{Round: 1, Encoder: "a", Scores: map[string]table2.TestScoreSet{k.String(): set}},
 		{Round: 2, Encoder: "b", Scores: map[string]table2.TestScoreSet{k.String(): set}},
 		{Round: 1, Encoder: "c"},

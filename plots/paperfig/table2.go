@@ -45,7 +45,7 @@ const Percent = 100
 const ChanceAUC = 50
 
 // value returns the metric's mean, std and the paper's mean from a row.
-func (m Metric) value(r table2.Table2Row) (mean, std, paper float64, err error) {
+func (m Metric) value(r table2.Row) (mean, std, paper float64, err error) {
 	switch m {
 	case AUC:
 		return float64(r.AUCMean), float64(r.AUCStd), float64(r.PaperAUC), nil
@@ -68,7 +68,7 @@ func ExposureName(e string) string { return pairs.Exposure(e).Title() }
 func LevelName(l string) string { return pairs.Level(l).Title() }
 
 // encodersOf lists the encoders of rows in order of first appearance.
-func encodersOf(rows []table2.Table2Row, keep func(string) bool) []string {
+func encodersOf(rows []table2.Row, keep func(string) bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -88,7 +88,7 @@ func encodersOf(rows []table2.Table2Row, keep func(string) bool) []string {
 // used). Rates span 0–100 on every level, so that the levels' figures
 // read alike; AUC has a dashed chance line at 50. encoders selects and
 // orders the rows (nil: all, in table order).
-func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encoders []string) (*plots.Bars, error) {
+func Table2Bars(rows []table2.Row, level pairs.Level, metric Metric, encoders []string) (*plots.Bars, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
 	}
@@ -154,7 +154,7 @@ func Table2Bars(rows []table2.Table2Row, level pairs.Level, metric Metric, encod
 // one exposure: x = level, one line per encoder with ± std error bars, ×100
 // (the difficulty ablation), AUC with a dashed chance line at 50. encoders
 // selects and orders the rows (nil: all).
-func LevelLines(rows []table2.Table2Row, exposure pairs.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
+func LevelLines(rows []table2.Row, exposure pairs.Exposure, metric Metric, encoders []string) (*plots.Lines, error) {
 	if len(encoders) == 0 {
 		encoders = encodersOf(rows, nil)
 	}

@@ -42,13 +42,13 @@ func TestSharedCorporaTable2(t *testing.T) {
 	}
 	pc := pairs.DefaultPairConfig()
 	pc.MaxTrainPairs, pc.MaxTestPairs, pc.MaxDevPairs = 4000, 300, 300
-	cfg := table2.DefaultTable2Config()
+	cfg := table2.DefaultConfig()
 	cfg.Rounds = 1
 	cfg.Encoders = []string{"liwc", "lsm", "glove-sif", "tfidf"}
 	cfg.Mixed = []string{"liwc", "tfidf"}
 	cfg.FitMaxTexts = 8000
 	cfg.Settings = map[string]string{"tfidf.max_features": "5000"}
-	res, err := table2.RunTable2(ctx, cfg, table2.PairsFrom(utts, pc))
+	res, err := table2.RunConfig(ctx, cfg, table2.PairsFrom(utts, pc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestSharedCorporaTable2(t *testing.T) {
 	t.Logf("Unseen-Unseen Base AUC: %v (%.1f s)", auc, res.Seconds)
 }
 
-func skipped(res *table2.Table2, enc string) bool {
+func skipped(res *table2.Result, enc string) bool {
 	for _, s := range res.Skipped {
 		if s.Encoder == enc {
 			return true

@@ -9,7 +9,6 @@ import (
 
 	"github.com/roleprint/roleprint/data/hub"
 	"github.com/roleprint/roleprint/sv"
-	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // HFScheme is the encoder-name scheme of Hugging Face Hub models:
@@ -196,8 +195,8 @@ func init() {
 	// paper's rows in reports, as the preset rows do.
 	for _, p := range PaperCheckpoints {
 		if p.Checkpoint != "" && p.Note == "" {
-			table2.RegisterPaperCounterpart(HFScheme+":"+p.Checkpoint, p.Model)
-			table2.RegisterPaperCounterpart(HFScheme+":"+p.Checkpoint+sv.FineTunedSuffix, p.Model+"ft")
+			sv.RegisterPaperCounterpart(HFScheme+":"+p.Checkpoint, p.Model)
+			sv.RegisterPaperCounterpart(HFScheme+":"+p.Checkpoint+sv.FineTunedSuffix, p.Model+"ft")
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/backend"
 	"github.com/roleprint/roleprint/sv/baseline"
-	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // ModelFactory builds an utterance model from encoder options (settings
@@ -236,9 +235,9 @@ func init() {
 }
 
 // registerDefaultRows makes the GoMLX rows candidates of the default
-// `roleprint reproduce` run (table2.SelectDefaultRows) and installs sv/backend's
+// `roleprint reproduce` run (sv.RegisterRow; sv/table2 selects them) and installs sv/backend's
 // backend rules as sv's probe. Every row is calibrated on the run's backend
-// (table2.CalibrateRow: a few training steps, 256 of the run's utterances
+// (sv/table2 calibrates: a few training steps, 256 of the run's utterances
 // embedded twice; cached). The committed costs below are the fallback when
 // a calibration cannot run, and what a skipped row's note uses to name a
 // faster backend; they come from the throughput measured on 2 idle cores
@@ -249,14 +248,14 @@ func init() {
 // estimates for a GPU. The USE-Lite rows are registered here, beside the
 // trainer they use, and become candidates only when sv/uselite is linked.
 func registerDefaultRows() {
-	table2.SetBackendProbe(probeBackend)
-	perText := func(go_, onnx, cuda float64, limit int, fixed float64) map[string]table2.RowCost {
-		c := func(s float64) table2.RowCost {
-			return table2.RowCost{Fixed: fixed, PerEvalText: s, TokenLimit: limit, Source: "committed (sv/neural/register.go)"}
+	sv.SetBackendProbe(probeBackend)
+	perText := func(go_, onnx, cuda float64, limit int, fixed float64) map[string]sv.RowCost {
+		c := func(s float64) sv.RowCost {
+			return sv.RowCost{Fixed: fixed, PerEvalText: s, TokenLimit: limit, Source: "committed (sv/neural/register.go)"}
 		}
-		return map[string]table2.RowCost{backend.Go: c(go_), backend.ONNX: c(onnx), backend.XLACUDA: c(cuda)}
+		return map[string]sv.RowCost{backend.Go: c(go_), backend.ONNX: c(onnx), backend.XLACUDA: c(cuda)}
 	}
-	withStep := func(m map[string]table2.RowCost, go_, onnx, cuda float64) map[string]table2.RowCost {
+	withStep := func(m map[string]sv.RowCost, go_, onnx, cuda float64) map[string]sv.RowCost {
 		for b, s := range map[string]float64{backend.Go: go_, backend.ONNX: onnx, backend.XLACUDA: cuda} {
 			c := m[b]
 			c.PerStep = s
@@ -269,14 +268,14 @@ func registerDefaultRows() {
 	// step, so the estimate errs long; but ONNX Runtime's activations for a
 	// full 32-pair batch made the calibrating first run of a build peak at
 	// 2.8 GiB (1.1 GiB with micro-batches of 4), above the main job's 1.5 GiB.
-	calib := map[string]string{SetMaxSteps: fmt.Sprint(table2.CalibrationSteps), SetMicroBatchPairs: "4"}
-	table2.RegisterDefaultRow(table2.DefaultRow{
+	calib := map[string]string{SetMaxSteps: fmt.Sprint(sv.CalibrationSteps), SetMicroBatchPairs: "4"}
+	sv.RegisterRow(sv.Row{
 		Name: TransformerName, GoMLX: true, With: TransformerName + sv.FineTunedSuffix,
 		Costs:     perText(1.0/292, 1.0/2275, 1.0/20000, 32, 2),
 		Calibrate: true,
 		Why:       "the untrained encoder, to show what fine-tuning adds",
 	})
-	table2.RegisterDefaultRow(table2.DefaultRow{
+	sv.RegisterRow(sv.Row{
 		Name: TransformerName + sv.FineTunedSuffix, GoMLX: true,
 		Costs: withStep(perText(1.0/292, 1.0/2275, 1.0/20000, 32, 8), 5, 0.7, 0.1),
 		Steps: trainSteps(DefaultTrainConfig()),
@@ -286,13 +285,13 @@ func registerDefaultRows() {
 		CalibrationSettings: calib,
 		Why:                 "the from-scratch transformer fine-tuned with the paper's contrastive loss",
 	})
-	table2.RegisterDefaultRow(table2.DefaultRow{
+	sv.RegisterRow(sv.Row{
 		Name: "use-lite", GoMLX: true, Assets: []string{"use-lite"},
 		Costs:     perText(1.0/9, 1.0/150, 1.0/1000, 128, 3),
 		Calibrate: true,
 		Why:       "the pretrained Universal Sentence Encoder Lite",
 	})
-	table2.RegisterDefaultRow(table2.DefaultRow{
+	sv.RegisterRow(sv.Row{
 		Name: "use-lite" + sv.FineTunedSuffix, GoMLX: true, Assets: []string{"use-lite"},
 		Costs: withStep(perText(1.0/9, 1.0/150, 1.0/1000, 128, 10), 9, 1.2, 0.05),
 		Steps: trainSteps(DefaultTrainConfig()),
@@ -308,8 +307,8 @@ func registerDefaultRows() {
 // steps of its epochs of batch_pairs batches over the workload's training
 // pairs (the trainer's count), capped by max_steps; settings missing or
 // invalid fall back to def's.
-func trainSteps(def TrainConfig) func(w table2.Workload, settings map[string]string) int {
-	return func(w table2.Workload, settings map[string]string) int {
+func trainSteps(def TrainConfig) func(w sv.Workload, settings map[string]string) int {
+	return func(w sv.Workload, settings map[string]string) int {
 		get := func(k string, d int) int {
 			if v, err := strconv.Atoi(strings.TrimSpace(settings[k])); err == nil && v >= 0 {
 				return v
@@ -327,8 +326,8 @@ func trainSteps(def TrainConfig) func(w table2.Workload, settings map[string]str
 
 // probeBackend resolves a backend name as GoMLX encoders will, and names
 // the setup step of ONNX Runtime when it is not installed.
-func probeBackend(name string) (table2.BackendInfo, error) {
-	var info table2.BackendInfo
+func probeBackend(name string) (sv.BackendInfo, error) {
+	var info sv.BackendInfo
 	if strings.TrimSpace(name) == "" {
 		info.Name, info.Reason = backend.DefaultWithReason()
 	} else {

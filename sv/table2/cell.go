@@ -3,7 +3,6 @@ package table2
 import (
 	"math"
 
-	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -18,7 +17,7 @@ type CellMetrics struct {
 	// level is the share of positive pairs.
 	AveragePrecision stats.Float `json:"average_precision"`
 	// ACC and F1 are accuracy and macro-F1 at Threshold, the threshold
-	// chosen on the dev pairs (see Table2Config.Criterion).
+	// chosen on the dev pairs (see Config.Criterion).
 	ACC stats.Float `json:"acc"`
 	F1  stats.Float `json:"f1"`
 	// Threshold is the dev-chosen threshold.
@@ -35,10 +34,10 @@ type CellMetrics struct {
 	Positives int `json:"positives"`
 }
 
-// EvaluateCell computes a cell's metrics from test scores and labels,
+// evaluateCell computes a cell's metrics from test scores and labels,
 // using threshold (chosen on dev pairs by the caller, for instance with
 // BestThreshold) for ACC and F1. An empty test set gives NaN metrics.
-func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetrics {
+func evaluateCell(scores []float64, labels []bool, threshold float64) CellMetrics {
 	m := CellMetrics{Pairs: len(scores), Threshold: stats.Float(threshold)}
 	for _, l := range labels {
 		if l {
@@ -61,13 +60,4 @@ func EvaluateCell(scores []float64, labels []bool, threshold float64) CellMetric
 	eer, _ := stats.EER(scores, labels)
 	m.EER = stats.Float(eer)
 	return m
-}
-
-// PairLabels returns the labels of pairs as booleans (true = same speaker).
-func PairLabels(pairList []pairs.Pair) []bool {
-	out := make([]bool, len(pairList))
-	for i, p := range pairList {
-		out[i] = p.Label == 1
-	}
-	return out
 }

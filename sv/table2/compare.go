@@ -17,11 +17,11 @@ import (
 // than either AUC: a paired bootstrap says whether a difference in the
 // table is larger than what the test pairs' draw explains.
 
-// CompareReplicates and CompareConfidence are the bootstrap replicates
-// and the interval's coverage of the comparisons RunTable2 adds.
+// compareReplicates and compareConfidence are the bootstrap replicates
+// and the interval's coverage of the comparisons RunConfig adds.
 const (
-	CompareReplicates = 2000
-	CompareConfidence = 0.95
+	compareReplicates = 2000
+	compareConfidence = 0.95
 	compareSeed       = 0x636d70 // the comparisons' bootstrap stream
 )
 
@@ -131,9 +131,9 @@ func CompareRows(perRound []EncoderRound, a, b string, k pairs.TestKey, replicat
 	return c, nil
 }
 
-// IsFineTuned reports whether a row is fine-tuned on the training pairs:
+// isFineTuned reports whether a row is fine-tuned on the training pairs:
 // its name ends in "_ft" (every x_ft row and mixed_ft).
-func IsFineTuned(name string) bool { return strings.HasSuffix(name, "_ft") }
+func isFineTuned(name string) bool { return strings.HasSuffix(name, "_ft") }
 
 // FineTunedVsUntuned compares, on every test set, the fine-tuned row with
 // the highest mean AUC against the untuned row with the highest mean AUC
@@ -142,7 +142,7 @@ func IsFineTuned(name string) bool { return strings.HasSuffix(name, "_ft") }
 // cover the choice: read it as "how sure is this ordering of these two
 // rows", not as a test of every row. Test sets without both kinds of row,
 // or where no round holds both rows' defined scores, are left out.
-func FineTunedVsUntuned(t *Table2) []Comparison {
+func FineTunedVsUntuned(t *Result) []Comparison {
 	var out []Comparison
 	for _, k := range allTestKeys() {
 		ft, un := "", ""
@@ -152,7 +152,7 @@ func FineTunedVsUntuned(t *Table2) []Comparison {
 				continue
 			}
 			v := float64(row.AUCMean)
-			if IsFineTuned(row.Encoder) {
+			if isFineTuned(row.Encoder) {
 				if v > bestFT {
 					ft, bestFT = row.Encoder, v
 				}
@@ -163,7 +163,7 @@ func FineTunedVsUntuned(t *Table2) []Comparison {
 		if ft == "" || un == "" {
 			continue
 		}
-		c, err := CompareRows(t.PerRound, ft, un, k, CompareReplicates, CompareConfidence, compareSeed)
+		c, err := CompareRows(t.PerRound, ft, un, k, compareReplicates, compareConfidence, compareSeed)
 		if err != nil {
 			continue // no round with both rows' defined scores (a result decoded without its scores, say)
 		}

@@ -34,7 +34,7 @@ func compareRounds(k pairs.TestKey, n int) []EncoderRound {
 		}
 		for name, s := range map[string][]float64{"good_ft": good, "noisy": noisy, "twin": noisy, "anti": anti, "weak_ft": weak} {
 			er := EncoderRound{Round: r, Encoder: name, Scores: map[string]TestScoreSet{k.String(): {Scores: s, Positive: pos}}}
-			er.Cells = map[string]CellMetrics{k.String(): EvaluateCell(s, pos, 0)}
+			er.Cells = map[string]CellMetrics{k.String(): evaluateCell(s, pos, 0)}
 			out = append(out, er)
 		}
 	}
@@ -99,7 +99,7 @@ func TestCompareRows(t *testing.T) {
 func TestFineTunedVsUntuned(t *testing.T) {
 	k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Harder}
 	per := compareRounds(k, 100)
-	tab := &Table2{PerRound: per}
+	tab := &Result{PerRound: per}
 	for _, name := range []string{"anti", "weak_ft", "noisy", "good_ft", "twin"} {
 		var rs []EncoderRound
 		for _, r := range per {
@@ -119,7 +119,7 @@ func TestFineTunedVsUntuned(t *testing.T) {
 	if !strings.Contains(md.String(), "| Unseen-Unseen Harder | good_ft |") {
 		t.Errorf("report section:\n%s", md.String())
 	}
-	if !IsFineTuned("mixed_ft") || IsFineTuned("mixed") || IsFineTuned("tfidf") {
-		t.Error("IsFineTuned")
+	if !isFineTuned("mixed_ft") || isFineTuned("mixed") || isFineTuned("tfidf") {
+		t.Error("isFineTuned")
 	}
 }

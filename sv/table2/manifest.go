@@ -57,10 +57,10 @@ type Manifest struct {
 	Seeds []int64 `json:"seeds"`
 	// Config is the resolved experiment configuration; Pairs the resolved
 	// pair-building configuration (or a description of pre-built pairs).
-	Config Table2Config `json:"config"`
-	Pairs  any          `json:"pairs,omitempty"`
+	Config Config `json:"config"`
+	Pairs  any    `json:"pairs,omitempty"`
 	// Components are the fully resolved options of every encoder with
-	// registered options (Table2.Components), keyed by row.
+	// registered options (Result.Components), keyed by row.
 	Components map[string]any `json:"components,omitempty"`
 	// Inputs lists the input files with their sizes and SHA-256.
 	Inputs []InputFile `json:"inputs,omitempty"`
@@ -99,7 +99,7 @@ type EncoderTiming struct {
 // NewManifest describes t's run with this binary's build information
 // (runtime/debug.ReadBuildInfo) and this machine. The caller adds the
 // command, inputs, pair configuration and outputs.
-func NewManifest(t *Table2) *Manifest {
+func NewManifest(t *Result) *Manifest {
 	m := &Manifest{
 		Format: "roleprint-run", Version: 1,
 		Started: t.Started, Finished: t.Started.Add(time.Duration(t.Seconds * float64(time.Second))), Seconds: t.Seconds,

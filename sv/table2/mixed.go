@@ -103,13 +103,13 @@ func (m *Mixed) EncodeSets(ctx context.Context, sets [][]string, progress sv.Pro
 		parts[k] = e
 		progress.Report(k+1, len(m.parts))
 	}
-	return ConcatNormalized(us, parts), nil
+	return concatNormalized(us, parts), nil
 }
 
-// ConcatNormalized builds mixed set embeddings from per-encoder set
+// concatNormalized builds mixed set embeddings from per-encoder set
 // embeddings (one map per encoder, keyed by set ID): for each set, in the
 // order of sets, the L2-normalised part vectors concatenated.
-func ConcatNormalized(sets []*pairs.UtteranceSet, parts []map[string][]float32) [][]float32 {
+func concatNormalized(sets []*pairs.UtteranceSet, parts []map[string][]float32) [][]float32 {
 	out := make([][]float32, len(sets))
 	for i, s := range sets {
 		var v []float32
@@ -126,10 +126,10 @@ func (m *Mixed) Close() error {
 	return sv.CloseAll(m.name, m.parts)
 }
 
-// MixedPartsSetting is the EncoderOptions setting that lists the parts of
+// mixedPartsSetting is the EncoderOptions setting that lists the parts of
 // the registered "mixed" encoder, separated by "+"
 // ("parts=glove-sif+tfidf"); DefaultMixedParts when absent.
-const MixedPartsSetting = "parts"
+const mixedPartsSetting = "parts"
 
 // DefaultMixedParts are the parts of "mixed" when none are named: the
 // CPU-cheap baselines that carry different signals (style, content words,
@@ -139,7 +139,7 @@ var DefaultMixedParts = []string{"liwc", "glove-sif", "tfidf"}
 func init() {
 	sv.RegisterEncoder(MixedName, func(opts sv.EncoderOptions) (sv.Encoder, error) {
 		names := DefaultMixedParts
-		if s := opts.String(MixedPartsSetting, ""); s != "" {
+		if s := opts.String(mixedPartsSetting, ""); s != "" {
 			names = strings.Split(s, "+")
 		}
 		parts := make([]sv.Encoder, 0, len(names))

@@ -15,7 +15,7 @@ const MixedFTName = "mixed_ft"
 
 // The paper's Mixed Features mixes its fine-tuned encoders: mixed_ft is
 // shown beside it in reports (as is the untuned "mixed").
-func init() { RegisterPaperCounterpart(MixedFTName, "Mixed Features") }
+func init() { sv.RegisterPaperCounterpart(MixedFTName, "Mixed Features") }
 
 // MixedChoice is the make-up of a weighted Mixed Features score: the
 // cosine of the concatenated set embeddings, each part's L2-normalised
@@ -31,13 +31,13 @@ type MixedChoice struct {
 	Rule string `json:"rule"`
 }
 
-// MixedFTRule describes how ChooseMixedFT picks parts and weights.
+// MixedFTRule describes how chooseMixedFT picks parts and weights.
 const MixedFTRule = "dev pairs only: every fine-tuned row with weight 1; then greedily add the untuned row " +
 	"that raises the dev AUC most (at most 3, each by at least 0.001; stop at the first that fails the bar below); then, per part in order, " +
 	"the weight in {0.25, 0.5, 1, 2, 4} with the best dev AUC; a change is kept only when it raises the " +
 	"dev AUC in at least 95 % of 200 paired bootstrap resamples of the dev pairs"
 
-// The bootstrap bar of ChooseMixedFT: a few hundred dev pairs cannot
+// The bootstrap bar of chooseMixedFT: a few hundred dev pairs cannot
 // tell apart mixes a fraction of a point apart, and choices made on such
 // differences did not hold on the test pairs (docs/training.md).
 const (
@@ -55,10 +55,10 @@ func (c MixedChoice) String() string {
 	return fmt.Sprintf("%s (dev AUC %.4f)", strings.Join(terms, " + "), c.DevAUC)
 }
 
-// FuseCosines returns Σ wᵢ·cosᵢ / Σ wᵢ per pair; cos[i] are part i's
+// fuseCosines returns Σ wᵢ·cosᵢ / Σ wᵢ per pair; cos[i] are part i's
 // per-pair scores (all the same length): the cosines, or a PairScorer
 // row's own scores, as mixedFT passes them.
-func FuseCosines(cos [][]float64, weights []float64) []float64 {
+func fuseCosines(cos [][]float64, weights []float64) []float64 {
 	if len(cos) == 0 {
 		return nil
 	}
@@ -77,7 +77,7 @@ func FuseCosines(cos [][]float64, weights []float64) []float64 {
 	return out
 }
 
-// ChooseMixedFT chooses the parts and weights of mixed_ft from dev-pair
+// chooseMixedFT chooses the parts and weights of mixed_ft from dev-pair
 // scores only (devCos by row name: each row's cosines, or its own scores
 // for a PairScorer row; labels the dev labels), following
 // MixedFTRule: every fine-tuned row (a name ending in FineTunedSuffix) is
@@ -87,7 +87,7 @@ func FuseCosines(cos [][]float64, weights []float64) []float64 {
 // that a gain within their noise is not taken. It returns an error when no
 // fine-tuned row is present. Rows are considered in sorted order, so ties
 // resolve the same way every time.
-func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, error) {
+func chooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, error) {
 	var tuned, untuned []string
 	for name := range devCos {
 		if name == MixedName || name == MixedFTName {
@@ -109,7 +109,7 @@ func ChooseMixedFT(devCos map[string][]float64, labels []bool) (MixedChoice, err
 		for i, p := range parts {
 			cos[i] = devCos[p]
 		}
-		return FuseCosines(cos, w)
+		return fuseCosines(cos, w)
 	}
 	auc := func(parts []string, w []float64) float64 { return stats.AUC(fused(parts, w), labels) }
 	parts := append([]string(nil), tuned...)

@@ -2,6 +2,7 @@ package table2
 
 import (
 	"fmt"
+	"github.com/roleprint/roleprint/sv"
 	"math/rand/v2"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 		"cheat":          noisyScores(rng, dev, 1.0, -1), // bad on dev (perfect on test below)
 		"mixed":          noisyScores(rng, dev, 0.1, 1),  // other mixed rows never take part
 	}
-	c, err := ChooseMixedFT(devCos, dev)
+	c, err := chooseMixedFT(devCos, dev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestChooseMixedFTUsesDevOnly(t *testing.T) {
 	if !(c.DevAUC > single) {
 		t.Fatalf("mixed dev AUC %.4f not above the fine-tuned row alone %.4f", c.DevAUC, single)
 	}
-	if _, err := ChooseMixedFT(map[string][]float64{"tfidf": devCos["tfidf"]}, dev); err == nil {
+	if _, err := chooseMixedFT(map[string][]float64{"tfidf": devCos["tfidf"]}, dev); err == nil {
 		t.Fatal("no fine-tuned row: want an error")
 	}
 }
@@ -74,7 +75,7 @@ func mixedTestRound() (*pairs.PairCorpus, *roundRunner) {
 	for _, k := range allTestKeys() {
 		c.Tests[k] = mk(100, k.String())
 	}
-	return c, &roundRunner{cfg: &Table2Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
+	return c, &roundRunner{cfg: &Config{}, crit: stats.MaxAccuracy, corpus: c, round: 1, seed: 1}
 }
 
 // TestMixedFTRowIgnoresTest runs the round-level row: a part that is
@@ -84,9 +85,9 @@ func TestMixedFTRowIgnoresTest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	c, rr := mixedTestRound()
 	row := func(name string, devNoise, devSign, testNoise float64) *EncoderRound {
-		s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
+		s := &pairScores{Dev: noisyScores(rng, sv.PairLabels(c.Dev), devNoise, devSign), Tests: map[string][]float64{}}
 		for _, k := range allTestKeys() {
-			s.Tests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), testNoise, 1)
+			s.Tests[k.String()] = noisyScores(rng, sv.PairLabels(c.Tests[k]), testNoise, 1)
 		}
 		return &EncoderRound{Encoder: name, Dim: 4, scores: s}
 	}
@@ -136,17 +137,17 @@ func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
 		for i, x := range ft {
 			echo[i] = x + 0.3*rng.NormFloat64()
 		}
-		if stats.AUC(FuseCosines([][]float64{ft, echo}, []float64{1, 1}), dev) >= stats.AUC(ft, dev)+0.001 {
+		if stats.AUC(fuseCosines([][]float64{ft, echo}, []float64{1, 1}), dev) >= stats.AUC(ft, dev)+0.001 {
 			chance++
 		}
-		c, err := ChooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "echo": echo}, dev)
+		c, err := chooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "echo": echo}, dev)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(c.Parts) > 1 {
 			echoed++
 		}
-		c, err = ChooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "tfidf": noisyScores(rng, dev, 1.0, 1)}, dev)
+		c, err = chooseMixedFT(map[string][]float64{"ngram-metric_ft": ft, "tfidf": noisyScores(rng, dev, 1.0, 1)}, dev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,11 +171,11 @@ func TestChooseMixedFTNeedsASignificantGain(t *testing.T) {
 func TestMixedFTFusesOwnScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c, rr := mixedTestRound()
-	s := &pairScores{Dev: noisyScores(rng, PairLabels(c.Dev), 0.5, 1), Tests: map[string][]float64{},
-		CosDev: noisyScores(rng, PairLabels(c.Dev), 0.5, -1), CosTests: map[string][]float64{}}
+	s := &pairScores{Dev: noisyScores(rng, sv.PairLabels(c.Dev), 0.5, 1), Tests: map[string][]float64{},
+		CosDev: noisyScores(rng, sv.PairLabels(c.Dev), 0.5, -1), CosTests: map[string][]float64{}}
 	for _, k := range allTestKeys() {
-		s.Tests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), 0.5, 1)
-		s.CosTests[k.String()] = noisyScores(rng, PairLabels(c.Tests[k]), 0.5, -1)
+		s.Tests[k.String()] = noisyScores(rng, sv.PairLabels(c.Tests[k]), 0.5, 1)
+		s.CosTests[k.String()] = noisyScores(rng, sv.PairLabels(c.Tests[k]), 0.5, -1)
 	}
 	er, err := rr.mixedFT(map[string]*EncoderRound{"ngram-metric_ft": {Encoder: "ngram-metric_ft", Dim: 4, scores: s}})
 	if err != nil {

@@ -46,7 +46,7 @@ func TestManifestRecordsResolvedComponents(t *testing.T) {
 	cfg.Rounds = 1
 	cfg.RowSettings = map[string]map[string]string{"test-opts": {"mode": "preset", "window": "5"}}
 	cfg.Settings = map[string]string{"test-opts.window": "7"}
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestValidateRejectsSettingsNoEncoderHas(t *testing.T) {
 // lists the known ones.
 func TestPresetsApply(t *testing.T) {
 	for _, p := range Presets() {
-		cfg := DefaultTable2Config()
+		cfg := DefaultConfig()
 		pairs := pairs.DefaultPairConfig()
 		if _, err := p.Apply(&cfg, &pairs); err != nil {
 			t.Errorf("%s: %v", p.Name, err)
@@ -117,7 +117,7 @@ func TestPresetsApply(t *testing.T) {
 		}
 	}
 	q, _ := PresetNamed("quick")
-	cfg, pairs := DefaultTable2Config(), pairs.DefaultPairConfig()
+	cfg, pairs := DefaultConfig(), pairs.DefaultPairConfig()
 	res, err := q.Apply(&cfg, &pairs)
 	if err != nil || cfg.Rounds != 1 || cfg.FitMaxTexts != 20000 || pairs.MaxTestPairs != 1000 || !q.Quick {
 		t.Errorf("quick: %v rounds %d fit %d test pairs %d", err, cfg.Rounds, cfg.FitMaxTexts, pairs.MaxTestPairs)
@@ -129,7 +129,7 @@ func TestPresetsApply(t *testing.T) {
 		t.Errorf("quick table keys %v", res.TableKeys)
 	}
 	b, _ := PresetNamed("best-cpu")
-	cfg = DefaultTable2Config()
+	cfg = DefaultConfig()
 	if res, err := b.Apply(&cfg, &pairs); err != nil || strings.Join(cfg.Encoders, ",") != "tfidf,transformer,transformer_ft" ||
 		len(cfg.Mixed) != 0 || pairs.BaseNegatives != "any" || !strings.Contains(strings.Join(res.TableKeys, ","), "encoders") {
 		t.Errorf("best-cpu: %v %v mixed %v base negatives %q", err, cfg.Encoders, cfg.Mixed, pairs.BaseNegatives)

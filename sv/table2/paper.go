@@ -1,6 +1,8 @@
 package table2
 
 import (
+	"github.com/roleprint/roleprint/sv"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -155,35 +157,16 @@ func PaperTable2Cell(model string, k pairs.TestKey) (PaperCell, bool) {
 	return PaperCell{}, false
 }
 
-var (
-	counterpartMu sync.RWMutex
-	counterparts  = map[string]string{
-		// The paper's "LIWC" row scores LIWC categories with the LSM
-		// metric (Ireland & Pennebaker's Language Style Matching), which
-		// is our "lsm" row; "liwc" (a LIWC-like style vector compared by
-		// cosine) has no published counterpart.
+// The paper's counterparts of the rows this package defines. The paper's
+// "LIWC" row scores LIWC categories with the LSM metric (Ireland &
+// Pennebaker's Language Style Matching), which is our "lsm" row; "liwc" (a
+// LIWC-like style vector compared by cosine) has no published counterpart.
+func init() {
+	for enc, model := range map[string]string{
 		"lsm": "LIWC", MixedName: "Mixed Features",
 		"lisa": "LISA", "stel": "STEL", "sbert": "SBERT", "roberta": "RoBERTa", "luar": "LUAR",
 		"stel_ft": "STELft", "sbert_ft": "SBERTft", "roberta_ft": "RoBERTaft", "luar_ft": "LUARft",
+	} {
+		sv.RegisterPaperCounterpart(enc, model)
 	}
-)
-
-// RegisterPaperCounterpart sets the paper's Table 2 model shown beside
-// encoder in reports (an encoder package calls it in init, for example
-// ("roberta-onnx", "RoBERTa")).
-func RegisterPaperCounterpart(encoder, paperModel string) {
-	counterpartMu.Lock()
-	defer counterpartMu.Unlock()
-	counterparts[encoder] = paperModel
-}
-
-// PaperCounterpart returns the paper's model set beside encoder, or "".
-// "lsm" sits beside LIWC (the paper's LIWC row is LIWC categories scored
-// by LSM), "mixed" beside Mixed Features, names of the paper's pretrained
-// models ("luar", "sbert_ft", ...) beside theirs; "liwc" (our LIWC-like
-// vector under cosine) beside none.
-func PaperCounterpart(encoder string) string {
-	counterpartMu.RLock()
-	defer counterpartMu.RUnlock()
-	return counterparts[encoder]
 }

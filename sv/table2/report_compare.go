@@ -8,14 +8,14 @@ import (
 )
 
 // writeComparisons writes the report's section on t.Comparisons.
-func (t *Table2) writeComparisons(w io.Writer) {
+func (t *Result) writeComparisons(w io.Writer) {
 	if len(t.Comparisons) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "## Best fine-tuned against best untuned row (paired bootstrap)\n\n")
 	fmt.Fprintf(w, "AUC(fine-tuned) − AUC(untuned) ×100, mean over rounds, with a %.0f %% interval from %d paired replicates "+
 		"(each round's test pairs redrawn, the same draw for both rows); \"P(≤ 0)\" is the share of replicates where the "+
-		"fine-tuned row is not above. Both rows are chosen on these test means.\n\n", 100*CompareConfidence, CompareReplicates)
+		"fine-tuned row is not above. Both rows are chosen on these test means.\n\n", 100*compareConfidence, compareReplicates)
 	fmt.Fprintf(w, "| Test set | Fine-tuned | Untuned | Pairs | Difference | Interval | P(≤ 0) |\n|---|---|---|---:|---:|---|---:|\n")
 	for _, c := range t.Comparisons {
 		name := c.Test

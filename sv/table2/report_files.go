@@ -23,7 +23,7 @@ const (
 	ManifestFile   = "manifest.json"
 )
 
-// csvHeader is the CSV column order; the names are Table2Row's JSON keys.
+// csvHeader is the CSV column order; the names are Row's JSON keys.
 var csvHeader = []string{
 	"encoder", "exposure", "level", "auc_mean", "auc_std", "average_precision_mean", "average_precision_std", "acc_mean", "acc_std", "f1_mean", "f1_std",
 	"best_acc_mean", "best_acc_std", "best_f1_mean", "best_f1_std", "eer_mean", "eer_std", "rounds", "pairs",
@@ -32,7 +32,7 @@ var csvHeader = []string{
 
 // WriteCSV writes the rows as CSV with a header (csvHeader); undefined
 // values are empty cells.
-func (t *Table2) WriteCSV(w io.Writer) error {
+func (t *Result) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err
@@ -58,9 +58,9 @@ func (t *Table2) WriteCSV(w io.Writer) error {
 
 // WriteReport writes the result into dir (created when missing): the
 // Markdown table (ReportMarkdown), CSV (ReportCSV), Parquet (ReportParquet)
-// and JSON (ReportJSON, the whole Table2) reports, and the manifest
+// and JSON (ReportJSON, the whole Result) reports, and the manifest
 // (ManifestFile) when m is not nil. Every file is written atomically.
-func (t *Table2) WriteReport(dir string, m *Manifest) error {
+func (t *Result) WriteReport(dir string, m *Manifest) error {
 	var md bytes.Buffer
 	if err := t.WriteMarkdown(&md); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
 )
 
 // pct formats a fraction as the paper prints it: "85.75 ±0.51" (×100).
@@ -24,12 +25,12 @@ func pct(mean, std stats.Float) string {
 
 // rowIndex indexes rows by encoder and test set and lists the encoders
 // in order of first appearance.
-func rowIndex(rows []Table2Row) (map[string]map[pairs.TestKey]Table2Row, []string) {
-	idx := map[string]map[pairs.TestKey]Table2Row{}
+func rowIndex(rows []Row) (map[string]map[pairs.TestKey]Row, []string) {
+	idx := map[string]map[pairs.TestKey]Row{}
 	var order []string
 	for _, r := range rows {
 		if idx[r.Encoder] == nil {
-			idx[r.Encoder] = map[pairs.TestKey]Table2Row{}
+			idx[r.Encoder] = map[pairs.TestKey]Row{}
 			order = append(order, r.Encoder)
 		}
 		idx[r.Encoder][pairs.TestKey{Exposure: pairs.Exposure(r.Exposure), Level: pairs.Level(r.Level)}] = r
@@ -50,7 +51,7 @@ func table2Header(w io.Writer, first string) {
 
 // writeRow writes one Table 2 line: the row name, then AUC, ACC and F1
 // (mean ± std, ×100) of level l for each exposure.
-func writeRow(w io.Writer, name string, cells map[pairs.TestKey]Table2Row, l pairs.Level) {
+func writeRow(w io.Writer, name string, cells map[pairs.TestKey]Row, l pairs.Level) {
 	fmt.Fprintf(w, "| %s |", name)
 	for _, e := range pairs.Exposures {
 		r := cells[pairs.TestKey{Exposure: e, Level: l}]
@@ -62,13 +63,13 @@ func writeRow(w io.Writer, name string, cells map[pairs.TestKey]Table2Row, l pai
 // WriteTableMarkdown writes only this run's Table 2 in the paper's layout
 // (levels as blocks; AUC, ACC, F1 ×100 with ± the standard deviation over
 // rounds): what `roleprint reproduce` prints.
-func (t *Table2) WriteTableMarkdown(w io.Writer) error {
+func (t *Result) WriteTableMarkdown(w io.Writer) error {
 	ew := &errWriter{w: w}
 	t.writeTable(ew)
 	return ew.err
 }
 
-func (t *Table2) writeTable(ew *errWriter) {
+func (t *Result) writeTable(ew *errWriter) {
 	idx, order := rowIndex(t.Rows)
 	fmt.Fprintf(ew, "## Table 2: speaker verification (mean ± std over %d rounds, seeds %s)\n\n", t.Config.Rounds, seedList(t))
 	fmt.Fprintf(ew, "ACC and F1 at the threshold that maximises %s on the dev pairs; values ×100.\n\n", t.Config.Criterion)
@@ -86,7 +87,7 @@ func (t *Table2) writeTable(ew *errWriter) {
 // (WriteTableMarkdown), the same cells beside the paper's published rows,
 // best-threshold ACC and F1 and the EER, the pairs per round, and the
 // skipped encoders and notes.
-func (t *Table2) WriteMarkdown(w io.Writer) error {
+func (t *Result) WriteMarkdown(w io.Writer) error {
 	idx, order := rowIndex(t.Rows)
 	ew := &errWriter{w: w}
 	t.writeTable(ew)
@@ -108,7 +109,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 		}
 		for _, enc := range order {
 			name := enc
-			if pm := PaperCounterpart(enc); pm != "" {
+			if pm := sv.PaperCounterpart(enc); pm != "" {
 				name += " (cf. " + pm + ")"
 			}
 			writeRow(ew, name, idx[enc], l)
@@ -165,7 +166,7 @@ func (t *Table2) WriteMarkdown(w io.Writer) error {
 	return ew.err
 }
 
-func seedList(t *Table2) string {
+func seedList(t *Result) string {
 	var s []string
 	for r := 0; r < t.Config.Rounds; r++ {
 		s = append(s, fmt.Sprint(t.Config.Seed+int64(r)))

@@ -21,7 +21,7 @@ import (
 func TestReportFormatsAgree(t *testing.T) {
 	cfg := testConfig()
 	cfg.Rounds = 1
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +31,12 @@ func TestReportFormatsAgree(t *testing.T) {
 	}
 	want := res.Rows
 
-	fromParquet, err := data.ReadParquet[Table2Row](filepath.Join(dir, ReportParquet))
+	fromParquet, err := data.ReadParquet[Row](filepath.Join(dir, ReportParquet))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fromJSON struct {
-		Rows []Table2Row `json:"rows"`
+		Rows []Row `json:"rows"`
 	}
 	b, err := os.ReadFile(filepath.Join(dir, ReportJSON))
 	if err != nil {
@@ -47,7 +47,7 @@ func TestReportFormatsAgree(t *testing.T) {
 	}
 	fromCSV := readCSVRows(t, filepath.Join(dir, ReportCSV))
 
-	for name, got := range map[string][]Table2Row{"parquet": fromParquet, "json": fromJSON.Rows, "csv": fromCSV} {
+	for name, got := range map[string][]Row{"parquet": fromParquet, "json": fromJSON.Rows, "csv": fromCSV} {
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d rows, want %d", name, len(got), len(want))
 		}
@@ -72,7 +72,7 @@ func TestReportFormatsAgree(t *testing.T) {
 }
 
 // readCSVRows parses a table2.csv back into rows by its header.
-func readCSVRows(t *testing.T, path string) []Table2Row {
+func readCSVRows(t *testing.T, path string) []Row {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -82,7 +82,7 @@ func readCSVRows(t *testing.T, path string) []Table2Row {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []Table2Row
+	var rows []Row
 	for _, rec := range recs[1:] {
 		m := map[string]any{}
 		for i, k := range recs[0] {
@@ -100,7 +100,7 @@ func readCSVRows(t *testing.T, path string) []Table2Row {
 			}
 		}
 		js, _ := json.Marshal(m)
-		var r Table2Row
+		var r Row
 		if err := json.Unmarshal(js, &r); err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func readCSVRows(t *testing.T, path string) []Table2Row {
 }
 
 // rowDiff describes how two rows differ (NaN equals NaN), or "".
-func rowDiff(a, b Table2Row) string {
+func rowDiff(a, b Row) string {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	if !bytes.Equal(ja, jb) {

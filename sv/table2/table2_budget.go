@@ -1,9 +1,11 @@
 package table2
 
-// The default run's time budgets, in one place. SelectRows adds the
+import "github.com/roleprint/roleprint/sv"
+
+// The default run's time budgets, in one place. selectRows adds the
 // costly rows (GoMLX encoders, fine-tuned rows) only while the estimate
 // of the whole run (building the pairs and every selected row, over
-// DefaultRounds rounds, for the measured Workload on this machine) stays
+// DefaultRounds rounds, for the measured sv.Workload on this machine) stays
 // within the budget of its inputs. Each budget is its goal minus the
 // ±30 % an estimate may miss by, so that a run the estimate puts at the
 // budget still meets the goal.
@@ -16,14 +18,9 @@ const (
 	// 11 minutes, so that the four shared corpora (146k utterances) stay
 	// within issue 18's 15 minutes on 2 cores (11 min × 1.3 = 14.3 min).
 	FilesBudgetSeconds = 660.0
-	// DefaultRowBudgetSeconds is the budget used when no workload was
-	// measured (SelectRows on ReferenceWorkload): the embedded corpus's.
-	DefaultRowBudgetSeconds = EmbeddedBudgetSeconds
-	// CalibrationTexts and CalibrationSteps size one row's calibration
-	// (CalibrateRow): it embeds CalibrationTexts of the run's utterances
-	// twice and trains CalibrationSteps steps.
-	CalibrationTexts = 256
-	CalibrationSteps = 5
+	// defaultRowBudgetSeconds is the budget used when no workload was
+	// measured (selectRows on referenceWorkload): the embedded corpus's.
+	defaultRowBudgetSeconds = EmbeddedBudgetSeconds
 )
 
 // DefaultRounds is the number of rounds the default-row budget is
@@ -34,7 +31,7 @@ const DefaultRounds = 3
 // BudgetFor returns the budget of a default run with workload w:
 // EmbeddedBudgetSeconds for the embedded corpus, FilesBudgetSeconds for
 // input files.
-func BudgetFor(w Workload) float64 {
+func BudgetFor(w sv.Workload) float64 {
 	if w.Embedded {
 		return EmbeddedBudgetSeconds
 	}

@@ -33,8 +33,8 @@ type CalibrationOptions struct {
 	// replaces the cached one).
 	Fresh bool
 	// Config supplies the encoder options (batch size, cache folder,
-	// settings) the rows will run with; nil uses DefaultTable2Config.
-	Config *Table2Config
+	// settings) the rows will run with; nil uses DefaultConfig.
+	Config *Config
 	// Logf receives one line per row calibrated or loaded. Nil discards.
 	Logf func(format string, args ...any)
 }
@@ -49,28 +49,28 @@ type calibrationFile struct {
 	Settings map[string]string `json:"settings"`
 	Measured time.Time         `json:"measured"`
 	Seconds  float64           `json:"calibration_s"`
-	Cost     RowCost           `json:"cost"`
+	Cost     sv.RowCost        `json:"cost"`
 }
 
 // CalibrateRows returns cost models measured on this machine for the
-// candidates that ask for one (DefaultRow.Calibrate) and that could be
+// candidates that ask for one (sv.Row.Calibrate) and that could be
 // defaults here: registered, their assets installed, env's backend set,
 // and their committed estimate for env's workload (if any) within 1.5
 // budgets (a row far over it is skipped without measuring). Each comes
 // from the cache when a calibration of the same row, backend, program
-// version and row settings is there, else from CalibrateRow on corpus (the
+// version and row settings is there, else from calibrateRow on corpus (the
 // run's first round), then cached. A row whose calibration fails is left
 // out (its committed cost applies) and the error is logged.
-func CalibrateRows(ctx context.Context, candidates []DefaultRow, env RowEnvironment, corpus *pairs.PairCorpus, opts CalibrationOptions) map[string]RowCost {
+func CalibrateRows(ctx context.Context, candidates []sv.Row, env RowEnvironment, corpus *pairs.PairCorpus, opts CalibrationOptions) map[string]sv.RowCost {
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	out := map[string]RowCost{}
+	out := map[string]sv.RowCost{}
 	if corpus == nil {
 		return out
 	}
-	w := ReferenceWorkload()
+	w := referenceWorkload()
 	if env.Workload != nil {
 		w = *env.Workload
 	}
@@ -113,8 +113,8 @@ func CalibrateRows(ctx context.Context, candidates []DefaultRow, env RowEnvironm
 }
 
 // calibrationSettings are row r's settings during its calibration.
-func calibrationSettings(r DefaultRow, cfg *Table2Config) map[string]string {
-	c := DefaultTable2Config()
+func calibrationSettings(r sv.Row, cfg *Config) map[string]string {
+	c := DefaultConfig()
 	if cfg != nil {
 		c = *cfg
 	}
@@ -181,12 +181,12 @@ func calibrationKey(row, backend, version string, settings map[string]string) st
 
 // calibrateCached returns the cached calibration of r on backend, or
 // measures and caches it.
-func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *pairs.PairCorpus, opts CalibrationOptions) (RowCost, bool, error) {
+func calibrateCached(ctx context.Context, r sv.Row, backend string, corpus *pairs.PairCorpus, opts CalibrationOptions) (sv.RowCost, bool, error) {
 	dir := opts.Dir
 	if dir == "" {
 		cache, err := assets.CacheDir()
 		if err != nil {
-			return RowCost{}, false, err
+			return sv.RowCost{}, false, err
 		}
 		dir = filepath.Join(cache, "calibration")
 	}
@@ -203,9 +203,9 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 		}
 	}
 	t := time.Now()
-	c, err := CalibrateRow(ctx, r, backend, corpus, opts.Config)
+	c, err := calibrateRow(ctx, r, backend, corpus, opts.Config)
 	if err != nil {
-		return RowCost{}, false, err
+		return sv.RowCost{}, false, err
 	}
 	f := calibrationFile{Key: key, Row: r.Name, Backend: backend, Version: version, Settings: settings,
 		Measured: time.Now().UTC(), Seconds: time.Since(t).Seconds(), Cost: c}
@@ -223,14 +223,14 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 	return c, false, nil
 }
 
-// CalibrateRow measures row r's per-unit costs on backend with a short
+// calibrateRow measures row r's per-unit costs on backend with a short
 // run on corpus (the run's first round): it builds the encoder with the
-// row's settings and CalibrationSettings, fits it on CalibrationTexts
+// row's settings and CalibrationSettings, fits it on sv.CalibrationTexts
 // training texts when it is a Fitter, trains it when the row is
-// fine-tuned (CalibrationSteps steps: PerStep from the time between the
+// fine-tuned (sv.CalibrationSteps steps: PerStep from the time between the
 // end of the second step and the last, the rest of the training time counted in
-// Fixed; a row without DefaultRow.Steps trains on all of the corpus's
-// pairs and gets PerTrainPair), and embeds CalibrationTexts dev/test utterances twice (the
+// Fixed; a row without sv.Row.Steps trains on all of the corpus's
+// pairs and gets PerTrainPair), and embeds sv.CalibrationTexts dev/test utterances twice (the
 // second pass gives PerEvalToken for the row's committed TokenLimit, the
 // first pass's extra time — compiling, centring — goes to Fixed). The
 // committed cost of the backend, if any, supplies TokenLimit and the
@@ -238,14 +238,14 @@ func calibrateCached(ctx context.Context, r DefaultRow, backend string, corpus *
 // seconds (meter.secondsTo). Measured on onnx on the 2-core machine: 2 s
 // (transformer), 15 s (use-lite), 45 s (transformer_ft) at load 11,
 // once per program version and settings (then cached).
-func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *pairs.PairCorpus, cfg *Table2Config) (RowCost, error) {
+func calibrateRow(ctx context.Context, r sv.Row, backend string, corpus *pairs.PairCorpus, cfg *Config) (sv.RowCost, error) {
 	key := backendKey(backend)
 	if !r.GoMLX {
 		key = "" // a CPU row's costs do not depend on the backend
 	}
 	c := r.Costs[key]
 	c.Fixed, c.PerEvalText, c.PerEvalToken, c.PerStep = 0, 0, 0, 0
-	base := DefaultTable2Config()
+	base := DefaultConfig()
 	if cfg != nil {
 		base = *cfg
 	}
@@ -262,7 +262,7 @@ func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *pai
 		defer cl.Close()
 	}
 	if f, ok := enc.(sv.Fitter); ok {
-		if err := f.Fit(ctx, sv.TrainTexts(corpus, CalibrationTexts)); err != nil {
+		if err := f.Fit(ctx, sv.TrainTexts(corpus, sv.CalibrationTexts)); err != nil {
 			return c, fmt.Errorf("fit: %w", err)
 		}
 	}
@@ -302,7 +302,7 @@ func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *pai
 			fixed += max(0, train-c.PerStep*float64(steps))
 		}
 	}
-	texts := calibrationTexts(corpus, CalibrationTexts)
+	texts := calibrationTexts(corpus, sv.CalibrationTexts)
 	if len(texts) == 0 {
 		return c, errors.New("no dev or test utterances to embed")
 	}
@@ -316,14 +316,17 @@ func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *pai
 		return c, fmt.Errorf("embed: %w", err)
 	}
 	second := t.seconds()
-	var sample Workload
-	sample.EvalTexts = len(texts)
+	// Token slots as sv.Workload.EvalTokens counts them: words plus one,
+	// cut to the row's limit.
+	var slots int
 	for _, s := range texts {
-		n := int32(len(strings.Fields(s)))
-		sample.evalWords = append(sample.evalWords, n)
-		sample.EvalWords += int(n)
+		n := len(strings.Fields(s)) + 1
+		if c.TokenLimit > 0 {
+			n = min(n, c.TokenLimit)
+		}
+		slots += n
 	}
-	c.PerEvalToken = second / float64(max(1, sample.EvalTokens(c.TokenLimit)))
+	c.PerEvalToken = second / float64(max(1, slots))
 	c.Fixed = fixed + max(0, first-second)
 	c.Source = fmt.Sprintf("calibrated on %s %s: %d steps, %d utterances, idle-equivalent seconds (load %s)", backend, time.Now().UTC().Format("2006-01-02 15:04"), steps, len(texts), loadAverage())
 	return c, nil
@@ -334,7 +337,7 @@ func CalibrateRow(ctx context.Context, r DefaultRow, backend string, corpus *pai
 func calibrationTexts(c *pairs.PairCorpus, n int) []string {
 	seen := map[string]bool{}
 	var all []string
-	for _, s := range evalSets(c) {
+	for _, s := range sv.EvalSets(c) {
 		for _, t := range s.Texts {
 			if !seen[t] {
 				seen[t] = true

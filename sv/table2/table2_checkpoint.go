@@ -79,7 +79,7 @@ func corpusKey(c *pairs.PairCorpus) string {
 }
 
 // encoderKey adds the encoder's name, options and the cap on its fitting
-// texts (Table2Config.FitMaxTexts, which changes what a Fitter learns) to
+// texts (Config.FitMaxTexts, which changes what a Fitter learns) to
 // a corpus key.
 func encoderKey(corpus, name string, o sv.EncoderOptions, fitMax int) string {
 	h := sha256.New()

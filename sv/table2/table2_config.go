@@ -10,20 +10,20 @@ import (
 	"github.com/roleprint/roleprint/sv"
 )
 
-// DefaultEncoders are the rows of DefaultTable2Config: the CPU-cheap
+// DefaultEncoders are the rows of DefaultConfig: the CPU-cheap
 // baselines of package sv/baseline (which must be imported for its
 // encoders to be registered). Encoders whose assets are not installed are
-// skipped with a note unless Table2Config.SkipMissing is false.
-// `roleprint reproduce` chooses its rows with SelectDefaultRows instead,
+// skipped with a note unless Config.SkipMissing is false.
+// `roleprint reproduce` chooses its rows with selectDefaultRows instead,
 // which adds GoMLX rows (fine-tuned encoders, USE-Lite) when this
-// machine's assets and backend can afford them (see DefaultRow).
+// machine's assets and backend can afford them (see sv.Row).
 var DefaultEncoders = []string{"liwc", "lsm", "pos", "glove", "glove-sif", "tfidf"}
 
-// Table2Config configures RunTable2, the experiment behind the paper's
+// Config configures RunConfig, the experiment behind the paper's
 // Table 2: every encoder × exposure × level, over several rounds. Use
-// DefaultTable2Config and change what you need; every field documents its
+// DefaultConfig and change what you need; every field documents its
 // default. The resolved config is written into the run manifest.
-type Table2Config struct {
+type Config struct {
 	// Encoders are the rows, by registered name (see EncoderNames). A name
 	// "x_ft" builds x, fine-tunes it on the round's training pairs (it must
 	// be Trainable) and reports it as "x_ft". Default DefaultEncoders.
@@ -64,7 +64,7 @@ type Table2Config struct {
 	Explicit []string `json:"explicit,omitempty" opt:"-"`
 	// RowSettings are encoder settings per row name ("x" also applies to
 	// "x_ft"), below every entry of Settings (see EncoderOptions); presets
-	// write them (Preset.Apply). RunTable2 fills it, when nil, with
+	// write them (Preset.Apply). RunConfig fills it, when nil, with
 	// DefaultPreset's settings of the rows it runs (for example the CPU
 	// training budget of "transformer_ft"), so the manifest records them;
 	// an empty map turns them off. Default nil.
@@ -73,8 +73,8 @@ type Table2Config struct {
 	// sets it; "" when none), for the manifest. Default "".
 	Preset string `json:"preset,omitempty" opt:"-"`
 	// Selection, when not nil, is how the rows were chosen (see
-	// SelectDefaultRows): the backend, the estimate and the rows left out,
-	// which RunTable2 reports as skipped. Default nil (rows as given).
+	// selectDefaultRows): the backend, the estimate and the rows left out,
+	// which RunConfig reports as skipped. Default nil (rows as given).
 	Selection *RowSelection `json:"selection,omitempty"`
 	// CheckpointDir, when not empty, keeps each (round, encoder) result
 	// there as it is computed (round-R/NAME.json, with its pair scores);
@@ -94,12 +94,12 @@ type Table2Config struct {
 	Progress func(stage string, done, total int) `json:"-"`
 }
 
-// DefaultTable2Config returns the paper's protocol with the CPU-cheap
-// encoders (see each field of Table2Config). It is the same on every
-// machine; Table2ConfigFor(SelectDefaultRows(...)) adds what this
+// DefaultConfig returns the paper's protocol with the CPU-cheap
+// encoders (see each field of Config). It is the same on every
+// machine; configFor(selectDefaultRows(...)) adds what this
 // machine can afford, as `roleprint reproduce` does.
-func DefaultTable2Config() Table2Config {
-	return Table2Config{
+func DefaultConfig() Config {
+	return Config{
 		Encoders:    slices.Clone(DefaultEncoders),
 		Mixed:       append([]string(nil), DefaultMixedParts...),
 		Rounds:      3,
@@ -111,7 +111,7 @@ func DefaultTable2Config() Table2Config {
 
 // Validate checks the config and returns the list of encoders to compute
 // (Encoders, then Mixed parts not among them), without duplicates.
-func (c *Table2Config) Validate() ([]string, error) {
+func (c *Config) Validate() ([]string, error) {
 	if c.Rounds < 1 {
 		return nil, fmt.Errorf("rounds = %d: need at least 1", c.Rounds)
 	}
@@ -162,7 +162,7 @@ func registered(name string) bool { return sv.IsRegistered(name) }
 // and then of x_ft), the global settings that the encoder has (all of them
 // for an encoder without registered options), then "name.key" settings
 // (for "x_ft", "x.key" and then "x_ft.key").
-func (c *Table2Config) EncoderOptions(name string, seed int64) sv.EncoderOptions {
+func (c *Config) EncoderOptions(name string, seed int64) sv.EncoderOptions {
 	base, _ := sv.SplitFineTuned(name)
 	o := sv.EncoderOptions{Backend: c.Backend, CacheDir: c.CacheDir, Seed: seed, BatchSize: c.BatchSize, Logf: c.Logf}
 	o.Settings = map[string]string{}
@@ -202,7 +202,7 @@ func (c *Table2Config) EncoderOptions(name string, seed int64) sv.EncoderOptions
 // apply in this config: "k=v" for each,
 // sorted, with "k=v (--set: w)" where the config's Settings override one.
 // It returns "" when the row has no registered settings.
-func (c *Table2Config) RowSettingsNote(name string) string {
+func (c *Config) RowSettingsNote(name string) string {
 	rs := c.RowSettingsFor(name)
 	if c.RowSettings == nil {
 		rs = DefaultRowSettings(name)
@@ -210,7 +210,7 @@ func (c *Table2Config) RowSettingsNote(name string) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	user := (&Table2Config{Settings: c.Settings}).EncoderOptions(name, 0).Settings
+	user := (&Config{Settings: c.Settings}).EncoderOptions(name, 0).Settings
 	kv := make([]string, 0, len(rs))
 	for k, v := range rs {
 		s := k + "=" + v
@@ -226,7 +226,7 @@ func (c *Table2Config) RowSettingsNote(name string) string {
 // checkSettings rejects a setting no encoder could read: "x.key" where x
 // registered options without key, or a global key none of run has (when
 // all of them registered options).
-func (c *Table2Config) checkSettings(run []string) error {
+func (c *Config) checkSettings(run []string) error {
 	keys := make([]string, 0, len(c.Settings))
 	for k := range c.Settings {
 		keys = append(keys, k)

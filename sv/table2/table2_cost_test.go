@@ -17,36 +17,14 @@ import (
 	"github.com/roleprint/roleprint/sv"
 )
 
-// TestRowCostSeconds checks the cost formula term by term, with texts cut
-// to the token limit.
-func TestRowCostSeconds(t *testing.T) {
-	w := Workload{EvalTexts: 2, EvalWords: 0, TrainTexts: 10, TrainPairs: 100, evalWords: []int32{3, 40}}
-	if got := w.EvalTokens(0); got != 4+41 {
-		t.Errorf("EvalTokens(0) = %d, want 45", got)
-	}
-	if got := w.EvalTokens(32); got != 4+32 {
-		t.Errorf("EvalTokens(32) = %d, want 36", got)
-	}
-	c := RowCost{Fixed: 1, PerEvalText: 0.5, PerEvalToken: 0.01, TokenLimit: 32, PerTrainText: 0.1, PerTrainPair: 0.001, PerStep: 2}
-	want := 1 + 0.5*2 + 0.01*36 + 0.1*10 + 0.001*100 + 2*7
-	if got := c.Seconds(w, 7); math.Abs(got-want) > 1e-12 {
-		t.Errorf("Seconds = %v, want %v", got, want)
-	}
-	// A hand-built workload spreads its words evenly.
-	h := Workload{EvalTexts: 10, EvalWords: 100}
-	if got := h.EvalTokens(5); got != 50 {
-		t.Errorf("hand-built EvalTokens(5) = %d, want 50", got)
-	}
-}
-
 // TestMeasureWorkload counts the distinct dev/test texts, their words, the
 // training texts and pairs of a fixture corpus.
 func TestMeasureWorkload(t *testing.T) {
 	c := fixtureCorpus(1, 6, 6, 40, 0.3)
-	w := MeasureWorkload(c)
+	w := sv.MeasureWorkload(c)
 	texts := map[string]bool{}
 	words := 0
-	for _, s := range evalSets(c) {
+	for _, s := range sv.EvalSets(c) {
 		for _, x := range s.Texts {
 			if !texts[x] {
 				texts[x] = true
@@ -68,15 +46,15 @@ func TestMeasureWorkload(t *testing.T) {
 // with the workload named, for a large one; calibrated costs take
 // precedence over committed ones; file inputs get the larger budget.
 func TestSelectRowsScalesWithWorkload(t *testing.T) {
-	steps := func(w Workload, s map[string]string) int { return min(150, (w.TrainPairs+31)/32) }
-	cands := []DefaultRow{
-		{Name: "liwc", Quick: true, Costs: map[string]RowCost{"": {PerEvalText: 1e-4}}},
-		{Name: "net_ft", GoMLX: true, Steps: steps, Costs: map[string]RowCost{"onnx": {Fixed: 5, PerEvalToken: 1e-5, TokenLimit: 32, PerStep: 0.5}}},
+	steps := func(w sv.Workload, s map[string]string) int { return min(150, (w.TrainPairs+31)/32) }
+	cands := []sv.Row{
+		{Name: "liwc", Quick: true, Costs: map[string]sv.RowCost{"": {PerEvalText: 1e-4}}},
+		{Name: "net_ft", GoMLX: true, Steps: steps, Costs: map[string]sv.RowCost{"onnx": {Fixed: 5, PerEvalToken: 1e-5, TokenLimit: 32, PerStep: 0.5}}},
 	}
 	env := testEnv("onnx", "onnxruntime")
-	small := Workload{Embedded: true, EvalTexts: 5000, EvalWords: 50000, TrainPairs: 640}
+	small := sv.Workload{Embedded: true, EvalTexts: 5000, EvalWords: 50000, TrainPairs: 640}
 	env.Workload = &small
-	sel := SelectRows(cands, env, false)
+	sel := selectRows(cands, env, false)
 	// net_ft: 5 + 1e-5·5000·11 + 0.5·20 = 15.55 s/round.
 	if !slices.Contains(sel.Rows, "net_ft") || math.Abs(sel.Seconds["net_ft"]-15.55) > 1e-9 {
 		t.Fatalf("small workload: rows %v, seconds %v", sel.Rows, sel.Seconds)
@@ -84,9 +62,9 @@ func TestSelectRowsScalesWithWorkload(t *testing.T) {
 	if len(sel.Estimates) != 2 || sel.Estimates[1].Steps != 20 || sel.BudgetSeconds != EmbeddedBudgetSeconds {
 		t.Errorf("estimates %+v budget %v", sel.Estimates, sel.BudgetSeconds)
 	}
-	big := Workload{Embedded: true, EvalTexts: 20000, EvalWords: 400000, TrainPairs: 37000}
+	big := sv.Workload{Embedded: true, EvalTexts: 20000, EvalWords: 400000, TrainPairs: 37000}
 	env.Workload = &big
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	if slices.Contains(sel.Rows, "net_ft") {
 		t.Fatalf("big workload on the embedded budget: net_ft selected (%v s/round)", sel.Seconds["net_ft"])
 	}
@@ -95,20 +73,20 @@ func TestSelectRowsScalesWithWorkload(t *testing.T) {
 	}
 	// The same inputs as files: the 11-minute budget affords it.
 	big.Embedded = false
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	if !slices.Contains(sel.Rows, "net_ft") || sel.BudgetSeconds != FilesBudgetSeconds {
 		t.Errorf("files: rows %v budget %v", sel.Rows, sel.BudgetSeconds)
 	}
 	// A calibration that measured a slow step on this machine wins.
-	env.Costs = map[string]RowCost{"net_ft": {Fixed: 5, PerStep: 5}}
-	sel = SelectRows(cands, env, false)
+	env.Costs = map[string]sv.RowCost{"net_ft": {Fixed: 5, PerStep: 5}}
+	sel = selectRows(cands, env, false)
 	if slices.Contains(sel.Rows, "net_ft") || sel.Seconds["net_ft"] != 5+5*150 {
 		t.Errorf("calibrated: rows %v seconds %v", sel.Rows, sel.Seconds)
 	}
 	// Pair building counts in the total.
 	env.Costs = nil
 	big.PairsSeconds = 10
-	sel = SelectRows(cands, env, false)
+	sel = selectRows(cands, env, false)
 	var rows float64
 	for _, e := range sel.Estimates {
 		rows += e.Seconds
@@ -177,21 +155,21 @@ func init() {
 // wall time), and that CalibrateRows caches it by row, backend, version
 // and settings: a second call measures nothing, another setting does.
 func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
-	row := DefaultRow{Name: "test-steps_ft", GoMLX: true, Calibrate: true,
+	row := sv.Row{Name: "test-steps_ft", GoMLX: true, Calibrate: true,
 		CalibrationSettings: map[string]string{"max_steps": "4"},
-		Costs:               map[string]RowCost{"onnx": {TokenLimit: 32, PerStep: 0.5}},
-		Steps:               func(w Workload, s map[string]string) int { return 150 }}
+		Costs:               map[string]sv.RowCost{"onnx": {TokenLimit: 32, PerStep: 0.5}},
+		Steps:               func(w sv.Workload, s map[string]string) int { return 150 }}
 	corpus := fixtureCorpus(1, 6, 6, 40, 0.3)
 	env := testEnv("onnx", "onnxruntime")
 	env.Registered = func(string) bool { return true }
 	dir := t.TempDir()
 	// The row's own settings come from the run's configuration (a preset's
 	// row settings).
-	cfg := DefaultTable2Config()
+	cfg := DefaultConfig()
 	cfg.RowSettings = map[string]map[string]string{row.Name: {"max_steps": "150"}}
 	opts := CalibrationOptions{Dir: dir, Config: &cfg}
 	stepCalls.Store(0)
-	costs := CalibrateRows(context.Background(), []DefaultRow{row}, env, corpus, opts)
+	costs := CalibrateRows(context.Background(), []sv.Row{row}, env, corpus, opts)
 	c, ok := costs[row.Name]
 	if !ok {
 		t.Fatalf("no calibration: %v", costs)
@@ -212,24 +190,24 @@ func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
 		t.Fatalf("cache files %v", files)
 	}
 	calls := stepCalls.Load()
-	again := CalibrateRows(context.Background(), []DefaultRow{row}, env, corpus, opts)
+	again := CalibrateRows(context.Background(), []sv.Row{row}, env, corpus, opts)
 	if again[row.Name] != c || stepCalls.Load() != calls {
 		t.Errorf("second calibration not from the cache: %+v (encoder calls %d → %d)", again[row.Name], calls, stepCalls.Load())
 	}
 	// Fresh measures again; another row setting is another key.
-	CalibrateRows(context.Background(), []DefaultRow{row}, env, corpus, CalibrationOptions{Dir: dir, Fresh: true, Config: &cfg})
+	CalibrateRows(context.Background(), []sv.Row{row}, env, corpus, CalibrationOptions{Dir: dir, Fresh: true, Config: &cfg})
 	if stepCalls.Load() == calls {
 		t.Errorf("Fresh did not measure")
 	}
 	cfg.RowSettings = map[string]map[string]string{row.Name: {"max_steps": "150", "lr": "1"}}
-	CalibrateRows(context.Background(), []DefaultRow{row}, env, corpus, opts)
+	CalibrateRows(context.Background(), []sv.Row{row}, env, corpus, opts)
 	if files, _ = filepath.Glob(filepath.Join(dir, "test-steps_ft-*.json")); len(files) != 2 {
 		t.Errorf("another setting: cache files %v, want 2", files)
 	}
 	// A trainer without Steps gets its training time per training pair.
 	noSteps := row
 	noSteps.Name, noSteps.Steps = "test-steps_ft", nil
-	pc, err := CalibrateRow(context.Background(), noSteps, "onnx", corpus, nil)
+	pc, err := calibrateRow(context.Background(), noSteps, "onnx", corpus, nil)
 	if err != nil || pc.PerStep != 0 || pc.PerTrainPair*float64(len(corpus.Train)) < 4*stepTime.Seconds()/float64(runtime.NumCPU())*0.5 {
 		t.Errorf("no Steps: %+v, %v", pc, err)
 	}
@@ -240,7 +218,7 @@ func TestCalibrateRowMeasuresStepsAndTokens(t *testing.T) {
 		}
 	}
 	calls = stepCalls.Load()
-	CalibrateRows(context.Background(), []DefaultRow{row}, env, corpus, opts)
+	CalibrateRows(context.Background(), []sv.Row{row}, env, corpus, opts)
 	if stepCalls.Load() == calls {
 		t.Errorf("torn cache file trusted")
 	}

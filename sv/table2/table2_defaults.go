@@ -5,153 +5,18 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/roleprint/roleprint/data/assets"
 	"github.com/roleprint/roleprint/sv"
 )
 
-// DefaultRow is a candidate row of the default Table 2 run (`roleprint
-// reproduce` without --encoders): what it needs and what it costs, so
-// that SelectDefaultRows can include it when this machine can afford it
-// for the run's inputs and say why when it cannot.
-//
-// A row registers its own cost model (Costs, and Steps for a trainer that
-// runs by steps). A pure-Go fine-tuned row that passes over the training
-// pairs, for instance, registers per-utterance and per-pair costs measured
-// with a command named in a comment:
-//
-//	table2.RegisterDefaultRow(table2.DefaultRow{Name: "style_ft",
-//		Costs: map[string]table2.RowCost{"": {Fixed: 0.5, PerEvalText: 2e-5, PerTrainText: 1e-5, PerTrainPair: 3e-5}},
-//		Why:   "a sparse style metric trained on the pairs"})
-//
-// and may set Calibrate to have CalibrateRow measure them on this machine
-// instead (a CPU row's calibration fits, trains and embeds like a GoMLX
-// row's; a trainer without Steps trains once on the round's pairs and
-// gets PerTrainPair). A row not marked Quick must fit the budget
-// (BudgetFor) with the rows before it.
-type DefaultRow struct {
-	// Name is the row ("tfidf", "transformer_ft").
-	Name string `json:"name"`
-	// Assets are the `roleprint setup` steps the row needs ("glove",
-	// "use-lite"); the row is skipped, naming the command, while one is
-	// not installed.
-	Assets []string `json:"assets,omitempty"`
-	// GoMLX marks a row that runs on a GoMLX compute backend; its Costs
-	// are then keyed by backend, and Calibrate measures them on the run's
-	// backend.
-	GoMLX bool `json:"gomlx,omitempty"`
-	// Costs are the row's committed cost models (RowCost: seconds per
-	// eval utterance, per token, per training text, pair or step, plus a
-	// fixed part per round), by canonical backend name ("go", "onnx",
-	// "xla:cuda") for a GoMLX row, under "" for the others. A row
-	// registers its own: a pure-Go trainer (a sparse style metric) its
-	// PerTrainPair, a GoMLX trainer its PerStep with Steps, an encoder its
-	// PerEvalText or PerEvalToken. A CPU row's figures are measured
-	// constants (say with which command in a comment); a GoMLX row's are
-	// the fallback when it is not calibrated, and what a skipped row's
-	// note uses to name a faster backend. A GoMLX row without a cost for
-	// the run's backend (committed or calibrated) is not a default there.
-	Costs map[string]RowCost `json:"costs"`
-	// Steps returns the training steps one round takes for workload w
-	// with the row's effective encoder settings (the preset's row settings,
-	// DefaultRowSettings, below the user's); nil for rows that do not train by steps.
-	Steps func(w Workload, settings map[string]string) int `json:"-"`
-	// Calibrate, for a GoMLX row, lets CalibrateRow measure the row's
-	// per-unit costs on this machine's backend (a few steps and a few
-	// hundred utterances of the run's own inputs; cached, see
-	// CalibrateRow). CalibrationSettings are encoder settings for that
-	// short run on top of the row's (e.g. a small max_steps).
-	Calibrate           bool              `json:"calibrate,omitempty"`
-	CalibrationSettings map[string]string `json:"calibration_settings,omitempty"`
-	// Quick includes the row in the --quick preset (QuickTable2Config).
-	// Fine-tuned and other GoMLX rows are not: the preset must stay under
-	// a minute on 2 cores.
-	Quick bool `json:"quick,omitempty"`
-	// With names the row this one is shown beside: it is a default only
-	// together with that row, and its cost counts with it (the untrained
-	// "transformer" beside "transformer_ft").
-	With string `json:"with,omitempty"`
-	// Why says in a few words what the row adds (for the selection note).
-	Why string `json:"why,omitempty"`
-}
-
-var (
-	defaultRowsMu sync.Mutex
-	defaultRows   []DefaultRow
-	backendProbe  BackendProbe
-)
-
-// RegisterDefaultRow adds a candidate row of the default run, after those
-// registered before it (the table's row order). Packages call it from an
-// init function next to RegisterEncoder; registering a name twice or an
-// empty name panics.
-func RegisterDefaultRow(r DefaultRow) {
-	if r.Name == "" {
-		panic("sv: default row without a name")
-	}
-	defaultRowsMu.Lock()
-	defer defaultRowsMu.Unlock()
-	for _, o := range defaultRows {
-		if o.Name == r.Name {
-			panic("sv: default row registered twice: " + r.Name)
-		}
-	}
-	defaultRows = append(defaultRows, r.clone())
-}
-
-// DefaultRows returns the registered candidate rows in order: the
-// baselines of DefaultEncoders, then the rows other packages registered
-// (sv/neural: transformer, transformer_ft, use-lite, use-lite_ft).
-func DefaultRows() []DefaultRow {
-	defaultRowsMu.Lock()
-	defer defaultRowsMu.Unlock()
-	out := make([]DefaultRow, len(defaultRows))
-	for i, r := range defaultRows {
-		out[i] = r.clone()
-	}
-	return out
-}
-
-func (r DefaultRow) clone() DefaultRow {
-	r.Assets = slices.Clone(r.Assets)
-	r.Costs = maps.Clone(r.Costs)
-	r.CalibrationSettings = maps.Clone(r.CalibrationSettings)
-	return r
-}
-
-// BackendInfo is what a BackendProbe reports about a GoMLX backend.
-type BackendInfo struct {
-	// Name is the canonical backend ("go", "onnx", "xla:cuda").
-	Name string `json:"name"`
-	// Reason says why it was chosen ("ONNX Runtime found at ...",
-	// "--backend go").
-	Reason string `json:"reason"`
-	// Setups maps backends that are not installed to the command that
-	// installs them ("onnx" → "roleprint setup onnxruntime"), so a row
-	// skipped as too slow here can say what would enable it.
-	Setups map[string]string `json:"setups,omitempty"`
-}
-
-// BackendProbe resolves a backend name ("" = the automatic choice) the way
-// GoMLX encoders will. sv/neural installs sv/backend's rules with
-// SetBackendProbe; sv itself links no GoMLX.
-type BackendProbe func(name string) (BackendInfo, error)
-
-// SetBackendProbe installs the probe DetectRowEnvironment uses.
-func SetBackendProbe(p BackendProbe) {
-	defaultRowsMu.Lock()
-	defer defaultRowsMu.Unlock()
-	backendProbe = p
-}
-
 // RowEnvironment is what the default-row selection needs to know about
-// this machine. DetectRowEnvironment fills it from the asset cache and
-// the backend rules; tests and notebooks may build one by hand.
+// this machine: Resolve fills it from the asset cache and the backend
+// rules (or from Request.Machine), and the workload and costs it measures.
 type RowEnvironment struct {
 	// Backend is the GoMLX backend the run's GoMLX rows will use;
 	// empty when this program has no GoMLX encoders.
-	Backend BackendInfo `json:"backend"`
+	Backend sv.BackendInfo `json:"backend"`
 	// Installed reports whether a `roleprint setup` step's asset is in
 	// place. Nil counts every asset as installed.
 	Installed func(step string) bool `json:"-"`
@@ -159,30 +24,23 @@ type RowEnvironment struct {
 	// Nil asks sv's registry (NewEncoder).
 	Registered func(name string) bool `json:"-"`
 	// Workload is what one round of the run processes, measured on its
-	// inputs (MeasureWorkload); nil estimates for ReferenceWorkload (one
+	// inputs (MeasureWorkload); nil estimates for referenceWorkload (one
 	// round of the embedded corpus).
-	Workload *Workload `json:"workload,omitempty"`
+	Workload *sv.Workload `json:"workload,omitempty"`
 	// Costs are cost models measured on this machine by row name
 	// (CalibrateRows); they take precedence over the rows' committed
-	// DefaultRow.Costs.
-	Costs map[string]RowCost `json:"costs,omitempty"`
+	// sv.Row.Costs.
+	Costs map[string]sv.RowCost `json:"costs,omitempty"`
 }
 
-// DetectRowEnvironment describes this machine for the default-row
+// detectRowEnvironment describes this machine for the default-row
 // selection: the backend that backendName ("" = automatic) resolves to,
 // through the probe sv/neural installs (without it, no GoMLX rows are
 // considered), and the installed assets of `roleprint setup`'s steps
 // (data/assets). An invalid backend name is an error.
-func DetectRowEnvironment(backendName string) (RowEnvironment, error) {
-	defaultRowsMu.Lock()
-	probe := backendProbe
-	defaultRowsMu.Unlock()
+func detectRowEnvironment(backendName string) (RowEnvironment, error) {
 	env := RowEnvironment{Installed: installedStep}
-	if probe == nil {
-		env.Backend = BackendInfo{Name: "", Reason: "no GoMLX encoders in this program"}
-		return env, nil
-	}
-	info, err := probe(backendName)
+	info, err := sv.DetectBackend(backendName)
 	if err != nil {
 		return env, err
 	}
@@ -201,14 +59,14 @@ func installedStep(step string) bool {
 	return true
 }
 
-// RowSelection is the outcome of SelectDefaultRows: the rows of the
+// RowSelection is the outcome of selectDefaultRows: the rows of the
 // default run, the default Mixed Features parts, and every candidate left
 // out with its reason and the command that enables it. The runner records
 // it in its configuration (manifest.json, table2.json) and lists the
 // skipped rows in its report.
 type RowSelection struct {
 	// Backend is the GoMLX backend the selection was made for.
-	Backend BackendInfo `json:"backend"`
+	Backend sv.BackendInfo `json:"backend"`
 	// Quick is true for the --quick preset.
 	Quick bool `json:"quick"`
 	// Rows are the selected rows in table order; Mixed the parts of the
@@ -216,16 +74,16 @@ type RowSelection struct {
 	Rows  []string `json:"rows"`
 	Mixed []string `json:"mixed"`
 	// Workload is what the estimates are for (measured on the inputs, or
-	// ReferenceWorkload).
-	Workload Workload `json:"workload"`
+	// referenceWorkload).
+	Workload sv.Workload `json:"workload"`
 	// Estimates are the per-round estimates of the candidate rows on this
 	// backend (selected or not; rows without a cost model are absent), in
 	// candidate order; Seconds the same by row name.
 	Estimates []RowEstimate      `json:"estimates"`
 	Seconds   map[string]float64 `json:"seconds_per_round"`
 	// EstimatedSeconds is the estimate of the run over DefaultRounds
-	// rounds: reading the inputs (Workload.LoadSeconds), building the
-	// pairs (Workload.PairsSeconds) and the selected rows; BudgetSeconds the budget it had to fit (BudgetFor; 0 for
+	// rounds: reading the inputs (sv.Workload.LoadSeconds), building the
+	// pairs (sv.Workload.PairsSeconds) and the selected rows; BudgetSeconds the budget it had to fit (BudgetFor; 0 for
 	// --quick, whose rows are fixed).
 	EstimatedSeconds float64 `json:"estimated_seconds"`
 	BudgetSeconds    float64 `json:"budget_seconds"`
@@ -237,13 +95,13 @@ type RowSelection struct {
 	Setup string `json:"setup,omitempty"`
 }
 
-// SelectDefaultRows chooses the default rows for env among the registered
-// candidates (DefaultRows); see SelectRows.
-func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
-	return SelectRows(DefaultRows(), env, quick)
+// selectDefaultRows chooses the default rows for env among the registered
+// candidates (sv.Rows); see selectRows.
+func selectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
+	return selectRows(sv.Rows(), env, quick)
 }
 
-// SelectRows chooses the rows of a default run among candidates (listed
+// selectRows chooses the rows of a default run among candidates (listed
 // in their order), deciding the fine-tuned rows first (decisionOrder):
 //
 //   - a row whose encoder is not built into the program is left out
@@ -253,9 +111,9 @@ func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
 //   - a row waiting for an asset is skipped with its setup command;
 //   - a row marked Quick (a CPU baseline) is always kept; any other row
 //     (GoMLX and fine-tuned rows) needs a cost model for env's backend
-//     (calibrated, env.Costs, or committed, DefaultRow.Costs) and is added
+//     (calibrated, env.Costs, or committed, sv.Row.Costs) and is added
 //     (with the rows shown With it) only while the estimate of the run
-//     for env's Workload over DefaultRounds rounds (pairs and every
+//     for env's sv.Workload over DefaultRounds rounds (pairs and every
 //     selected row) stays within BudgetFor(workload); a row skipped so
 //     names the backend setup that would make it fit, if any;
 //   - rows are decided Quick rows first, then fine-tuned ones, then the
@@ -269,8 +127,8 @@ func SelectDefaultRows(env RowEnvironment, quick bool) *RowSelection {
 //
 // The default Mixed Features parts are DefaultMixedParts among the
 // selected rows.
-func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSelection {
-	w := ReferenceWorkload()
+func selectRows(candidates []sv.Row, env RowEnvironment, quick bool) *RowSelection {
+	w := referenceWorkload()
 	if env.Workload != nil {
 		w = *env.Workload
 	}
@@ -292,14 +150,14 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 	// them in candidate order, whatever order the rows were decided in.
 	rowSetup := map[string][]string{}
 	skipped := map[string]SkippedEncoder{}
-	skip := func(r DefaultRow, reason, setup string) {
+	skip := func(r sv.Row, reason, setup string) {
 		if r.With != "" {
 			reason = fmt.Sprintf("shown beside %s, which is not run: %s", r.With, reason)
 		}
 		skipped[r.Name] = SkippedEncoder{Encoder: r.Name, Reason: reason, Setup: setup}
 	}
 	// missing returns the row's assets that are not installed.
-	missing := func(r DefaultRow) []string {
+	missing := func(r sv.Row) []string {
 		var out []string
 		for _, a := range r.Assets {
 			if !installed(a) {
@@ -308,7 +166,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		}
 		return out
 	}
-	companions := map[string][]DefaultRow{}
+	companions := map[string][]sv.Row{}
 	for _, r := range candidates {
 		if r.With != "" {
 			companions[r.With] = append(companions[r.With], r)
@@ -321,7 +179,7 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		if !registeredRow(r.Name) || r.With != "" {
 			continue // companions are decided with their row below
 		}
-		group := []DefaultRow{r}
+		group := []sv.Row{r}
 		for _, c := range companions[r.Name] {
 			if registeredRow(c.Name) {
 				group = append(group, c)
@@ -354,31 +212,9 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 			continue
 		}
 		if !r.Quick && !quick {
-			if !known {
-				// No cost model for this backend: not a default here.
-				setup, _ := fasterBackend(group, env.Backend, w, total, budget)
-				reason := fmt.Sprintf("no run-time estimate on backend %s; name it with --encoders to run it", orUnknown(env.Backend.Name))
+			if reason, setup := unaffordable(r, group, env.Backend, w, known, total, groupCost, budget); reason != "" {
 				if setup != "" {
 					rowSetup[r.Name] = appendNew(rowSetup[r.Name], strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
-				}
-				for _, g := range group {
-					skip(g, reason, setup)
-				}
-				continue
-			}
-			if DefaultRounds*(total+groupCost)+w.LoadSeconds > budget {
-				setup, other := fasterBackend(group, env.Backend, w, total, budget)
-				where := "backend " + orUnknown(env.Backend.Name)
-				if !r.GoMLX {
-					where = "this machine"
-				}
-				reason := fmt.Sprintf("estimated %s for %d rounds on %s (%s) would bring the default run to %s, over its %s budget",
-					minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
-				if setup != "" {
-					reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
-					rowSetup[r.Name] = appendNew(rowSetup[r.Name], strings.Fields(strings.TrimPrefix(setup, "roleprint setup "))...)
-				} else {
-					reason += "; name it with --encoders to run it anyway"
 				}
 				for _, g := range group {
 					skip(g, reason, setup)
@@ -391,7 +227,16 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 		}
 		total += groupCost
 	}
-	// Rows in candidate order (a companion keeps its own place).
+	sel.EstimatedSeconds = DefaultRounds*total + w.LoadSeconds
+	sel.collect(candidates, chosen, estimates, skipped, rowSetup)
+	return sel
+}
+
+// collect fills sel's lists in candidate order (a companion keeps its own
+// place, whatever order the rows were decided in): the rows chosen, the
+// estimates, the rows skipped, the default mixed parts among the rows
+// chosen and one setup command for every step the skipped rows asked for.
+func (sel *RowSelection) collect(candidates []sv.Row, chosen map[string]bool, estimates map[string]RowEstimate, skipped map[string]SkippedEncoder, rowSetup map[string][]string) {
 	for _, r := range candidates {
 		if chosen[r.Name] {
 			sel.Rows = append(sel.Rows, r.Name)
@@ -403,7 +248,6 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 			sel.Skipped = append(sel.Skipped, s)
 		}
 	}
-	sel.EstimatedSeconds = DefaultRounds*total + w.LoadSeconds
 	for _, p := range DefaultMixedParts {
 		if chosen[p] {
 			sel.Mixed = append(sel.Mixed, p)
@@ -416,15 +260,43 @@ func SelectRows(candidates []DefaultRow, env RowEnvironment, quick bool) *RowSel
 	if len(setupSteps) > 0 {
 		sel.Setup = "roleprint setup " + strings.Join(setupSteps, " ")
 	}
-	return sel
 }
 
-// decisionOrder returns candidates in the order SelectRows spends the
+// unaffordable says why row r (with the rows shown with it, group, whose
+// estimate per round is groupCost, or unknown when !known) is not a
+// default on backend b for workload w beside the rows already selected
+// (total per round) within budget, and the setup that would make it one;
+// "" when it fits.
+func unaffordable(r sv.Row, group []sv.Row, b sv.BackendInfo, w sv.Workload, known bool, total, groupCost, budget float64) (reason, setup string) {
+	if !known {
+		// No cost model for this backend: not a default here.
+		setup, _ := fasterBackend(group, b, w, total, budget)
+		return fmt.Sprintf("no run-time estimate on backend %s; name it with --encoders to run it", orUnknown(b.Name)), setup
+	}
+	if DefaultRounds*(total+groupCost)+w.LoadSeconds <= budget {
+		return "", ""
+	}
+	setup, other := fasterBackend(group, b, w, total, budget)
+	where := "backend " + orUnknown(b.Name)
+	if !r.GoMLX {
+		where = "this machine"
+	}
+	reason = fmt.Sprintf("estimated %s for %d rounds on %s (%s) would bring the default run to %s, over its %s budget",
+		minutes(DefaultRounds*groupCost), DefaultRounds, where, w.String(), minutes(DefaultRounds*(total+groupCost)+w.LoadSeconds), minutes(budget))
+	if setup != "" {
+		reason += fmt.Sprintf("; it fits on %s (`%s`)", other, setup)
+	} else {
+		reason += "; name it with --encoders to run it anyway"
+	}
+	return reason, setup
+}
+
+// decisionOrder returns candidates in the order selectRows spends the
 // budget in: the Quick rows (always kept, so their cost is counted before
 // any row is weighed against the budget), then the fine-tuned rows (and
 // the rows shown With one), then the rest, each part in candidate order.
-func decisionOrder(candidates []DefaultRow) []DefaultRow {
-	rank := func(r DefaultRow) int {
+func decisionOrder(candidates []sv.Row) []sv.Row {
+	rank := func(r sv.Row) int {
 		if r.Quick {
 			return 0
 		}
@@ -437,7 +309,7 @@ func decisionOrder(candidates []DefaultRow) []DefaultRow {
 		}
 		return 2
 	}
-	out := make([]DefaultRow, 0, len(candidates))
+	out := make([]sv.Row, 0, len(candidates))
 	for k := range 3 {
 		for _, r := range candidates {
 			if rank(r) == k {
@@ -448,27 +320,12 @@ func decisionOrder(candidates []DefaultRow) []DefaultRow {
 	return out
 }
 
-// String summarises the workload for notes: "9,243 eval utterances,
-// 2,700 training pairs per round".
-func (w Workload) String() string {
-	return fmt.Sprintf("%s eval utterances, %s training pairs per round", thousands(w.EvalTexts), thousands(w.TrainPairs))
-}
-
-// thousands formats n with commas (9243 → "9,243").
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // fasterBackend returns the setup command of an installable backend on
 // which group would fit the budget beside the rows already selected
 // (their cost per round is taken as unchanged), and that backend's name;
 // it uses the rows' committed costs (an uninstalled backend cannot be
 // calibrated).
-func fasterBackend(group []DefaultRow, cur BackendInfo, w Workload, selected, budget float64) (setup, name string) {
+func fasterBackend(group []sv.Row, cur sv.BackendInfo, w sv.Workload, selected, budget float64) (setup, name string) {
 	keys := slices.Sorted(maps.Keys(cur.Setups))
 	for _, b := range keys {
 		var c float64
@@ -518,32 +375,18 @@ func minutes(s float64) string {
 	return fmt.Sprintf("%.1f min", s/60)
 }
 
-// Table2ConfigFor returns DefaultTable2Config with sel's rows, mixed
-// parts and backend; with sel.Quick, the QuickTable2Config preset (one
+// configFor returns DefaultConfig with sel's rows, mixed
+// parts and backend; with sel.Quick, the quickConfig preset (one
 // round, capped fitting texts). The selection is kept in the config
 // (Selection), so its skipped rows reach the result and the manifest.
-func Table2ConfigFor(sel *RowSelection) Table2Config {
-	c := DefaultTable2Config()
+func configFor(sel *RowSelection) Config {
+	c := DefaultConfig()
 	if sel.Quick {
-		c = QuickTable2Config()
+		c = quickConfig()
 	}
 	c.Encoders = slices.Clone(sel.Rows)
 	c.Mixed = slices.Clone(sel.Mixed)
 	c.Backend = sel.Backend.Name
 	c.Selection = sel
 	return c
-}
-
-// The baselines' candidate rows (registered encoders of sv/baseline):
-// cheap on any backend, all in the --quick preset; the GloVe rows need
-// `roleprint setup glove`. Their costs (BaselineCosts) are committed
-// constants.
-func init() {
-	for _, n := range DefaultEncoders {
-		r := DefaultRow{Name: n, Quick: true, Costs: map[string]RowCost{"": BaselineCosts[n]}}
-		if strings.HasPrefix(n, "glove") {
-			r.Assets = []string{"glove"}
-		}
-		RegisterDefaultRow(r)
-	}
 }

@@ -14,12 +14,12 @@ import (
 // three baselines (one needing the "glove" asset), a fine-tuned GoMLX row
 // with its untrained companion, and a pretrained GoMLX model ("pre",
 // asset "pre-model") with an expensive fine-tuned row.
-func testCandidates() []DefaultRow {
-	cpu := func(s float64) map[string]RowCost { return map[string]RowCost{"": {Fixed: s}} }
-	gomlx := func(g, o, c float64) map[string]RowCost {
-		return map[string]RowCost{"go": {Fixed: g}, "onnx": {Fixed: o}, "xla:cuda": {Fixed: c}}
+func testCandidates() []sv.Row {
+	cpu := func(s float64) map[string]sv.RowCost { return map[string]sv.RowCost{"": {Fixed: s}} }
+	gomlx := func(g, o, c float64) map[string]sv.RowCost {
+		return map[string]sv.RowCost{"go": {Fixed: g}, "onnx": {Fixed: o}, "xla:cuda": {Fixed: c}}
 	}
-	return []DefaultRow{
+	return []sv.Row{
 		{Name: "liwc", Quick: true, Costs: cpu(0.5)},
 		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: cpu(0.5)},
 		{Name: "tfidf", Quick: true, Costs: cpu(1)},
@@ -34,7 +34,7 @@ func testCandidates() []DefaultRow {
 // candidate counts as built in.
 func testEnv(backend string, installed ...string) RowEnvironment {
 	env := RowEnvironment{
-		Backend:    BackendInfo{Name: backend, Reason: "test"},
+		Backend:    sv.BackendInfo{Name: backend, Reason: "test"},
 		Installed:  func(step string) bool { return slices.Contains(installed, step) },
 		Registered: func(string) bool { return true },
 	}
@@ -64,7 +64,7 @@ func findSkipped(sel *RowSelection, name string) SkippedEncoder {
 func TestSelectRowsFreshMachine(t *testing.T) {
 	// Pure-Go backend, nothing installed: only the asset-free baselines;
 	// every other row is listed with the command that enables it.
-	sel := SelectRows(testCandidates(), testEnv("go"), false)
+	sel := selectRows(testCandidates(), testEnv("go"), false)
 	if want := []string{"liwc", "tfidf"}; !slices.Equal(sel.Rows, want) {
 		t.Errorf("rows %v, want %v", sel.Rows, want)
 	}
@@ -93,7 +93,7 @@ func TestSelectRowsFreshMachine(t *testing.T) {
 	if want := []string{"liwc", "tfidf"}; !slices.Equal(sel.Mixed, want) {
 		t.Errorf("mixed %v, want %v", sel.Mixed, want)
 	}
-	if sel.EstimatedSeconds != 3*1.5 || sel.BudgetSeconds != DefaultRowBudgetSeconds {
+	if sel.EstimatedSeconds != 3*1.5 || sel.BudgetSeconds != defaultRowBudgetSeconds {
 		t.Errorf("estimate %v budget %v", sel.EstimatedSeconds, sel.BudgetSeconds)
 	}
 }
@@ -118,18 +118,18 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 		{"xla:cpu", []string{"liwc", "glove-sif", "tfidf"}, []string{"net", "net_ft", "pre", "pre_ft"}},
 	}
 	for _, c := range cases {
-		sel := SelectRows(testCandidates(), testEnv(c.backend, all...), false)
+		sel := selectRows(testCandidates(), testEnv(c.backend, all...), false)
 		if !slices.Equal(sel.Rows, c.rows) || !slices.Equal(skippedNames(sel), c.skipped) {
 			t.Errorf("%s: rows %v skipped %v, want %v and %v", c.backend, sel.Rows, skippedNames(sel), c.rows, c.skipped)
 		}
-		if sel.EstimatedSeconds > DefaultRowBudgetSeconds {
+		if sel.EstimatedSeconds > defaultRowBudgetSeconds {
 			t.Errorf("%s: estimate %v over the budget", c.backend, sel.EstimatedSeconds)
 		}
 		if sel.Setup != "" {
 			t.Errorf("%s: everything installed, yet setup %q", c.backend, sel.Setup)
 		}
 	}
-	onnx := SelectRows(testCandidates(), testEnv("onnx", all...), false)
+	onnx := selectRows(testCandidates(), testEnv("onnx", all...), false)
 	if s := findSkipped(onnx, "pre_ft"); s.Setup != "" || !strings.Contains(s.Reason, "--encoders") {
 		t.Errorf("pre_ft on onnx: %+v", s)
 	}
@@ -138,14 +138,14 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 	}
 	// The pretrained model's asset missing: its rows wait for it, the
 	// rest is unchanged.
-	sel := SelectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime"), false)
+	sel := selectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime"), false)
 	if want := []string{"liwc", "glove-sif", "tfidf", "net", "net_ft"}; !slices.Equal(sel.Rows, want) || sel.Setup != "roleprint setup pre-model" {
 		t.Errorf("without pre-model: rows %v setup %q", sel.Rows, sel.Setup)
 	}
 	// A row this program does not link is left out without a note.
 	env := testEnv("onnx", all...)
 	env.Registered = func(n string) bool { return !strings.HasPrefix(n, "pre") }
-	sel = SelectRows(testCandidates(), env, false)
+	sel = selectRows(testCandidates(), env, false)
 	if slices.Contains(sel.Rows, "pre") || slices.Contains(skippedNames(sel), "pre") {
 		t.Errorf("unlinked row: rows %v skipped %v", sel.Rows, skippedNames(sel))
 	}
@@ -153,7 +153,7 @@ func TestSelectRowsDependsOnBackend(t *testing.T) {
 
 func TestSelectRowsQuickExcludesGoMLX(t *testing.T) {
 	for _, backend := range []string{"go", "onnx", "xla:cuda"} {
-		sel := SelectRows(testCandidates(), testEnv(backend, "glove", "onnxruntime", "pre-model"), true)
+		sel := selectRows(testCandidates(), testEnv(backend, "glove", "onnxruntime", "pre-model"), true)
 		if want := []string{"liwc", "glove-sif", "tfidf"}; !slices.Equal(sel.Rows, want) {
 			t.Errorf("%s --quick: rows %v, want %v", backend, sel.Rows, want)
 		}
@@ -173,21 +173,21 @@ var testRowsOnce sync.Once
 
 func registerTestRows() {
 	testRowsOnce.Do(func() {
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable", GoMLX: true, Costs: map[string]RowCost{"onnx": {Fixed: 1}}})
-		RegisterDefaultRow(DefaultRow{Name: "test-trainable_ft", GoMLX: true, Costs: map[string]RowCost{"onnx": {Fixed: 1}}})
+		sv.RegisterRow(sv.Row{Name: "test-trainable", GoMLX: true, Costs: map[string]sv.RowCost{"onnx": {Fixed: 1}}})
+		sv.RegisterRow(sv.Row{Name: "test-trainable_ft", GoMLX: true, Costs: map[string]sv.RowCost{"onnx": {Fixed: 1}}})
 	})
 }
 
 func TestQuickRowsDropsFineTunedAndGoMLX(t *testing.T) {
 	registerTestRows()
-	got := QuickRows([]string{"liwc", "test-trainable", "test-bow", "test-bow_ft", "test-trainable_ft", "tfidf"})
+	got := quickRows([]string{"liwc", "test-trainable", "test-bow", "test-bow_ft", "test-trainable_ft", "tfidf"})
 	if want := []string{"liwc", "test-bow", "tfidf"}; !slices.Equal(got, want) {
-		t.Errorf("QuickRows = %v, want %v", got, want)
+		t.Errorf("quickRows = %v, want %v", got, want)
 	}
-	q := QuickTable2Config()
+	q := quickConfig()
 	for _, n := range append(q.Encoders, q.Mixed...) {
 		if _, ft := sv.SplitFineTuned(n); ft {
-			t.Errorf("QuickTable2Config has %s", n)
+			t.Errorf("quickConfig has %s", n)
 		}
 	}
 	if q.Rounds != 1 || q.FitMaxTexts != 20000 {
@@ -200,19 +200,19 @@ func TestQuickRowsDropsFineTunedAndGoMLX(t *testing.T) {
 }
 
 func TestTable2ConfigForSelection(t *testing.T) {
-	sel := SelectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime", "pre-model"), false)
-	c := Table2ConfigFor(sel)
+	sel := selectRows(testCandidates(), testEnv("onnx", "glove", "onnxruntime", "pre-model"), false)
+	c := configFor(sel)
 	if !slices.Equal(c.Encoders, sel.Rows) || !slices.Equal(c.Mixed, sel.Mixed) || c.Backend != "onnx" || c.Selection != sel || c.Rounds != 3 {
 		t.Errorf("config %+v", c)
 	}
-	sel = SelectRows(testCandidates(), testEnv("onnx"), true)
-	if c := Table2ConfigFor(sel); c.Rounds != 1 || c.FitMaxTexts != 20000 || !slices.Equal(c.Encoders, []string{"liwc", "tfidf"}) {
+	sel = selectRows(testCandidates(), testEnv("onnx"), true)
+	if c := configFor(sel); c.Rounds != 1 || c.FitMaxTexts != 20000 || !slices.Equal(c.Encoders, []string{"liwc", "tfidf"}) {
 		t.Errorf("quick config %+v", c)
 	}
 }
 
 func TestRowSettingsPrecedence(t *testing.T) {
-	c := DefaultTable2Config()
+	c := DefaultConfig()
 	c.RowSettings = map[string]map[string]string{"test-trainable_ft": {"max_steps": "150", "lr": "0.5", "batch_pairs": "32"}}
 	c.Settings = map[string]string{"lr": "0.1", "test-trainable_ft.batch_pairs": "8", "test-trainable.max_steps": "9"}
 	o := c.EncoderOptions("test-trainable_ft", 1)
@@ -232,10 +232,10 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	cfg.RowSettings = map[string]map[string]string{"test-trainable_ft": {"max_steps": "150", "lr": "0.5"}}
-	cfg.Selection = &RowSelection{Backend: BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
+	cfg.Selection = &RowSelection{Backend: sv.BackendInfo{Name: "go", Reason: "test"}, Rows: cfg.Encoders,
 		Skipped: []SkippedEncoder{{Encoder: "pre", Reason: "needs pre-model", Setup: "roleprint setup pre-model"}},
-		Setup:   "roleprint setup pre-model", BudgetSeconds: DefaultRowBudgetSeconds}
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+		Setup:   "roleprint setup pre-model", BudgetSeconds: defaultRowBudgetSeconds}
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestRunTable2RecordsSelectionAndRowSettings(t *testing.T) {
 	// An empty map turns the row settings off.
 	cfg.RowSettings = map[string]map[string]string{}
 	cfg.Selection = nil
-	res, err = RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err = RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,11 +269,11 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	cfg.Explicit = []string{"test-missing"}
-	if _, err := RunTable2(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "roleprint setup test") {
+	if _, err := RunConfig(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "roleprint setup test") {
 		t.Errorf("a named row with a missing asset: err %v", err)
 	}
 	cfg.Explicit = []string{"test-bow"}
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil || len(res.Skipped) != 1 || res.Skipped[0].Setup != "roleprint setup test" {
 		t.Errorf("an unnamed row with a missing asset: err %v skipped %+v", err, res.Skipped)
 	}
@@ -283,7 +283,7 @@ func TestRunTable2ExplicitRowsMustRun(t *testing.T) {
 // shows the values a run will use: the registered ones, and --set values
 // (global, base-scoped or row-scoped) beside the ones they override.
 func TestRowSettingsNote(t *testing.T) {
-	c := DefaultTable2Config()
+	c := DefaultConfig()
 	c.RowSettings = map[string]map[string]string{"notetest_ft": {"epochs": "1", "max_steps": "150"}}
 	if got, want := c.RowSettingsNote("notetest_ft"), "epochs=1, max_steps=150"; got != want {
 		t.Errorf("no --set: note %q, want %q", got, want)
@@ -303,7 +303,7 @@ func TestRowSettingsNote(t *testing.T) {
 
 // TestDefaultRowSettingsComeFromTheDefaultPreset checks that the rows'
 // Table 2 settings are DefaultPreset's (the CPU training budgets), that
-// "x.key" of a preset reaches x_ft, and that RunTable2's nil RowSettings
+// "x.key" of a preset reaches x_ft, and that RunConfig's nil RowSettings
 // means them.
 func TestDefaultRowSettingsComeFromTheDefaultPreset(t *testing.T) {
 	if got := DefaultRowSettings("transformer_ft"); got["max_steps"] != "150" || got["batch_pairs"] != "32" {
@@ -315,7 +315,7 @@ func TestDefaultRowSettingsComeFromTheDefaultPreset(t *testing.T) {
 	if got := DefaultRowSettings("tfidf"); got != nil {
 		t.Errorf("tfidf: %v, want none", got)
 	}
-	var c Table2Config
+	var c Config
 	p := Preset{Name: "t", Settings: "x.a=1;x_ft.b=2;x_ft.a=3"}
 	if _, err := p.Apply(&c, nil); err != nil {
 		t.Fatal(err)
@@ -333,17 +333,17 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 	// the budget alone but not together: the fine-tuned row is decided
 	// first and wins, whatever the candidate order; the rows and the
 	// setup hint stay in candidate order.
-	onnx := func(s float64) map[string]RowCost { return map[string]RowCost{"onnx": {Fixed: s}} }
-	candidates := []DefaultRow{
-		{Name: "liwc", Quick: true, Costs: map[string]RowCost{"": {Fixed: 0.5}}},
-		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: map[string]RowCost{"": {Fixed: 0.5}}},
+	onnx := func(s float64) map[string]sv.RowCost { return map[string]sv.RowCost{"onnx": {Fixed: s}} }
+	candidates := []sv.Row{
+		{Name: "liwc", Quick: true, Costs: map[string]sv.RowCost{"": {Fixed: 0.5}}},
+		{Name: "glove-sif", Quick: true, Assets: []string{"glove"}, Costs: map[string]sv.RowCost{"": {Fixed: 0.5}}},
 		{Name: "pre", GoMLX: true, Costs: onnx(35)},
 		{Name: "net", GoMLX: true, With: "net_ft", Costs: onnx(3)},
 		{Name: "net_ft", GoMLX: true, Costs: onnx(30)},
 		{Name: "big_ft", GoMLX: true, Assets: []string{"big-model"}, Costs: onnx(1)},
 	}
 	env := testEnv("onnx", "onnxruntime")
-	sel := SelectRows(candidates, env, false)
+	sel := selectRows(candidates, env, false)
 	if want := []string{"liwc", "net", "net_ft"}; !slices.Equal(sel.Rows, want) {
 		t.Fatalf("rows %v, want %v", sel.Rows, want)
 	}
@@ -357,16 +357,16 @@ func TestSelectRowsDecidesFineTunedFirst(t *testing.T) {
 		t.Errorf("setup %q, want candidate order", sel.Setup)
 	}
 	// Without the fine-tuned row, the untuned one fits.
-	sel = SelectRows(candidates[:3], env, false)
+	sel = selectRows(candidates[:3], env, false)
 	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {
 		t.Errorf("rows %v, want %v", sel.Rows, want)
 	}
 	// The always-kept rows are counted first: a fine-tuned row that fits
 	// only without them is skipped, and the estimate stays in the budget.
 	heavy := slices.Clone(candidates)
-	heavy[0].Costs = map[string]RowCost{"": {Fixed: 15}}
+	heavy[0].Costs = map[string]sv.RowCost{"": {Fixed: 15}}
 	heavy[4].Costs = onnx(45) // net_ft: 3 × (3+45) fits alone, not beside liwc
-	sel = SelectRows(heavy, env, false)
+	sel = selectRows(heavy, env, false)
 	if want := []string{"liwc", "pre"}; !slices.Equal(sel.Rows, want) {
 		t.Errorf("heavy: rows %v, want %v", sel.Rows, want)
 	}

@@ -18,10 +18,10 @@ func (er *EncoderRound) DevCosines() []float64 {
 	return dev
 }
 
-// EncoderWorkDir is the folder RunTable2 gives the encoder of row name in
+// EncoderWorkDir is the folder RunConfig gives the encoder of row name in
 // round (1-based) as EncoderOptions.WorkDir: GoMLX rows keep their training
 // checkpoints in its "checkpoints" subfolder. Empty without CheckpointDir.
-func (c *Table2Config) EncoderWorkDir(round int, name string) string {
+func (c *Config) EncoderWorkDir(round int, name string) string {
 	if c.CheckpointDir == "" {
 		return ""
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // mixedFT builds the round's mixed_ft row from the rows computed so far
-// (nil when none is fine-tuned): parts and weights chosen by ChooseMixedFT
+// (nil when none is fine-tuned): parts and weights chosen by chooseMixedFT
 // on the dev pairs' scores only, then applied to every test set. A row's
 // score is the one its own row reports (the cosine, or a PairScorer's own
 // score such as ngram-metric_ft's s-norm), so mixed_ft of one part is that
@@ -31,7 +31,7 @@ func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, er
 	if !anyFT {
 		return nil, nil
 	}
-	choice, err := ChooseMixedFT(devCos, PairLabels(rr.corpus.Dev))
+	choice, err := chooseMixedFT(devCos, sv.PairLabels(rr.corpus.Dev))
 	if err != nil {
 		return nil, err
 	}
@@ -48,10 +48,10 @@ func (rr *roundRunner) mixedFT(rows map[string]*EncoderRound) (*EncoderRound, er
 		}
 		return out
 	}
-	er.scores.Dev = FuseCosines(partCos(""), choice.Weights)
+	er.scores.Dev = fuseCosines(partCos(""), choice.Weights)
 	for _, k := range allTestKeys() {
 		ks := k.String()
-		er.scores.Tests[ks] = FuseCosines(partCos(ks), choice.Weights)
+		er.scores.Tests[ks] = fuseCosines(partCos(ks), choice.Weights)
 	}
 	for _, p := range choice.Parts {
 		er.Dim += rows[p].Dim

@@ -16,7 +16,7 @@ type LevelAUC struct {
 // LevelAUCs pivots rows of exposure e into one LevelAUC per encoder, in
 // the rows' order of first appearance. A level an encoder has no row for
 // reads 0.
-func LevelAUCs(rows []Table2Row, e pairs.Exposure) []LevelAUC {
+func LevelAUCs(rows []Row, e pairs.Exposure) []LevelAUC {
 	var out []LevelAUC
 	index := map[string]int{}
 	for _, r := range rows {

@@ -7,7 +7,7 @@ import (
 )
 
 func TestLevelAUCsPivotsOneExposure(t *testing.T) {
-	rows := []Table2Row{
+	rows := []Row{
 		{Encoder: "a", Exposure: string(pairs.UnseenUnseen), Level: string(pairs.Base), AUCMean: 0.9},
 		{Encoder: "a", Exposure: string(pairs.UnseenUnseen), Level: string(pairs.Harder), AUCMean: 0.6},
 		{Encoder: "b", Exposure: string(pairs.SeenSeen), Level: string(pairs.Base), AUCMean: 0.1},

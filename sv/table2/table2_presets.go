@@ -19,10 +19,10 @@ import (
 // preset is nothing but a list of keys `roleprint config` documents:
 //
 //   - "ROW.key" (a registered encoder, or x_ft) is an encoder setting of
-//     that row (Table2Config.RowSettings; "x.key" applies to x and x_ft),
+//     that row (Config.RowSettings; "x.key" applies to x and x_ft),
 //     below every --set the user gives;
 //   - "pairs.key" is a pairs.PairConfig setting by its JSON name;
-//   - any other key is a Table2Config field by its JSON name ("rounds",
+//   - any other key is a Config field by its JSON name ("rounds",
 //     "fit_max_texts", "encoders" and "mixed" as lists separated by "|").
 type Preset struct {
 	// Name is what --preset takes ("cpu").
@@ -32,15 +32,16 @@ type Preset struct {
 	Doc string `json:"doc"`
 	// Base is a preset applied first ("" for none).
 	Base string `json:"base,omitempty"`
-	// Quick selects the --quick default rows (see SelectRows).
+	// Quick selects the quick default rows: only the rows marked
+	// sv.Row.Quick (the CPU baselines).
 	Quick bool `json:"quick,omitempty"`
 	// Settings are the preset's own keys, "k=v;...".
 	Settings string `json:"settings"`
 }
 
 // DefaultPreset is the preset `roleprint reproduce` and kernel's
-// notebooks run when none is named, and whose row settings RunTable2 uses
-// when Table2Config.RowSettings is nil.
+// notebooks run when none is named, and whose row settings RunConfig uses
+// when Config.RowSettings is nil.
 const DefaultPreset = "cpu"
 
 // cpuRowSettings are the fine-tuned rows' CPU budgets. transformer_ft:
@@ -136,16 +137,16 @@ func (p Preset) Resolved() (map[string]string, error) {
 
 // PresetResult says what Apply changed beyond the settings themselves.
 type PresetResult struct {
-	// TableKeys are the Table2Config keys the preset set ("encoders" among
+	// TableKeys are the Config keys the preset set ("encoders" among
 	// them means the preset names its rows).
 	TableKeys []string
 }
 
-// Apply applies the preset onto cfg (Table2Config keys and RowSettings)
+// Apply applies the preset onto cfg (Config keys and RowSettings)
 // and pairs (the "pairs." keys; pairs may be nil when the preset has
 // none). Keys are checked: an unknown one is an error naming the preset,
 // the key and the valid keys.
-func (p Preset) Apply(cfg *Table2Config, pairs *pairs.PairConfig) (PresetResult, error) {
+func (p Preset) Apply(cfg *Config, pairs *pairs.PairConfig) (PresetResult, error) {
 	var res PresetResult
 	kv, err := p.Resolved()
 	if err != nil {
@@ -198,7 +199,7 @@ func (p Preset) Apply(cfg *Table2Config, pairs *pairs.PairConfig) (PresetResult,
 // DefaultRowSettings returns the encoder settings DefaultPreset gives row
 // name (for "x_ft", x's and then x_ft's own; nil when none).
 func DefaultRowSettings(name string) map[string]string {
-	var cfg Table2Config
+	var cfg Config
 	p, _ := PresetNamed(DefaultPreset)
 	if _, err := p.Apply(&cfg, nil); err != nil {
 		return nil
@@ -208,7 +209,7 @@ func DefaultRowSettings(name string) map[string]string {
 
 // RowSettingsFor returns the merged RowSettings of row name: for "x_ft",
 // those of x and then of x_ft (nil when none).
-func (c *Table2Config) RowSettingsFor(name string) map[string]string {
+func (c *Config) RowSettingsFor(name string) map[string]string {
 	base, _ := sv.SplitFineTuned(name)
 	var out map[string]string
 	for _, n := range []string{base, name} {
@@ -228,9 +229,9 @@ func (c *Table2Config) RowSettingsFor(name string) map[string]string {
 
 // ResolvedComponents returns the resolved options of each encoder of run
 // that registered them, with round 1's EncoderOptions (see
-// Table2.Components). A row whose asset is missing is left out (the run
+// Result.Components). A row whose asset is missing is left out (the run
 // skips or fails it with its own message); another error is returned.
-func (c *Table2Config) ResolvedComponents(run []string) (map[string]any, error) {
+func (c *Config) ResolvedComponents(run []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, n := range run {
 		o, err := sv.ResolveOptions(n, c.EncoderOptions(n, c.Seed))

@@ -84,7 +84,7 @@ func TestRunTable2FitsOnTrainingTextsOnly(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	src := withUnseenSets(fixtureSource(0.3))
-	if _, err := RunTable2(context.Background(), cfg, src); err != nil {
+	if _, err := RunConfig(context.Background(), cfg, src); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := src(context.Background(), 1, cfg.Seed)
@@ -130,20 +130,20 @@ func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 	for _, crit := range []stats.Criterion{stats.MaxAccuracy, stats.MaxMacroF1} {
 		cfg := testConfig()
 		cfg.Criterion = crit
-		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.45))
+		res, err := RunConfig(context.Background(), cfg, fixtureSource(0.45))
 		if err != nil {
 			t.Fatal(err)
 		}
 		belowBest := 0
 		for _, er := range res.PerRound {
 			c := fixtureCorpus(er.Seed, 6, 6, 40, 0.45)
-			th, _ := stats.BestThreshold(er.scores.Dev, PairLabels(c.Dev), crit)
+			th, _ := stats.BestThreshold(er.scores.Dev, sv.PairLabels(c.Dev), crit)
 			if float64(er.Threshold) != th {
 				t.Fatalf("%s round %d: threshold %v, the dev pairs give %v", er.Encoder, er.Round, er.Threshold, th)
 			}
 			for _, k := range allTestKeys() {
 				cell := er.Cells[k.String()]
-				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], PairLabels(c.Tests[k]), th)
+				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], sv.PairLabels(c.Tests[k]), th)
 				if float64(cell.Threshold) != th || float64(cell.ACC) != acc || float64(cell.F1) != f1 {
 					t.Fatalf("%s round %d %s: threshold %v ACC %v F1 %v, want %v %v %v at the dev threshold",
 						er.Encoder, er.Round, k, cell.Threshold, cell.ACC, cell.F1, th, acc, f1)
@@ -171,7 +171,7 @@ func TestMixedRowIsCosineOfConcatenation(t *testing.T) {
 	cfg.Encoders = []string{"test-noise", "test-l1"}
 	cfg.Mixed = []string{"test-noise", "test-l1"}
 	cfg.Rounds = 1
-	res, err := RunTable2(ctx, cfg, fixtureSource(0.3))
+	res, err := RunConfig(ctx, cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestMixedRowIsCosineOfConcatenation(t *testing.T) {
 	noise, _ := sv.NewEncoder("test-noise", cfg.EncoderOptions("test-noise", cfg.Seed))
 	l1, _ := sv.NewEncoder("test-l1", sv.EncoderOptions{})
 	m, _ := NewMixed("", noise, l1)
-	emb, err := sv.EmbedSets(ctx, m, evalSets(c), nil)
+	emb, err := sv.EmbedSets(ctx, m, sv.EvalSets(c), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,10 +220,10 @@ func TestCheckpointKeyIncludesFitCap(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.Rounds = 1
 	cfg.CheckpointDir = t.TempDir()
-	run := func(fitMax int) *Table2 {
+	run := func(fitMax int) *Result {
 		t.Helper()
 		cfg.FitMaxTexts = fitMax
-		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+		res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestRoundsUseTheirOwnSeeds(t *testing.T) {
 		sourceSeeds = append(sourceSeeds, seed)
 		return fixtureCorpus(seed, 6, 6, 40, 0.3), nil
 	}
-	if _, err := RunTable2(context.Background(), cfg, src); err != nil {
+	if _, err := RunConfig(context.Background(), cfg, src); err != nil {
 		t.Fatal(err)
 	}
 	want := []int64{7, 8, 9}

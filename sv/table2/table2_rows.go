@@ -5,15 +5,16 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
 )
 
-// Table2Row is one encoder on one test set, aggregated over rounds: the
+// Row is one encoder on one test set, aggregated over rounds: the
 // unit of every report (Markdown, CSV, Parquet, JSON). Metric values are
 // fractions in [0, 1] (the Markdown table prints them ×100, as the paper);
 // _std is the sample standard deviation over rounds (n−1 in the
 // denominator, gonum's stat.MeanStdDev), NaN — null in JSON — with one
 // round. Rounds counts the rounds with a defined value.
-type Table2Row struct {
+type Row struct {
 	// Encoder is the row name; Exposure and Level name the test set.
 	Encoder  string `json:"encoder" parquet:"encoder,dict"`
 	Exposure string `json:"exposure" parquet:"exposure,dict"`
@@ -53,12 +54,12 @@ type Table2Row struct {
 	PaperF1    stats.Float `json:"paper_f1" parquet:"paper_f1"`
 }
 
-// AggregateRows turns per-round results into rows: for each encoder in
+// aggregateRows turns per-round results into rows: for each encoder in
 // order, each level (Base, Hard, Harder) and exposure (Seen-Seen,
 // Seen-Unseen, Unseen-Unseen), the mean and standard deviation over rounds
 // of each metric. Encoders without results are left out.
-func AggregateRows(perRound []EncoderRound, order []string) []Table2Row {
-	var rows []Table2Row
+func aggregateRows(perRound []EncoderRound, order []string) []Row {
+	var rows []Row
 	for _, enc := range order {
 		var rs []EncoderRound
 		for _, r := range perRound {
@@ -76,8 +77,8 @@ func AggregateRows(perRound []EncoderRound, order []string) []Table2Row {
 	return rows
 }
 
-func aggregateCell(enc string, k pairs.TestKey, rs []EncoderRound) Table2Row {
-	row := Table2Row{Encoder: enc, Exposure: string(k.Exposure), Level: string(k.Level)}
+func aggregateCell(enc string, k pairs.TestKey, rs []EncoderRound) Row {
+	row := Row{Encoder: enc, Exposure: string(k.Exposure), Level: string(k.Level)}
 	get := func(f func(CellMetrics) stats.Float) (mean, std stats.Float, n int) {
 		var xs []float64
 		for _, r := range rs {
@@ -102,7 +103,7 @@ func aggregateCell(enc string, k pairs.TestKey, rs []EncoderRound) Table2Row {
 	}
 	row.Pairs = int(math.Round(float64(pairList) / float64(len(rs))))
 	row.PaperAUC, row.PaperACC, row.PaperF1 = stats.Float(math.NaN()), stats.Float(math.NaN()), stats.Float(math.NaN())
-	if pm := PaperCounterpart(enc); pm != "" {
+	if pm := sv.PaperCounterpart(enc); pm != "" {
 		if p, ok := PaperTable2Cell(pm, k); ok {
 			row.PaperModel = pm
 			row.PaperAUC, row.PaperACC, row.PaperF1 = fromPercent(p.AUC.Mean), fromPercent(p.ACC.Mean), fromPercent(p.F1.Mean)

@@ -16,7 +16,7 @@ import (
 )
 
 // CorpusSource returns the pair corpus of round (1-based), built with
-// seed. RunTable2 calls it once per round; PairsFrom makes one from
+// seed. RunConfig calls it once per round; PairsFrom makes one from
 // utterances with the pair builder, and a caller may also read pair
 // folders prepared beforehand.
 type CorpusSource func(ctx context.Context, round int, seed int64) (*pairs.PairCorpus, error)
@@ -49,7 +49,7 @@ type EncoderRound struct {
 	Mixed *MixedChoice `json:"mixed,omitempty"`
 
 	// Scores are the pair scores of every test set (by TestKey.String())
-	// when Table2Config.KeepScores is set, so that a result decoded from
+	// when Config.KeepScores is set, so that a result decoded from
 	// JSON (a notebook's cache) still draws ROC curves (TestScores);
 	// absent otherwise.
 	Scores map[string]TestScoreSet `json:"scores,omitempty"`
@@ -77,7 +77,7 @@ type StepTimes struct {
 	TotalS float64 `json:"total_s"`
 	// CPUS is the process's user+sys CPU time over TotalS (all threads;
 	// other work of the process in that time counts too), and IdleS the
-	// idle-equivalent seconds a calibrated RowCost estimates: the smaller
+	// idle-equivalent seconds a calibrated sv.RowCost estimates: the smaller
 	// of TotalS and CPUS spread over the machine's cores. IdleS assumes
 	// the work uses every core (ONNX Runtime does); for a single-threaded
 	// row (the CPU baselines) the idle time is CPUS.
@@ -143,17 +143,17 @@ type SkippedEncoder struct {
 	Setup string `json:"setup,omitempty"`
 }
 
-// Table2 is the result of RunTable2.
-type Table2 struct {
+// Result is the result of a Table 2 run (Run, RunConfig).
+type Result struct {
 	// Rows hold mean ± std over rounds per encoder, exposure and level, in
 	// the paper's order (encoders as configured, then "mixed").
-	Rows []Table2Row `json:"rows"`
+	Rows []Row `json:"rows"`
 	// PerRound holds every round's per-encoder results.
 	PerRound []EncoderRound `json:"per_round"`
 	// Rounds describes each round's pairs.
 	Rounds []RoundInfo `json:"rounds"`
 	// Skipped lists encoders left out: default rows the selection left
-	// out (Table2Config.Selection) and encoders whose assets are not
+	// out (Config.Selection) and encoders whose assets are not
 	// installed.
 	Skipped []SkippedEncoder `json:"skipped,omitempty"`
 	// Notes are things a reader should know about this run.
@@ -163,7 +163,7 @@ type Table2 struct {
 	// difference (FineTunedVsUntuned); absent without both kinds of row.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
 	// Config is the resolved configuration.
-	Config Table2Config `json:"config"`
+	Config Config `json:"config"`
 	// Components are the fully resolved options of every encoder of the
 	// run that has registered options (sv.ResolveOptions with round 1's
 	// EncoderOptions): each one's Default…() with the preset's and the
@@ -176,7 +176,7 @@ type Table2 struct {
 	Seconds float64   `json:"seconds"`
 }
 
-// RunTable2 runs the Table 2 experiment: for each round it gets the pair
+// RunConfig runs the Table 2 experiment: for each round it gets the pair
 // corpus from source, then for each encoder fits it on the training texts
 // (Fitter), fine-tunes it on the training pairs ("x_ft" rows, Trainable),
 // embeds the dev and test sets (EmbedSets: mean pooling), scores every
@@ -185,88 +185,53 @@ type Table2 struct {
 // threshold ACC and F1, and EER on each of the nine test sets. The
 // "mixed" row fuses its parts' cosine scores by their mean, which equals the
 // cosine of the concatenated L2-normalised set embeddings (see Mixed).
-// Rows aggregate the rounds (AggregateRows).
+// Rows aggregate the rounds (aggregateRows).
 //
 // With cfg.CheckpointDir set, each (round, encoder) result is saved as
 // soon as it is computed and reused by a later run on the same data and
 // settings. The run stops with ctx.Err() when ctx is cancelled; results
 // saved so far stay.
-func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Table2, error) {
-	start := time.Now()
-	runList, err := cfg.Validate()
+//
+// RunConfig runs a configuration built by hand (DefaultConfig and
+// changes) on a source of its own: it resolves what cfg leaves open (the
+// canonical criterion, DefaultPreset's row settings when RowSettings is
+// nil) before running. `roleprint reproduce` and the notebooks use
+// Resolve and Run instead, which also choose the rows for this machine.
+func RunConfig(ctx context.Context, cfg Config, source CorpusSource) (*Result, error) {
+	runList, err := cfg.resolve()
 	if err != nil {
 		return nil, err
-	}
-	crit, _ := stats.ParseCriterion(string(cfg.Criterion))
-	cfg.Criterion = crit
-	if cfg.RowSettings != nil {
-		// Keep the rows that run (and the bases of "x_ft" rows): a preset
-		// names rows this run may not have.
-		keep := map[string]bool{}
-		for _, n := range runList {
-			base, _ := sv.SplitFineTuned(n)
-			keep[n], keep[base] = true, true
-		}
-		rs := map[string]map[string]string{}
-		for n, s := range cfg.RowSettings {
-			if keep[n] {
-				rs[n] = s
-			}
-		}
-		cfg.RowSettings = rs
-	}
-	if cfg.RowSettings == nil {
-		for _, n := range runList {
-			if s := DefaultRowSettings(n); len(s) > 0 {
-				if cfg.RowSettings == nil {
-					cfg.RowSettings = map[string]map[string]string{}
-				}
-				cfg.RowSettings[n] = s
-			}
-		}
-	}
-	logf := cfg.Logf
-	if logf == nil {
-		logf = func(string, ...any) {}
 	}
 	comps, err := cfg.ResolvedComponents(runList)
 	if err != nil {
 		return nil, err
 	}
-	res := &Table2{Config: cfg, Components: comps, Started: start.UTC()}
+	return run(ctx, cfg, comps, source)
+}
+
+// run runs a resolved configuration (see Config.resolve) with the
+// encoders' resolved options comps, filling in nothing.
+func run(ctx context.Context, cfg Config, comps map[string]any, source CorpusSource) (*Result, error) {
+	start := time.Now()
+	runList, err := cfg.Validate()
+	if err != nil {
+		return nil, err
+	}
+	crit := cfg.Criterion
+	logf := cfg.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	res := &Result{Config: cfg, Components: comps, Started: start.UTC()}
 	if sel := cfg.Selection; sel != nil {
 		res.Skipped = append(res.Skipped, sel.Skipped...)
-		note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
-		if sel.Backend.Reason != "" {
-			note += ": " + sel.Backend.Reason
-		}
-		note += ")"
-		if sel.Quick {
-			note += "; --quick preset"
-		} else {
-			note += fmt.Sprintf("; estimated %s for %d rounds of these inputs (%s) in idle-equivalent seconds on this machine (budget %s)",
-				minutes(sel.EstimatedSeconds), DefaultRounds, sel.Workload.String(), minutes(sel.BudgetSeconds))
-		}
-		if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(cfg.Mixed, sel.Mixed) {
-			note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
-		}
-		if sel.Setup != "" {
-			note += "; `" + sel.Setup + "` adds the rows it skipped"
-		}
-		res.Notes = append(res.Notes, note)
+		res.Notes = append(res.Notes, selectionNote(sel, cfg.Mixed))
 	}
 	explicit := map[string]bool{}
 	for _, n := range cfg.Explicit {
 		explicit[strings.TrimSpace(n)] = true
 	}
-	for _, n := range runList {
-		if len(cfg.RowSettings[n]) == 0 {
-			continue
-		}
-		if note := cfg.RowSettingsNote(n); note != "" {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n))
-		}
-	}
+	res.Notes = append(res.Notes, rowSettingsNotes(&cfg, runList)...)
 	skipped := map[string]bool{}
 	hasMixedFT := false
 	for r := 1; r <= cfg.Rounds; r++ {
@@ -357,10 +322,50 @@ func RunTable2(ctx context.Context, cfg Table2Config, source CorpusSource) (*Tab
 			res.PerRound[i].keepScores()
 		}
 	}
-	res.Rows = AggregateRows(res.PerRound, order)
+	res.Rows = aggregateRows(res.PerRound, order)
 	res.Comparisons = FineTunedVsUntuned(res)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// selectionNote says how the rows were chosen: for which backend and why,
+// the estimate against the budget, the default mixed parts available
+// (when mixed, the run's parts, are those) and what would add the rows
+// left out.
+func selectionNote(sel *RowSelection, mixed []string) string {
+	note := fmt.Sprintf("rows chosen for this machine (backend %s", orUnknown(sel.Backend.Name))
+	if sel.Backend.Reason != "" {
+		note += ": " + sel.Backend.Reason
+	}
+	note += ")"
+	if sel.Quick {
+		note += "; --quick preset"
+	} else {
+		note += fmt.Sprintf("; estimated %s for %d rounds of these inputs (%s) in idle-equivalent seconds on this machine (budget %s)",
+			minutes(sel.EstimatedSeconds), DefaultRounds, sel.Workload.String(), minutes(sel.BudgetSeconds))
+	}
+	if len(sel.Mixed) < len(DefaultMixedParts) && slices.Equal(mixed, sel.Mixed) {
+		note += "; mixed features use the available default parts " + strings.Join(sel.Mixed, "+")
+	}
+	if sel.Setup != "" {
+		note += "; `" + sel.Setup + "` adds the rows it skipped"
+	}
+	return note
+}
+
+// rowSettingsNotes names the Table 2 settings each row of runList runs
+// with (its RowSettings, with the user's overrides).
+func rowSettingsNotes(cfg *Config, runList []string) []string {
+	var notes []string
+	for _, n := range runList {
+		if len(cfg.RowSettings[n]) == 0 {
+			continue
+		}
+		if note := cfg.RowSettingsNote(n); note != "" {
+			notes = append(notes, fmt.Sprintf("%s runs with its Table 2 settings %s (override with --set \"%s.KEY=VALUE\")", n, note, n))
+		}
+	}
+	return notes
 }
 
 func report(p func(string, int, int), stage string, done, total int) {
@@ -419,7 +424,7 @@ func roundInfo(r int, seed int64, c *pairs.PairCorpus) RoundInfo {
 		info.Pairs[k.String()] = len(c.Tests[k])
 	}
 	texts := map[string]bool{}
-	for _, s := range evalSets(c) {
+	for _, s := range sv.EvalSets(c) {
 		for _, t := range s.Texts {
 			texts[t] = true
 		}
@@ -440,24 +445,9 @@ func allTestKeys() []pairs.TestKey {
 	return ks
 }
 
-// evalSets returns the sets of the dev and test pairs, sorted by ID.
-func evalSets(c *pairs.PairCorpus) []*pairs.UtteranceSet {
-	ids := map[string]bool{}
-	add := func(ps []pairs.Pair) {
-		for _, p := range ps {
-			ids[p.A], ids[p.B] = true, true
-		}
-	}
-	add(c.Dev)
-	for _, ps := range c.Tests {
-		add(ps)
-	}
-	return sv.SetsByID(c, ids)
-}
-
 // roundRunner computes the encoders of one round.
 type roundRunner struct {
-	cfg        *Table2Config
+	cfg        *Config
 	crit       stats.Criterion
 	corpus     *pairs.PairCorpus
 	round      int
@@ -531,7 +521,7 @@ func (rr *roundRunner) encoder(ctx context.Context, name string) (*EncoderRound,
 		er.About = d.Describe()
 	}
 	t := time.Now()
-	emb, err := sv.EmbedSets(ctx, enc, evalSets(rr.corpus), stage("embed"))
+	emb, err := sv.EmbedSets(ctx, enc, sv.EvalSets(rr.corpus), stage("embed"))
 	if err != nil {
 		return nil, err
 	}
@@ -574,7 +564,7 @@ func (rr *roundRunner) score(emb map[string][]float32, f func(a, b []float32) fl
 
 // evaluate fills the metrics of er from its scores.
 func (rr *roundRunner) evaluate(er *EncoderRound) {
-	devLabels := PairLabels(rr.corpus.Dev)
+	devLabels := sv.PairLabels(rr.corpus.Dev)
 	er.DevAUC = stats.Float(stats.AUC(er.scores.Dev, devLabels))
 	th, _ := stats.BestThreshold(er.scores.Dev, devLabels, rr.crit)
 	er.Threshold = stats.Float(th)
@@ -582,8 +572,8 @@ func (rr *roundRunner) evaluate(er *EncoderRound) {
 	er.labels = map[string][]bool{}
 	for _, k := range allTestKeys() {
 		ps := rr.corpus.Tests[k]
-		er.labels[k.String()] = PairLabels(ps)
-		er.Cells[k.String()] = EvaluateCell(er.scores.Tests[k.String()], PairLabels(ps), th)
+		er.labels[k.String()] = sv.PairLabels(ps)
+		er.Cells[k.String()] = evaluateCell(er.scores.Tests[k.String()], sv.PairLabels(ps), th)
 	}
 }
 

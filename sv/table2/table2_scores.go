@@ -7,7 +7,7 @@ import "github.com/roleprint/roleprint/data/pairs"
 // speaker), so that ROC curves can be drawn from a finished run without
 // scoring again. ok is false when the round holds no scores for the set
 // (an EncoderRound decoded from JSON keeps only its metrics, unless the run
-// had Table2Config.KeepScores). The slices are the round's own: do not
+// had Config.KeepScores). The slices are the round's own: do not
 // modify them.
 func (er *EncoderRound) TestScores(k pairs.TestKey) (scores []float64, positive []bool, ok bool) {
 	if er != nil && er.scores == nil {

@@ -19,7 +19,7 @@ func TestTestScoresGiveTheCellAUC(t *testing.T) {
 	cfg.Rounds = 1
 	cfg.CheckpointDir = t.TempDir()
 	for pass := 0; pass < 2; pass++ { // the second pass resumes from checkpoints
-		res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+		res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestKeepScoresSurviveJSON(t *testing.T) {
 	cfg := testConfig()
 	cfg.Rounds = 1
 	cfg.KeepScores = true
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestKeepScoresSurviveJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Table2
+	var back Result
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestKeepScoresSurviveJSON(t *testing.T) {
 		}
 	}
 	cfg.KeepScores = false
-	res, _ = RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, _ = RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if b, _ := json.Marshal(res); strings.Contains(string(b), `"scores"`) {
 		t.Error("scores kept without KeepScores")
 	}

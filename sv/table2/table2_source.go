@@ -27,26 +27,26 @@ func PairsFrom(utts []data.Utterance, cfg pairs.PairConfig) CorpusSource {
 	}
 }
 
-// QuickTable2Config is the "quick" preset (Presets) as a config, the
+// quickConfig is the "quick" preset (Presets) as a config, the
 // smoke test behind `roleprint reproduce --quick`: one round, at most
 // 20,000 training texts for fitting, and the default encoders and mixed
 // parts that belong in a run of under a minute on 2 cores: fine-tuned rows
-// ("x_ft") and rows whose DefaultRow is not marked Quick (GoMLX encoders)
+// ("x_ft") and rows whose sv.Row is not marked Quick (GoMLX encoders)
 // are dropped, from Encoders and Mixed alike. Name such rows explicitly
 // (set Encoders afterwards, or --encoders) to run them anyway. Pair it
 // with QuickPairConfig.
-func QuickTable2Config() Table2Config {
-	c := DefaultTable2Config()
+func quickConfig() Config {
+	c := DefaultConfig()
 	pc := pairs.DefaultPairConfig()
 	mustApplyPreset("quick", &c, &pc)
-	c.Encoders = QuickRows(c.Encoders)
-	c.Mixed = QuickRows(c.Mixed)
+	c.Encoders = quickRows(c.Encoders)
+	c.Mixed = quickRows(c.Mixed)
 	return c
 }
 
 // mustApplyPreset applies a built-in preset, which TestPresetsApply
 // checks; failing here is a programming error.
-func mustApplyPreset(name string, c *Table2Config, pc *pairs.PairConfig) {
+func mustApplyPreset(name string, c *Config, pc *pairs.PairConfig) {
 	p, err := PresetNamed(name)
 	if err == nil {
 		_, err = p.Apply(c, pc)
@@ -56,11 +56,11 @@ func mustApplyPreset(name string, c *Table2Config, pc *pairs.PairConfig) {
 	}
 }
 
-// QuickRows keeps the names that belong in the --quick preset: not
-// fine-tuned, and not a registered DefaultRow without Quick.
-func QuickRows(names []string) []string {
+// quickRows keeps the names that belong in the --quick preset: not
+// fine-tuned, and not a registered sv.Row without Quick.
+func quickRows(names []string) []string {
 	quick := map[string]bool{}
-	for _, r := range DefaultRows() {
+	for _, r := range sv.Rows() {
 		quick[r.Name] = r.Quick
 	}
 	var out []string
@@ -81,7 +81,7 @@ func QuickRows(names []string) []string {
 // 600 dev pairs); a cap already lower stays.
 func QuickPairConfig(cfg pairs.PairConfig) pairs.PairConfig {
 	q := cfg
-	mustApplyPreset("quick", &Table2Config{}, &q)
+	mustApplyPreset("quick", &Config{}, &q)
 	cfg.MaxTrainPairs = min(cfg.MaxTrainPairs, q.MaxTrainPairs)
 	cfg.MaxTestPairs = min(cfg.MaxTestPairs, q.MaxTestPairs)
 	cfg.MaxDevPairs = min(cfg.MaxDevPairs, q.MaxDevPairs)

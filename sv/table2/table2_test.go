@@ -18,8 +18,8 @@ import (
 	"github.com/roleprint/roleprint/sv"
 )
 
-func testConfig() Table2Config {
-	cfg := DefaultTable2Config()
+func testConfig() Config {
+	cfg := DefaultConfig()
 	cfg.Encoders = []string{"test-bow", "test-noise"}
 	cfg.Mixed = []string{"test-bow", "test-noise"}
 	cfg.Rounds = 2
@@ -27,14 +27,14 @@ func testConfig() Table2Config {
 }
 
 func TestRunTable2RowsAndMetrics(t *testing.T) {
-	res, err := RunTable2(context.Background(), testConfig(), fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), testConfig(), fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := len(res.Rows), 3*9; got != want {
 		t.Fatalf("%d rows, want %d (bow, noise, mixed × 9 cells)", got, want)
 	}
-	byEnc := map[string][]Table2Row{}
+	byEnc := map[string][]Row{}
 	for _, r := range res.Rows {
 		byEnc[r.Encoder] = append(byEnc[r.Encoder], r)
 		if r.Rounds != 2 || r.Pairs != 40 {
@@ -87,7 +87,7 @@ func TestMixedEqualsConcatenatedCosine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets := evalSets(c)
+	sets := sv.EvalSets(c)
 	emb, err := sv.EmbedSets(ctx, mixed, sets, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestRunTable2Trainable(t *testing.T) {
 	cfg.Encoders = []string{"test-trainable", "test-trainable_ft"}
 	cfg.Mixed = nil
 	cfg.Rounds = 1
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.2))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestRunTable2SkipsMissingAssets(t *testing.T) {
 	cfg.Encoders = []string{"test-missing", "test-bow"}
 	cfg.Mixed = []string{"test-bow", "test-missing"}
 	cfg.Rounds = 1
-	res, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestRunTable2SkipsMissingAssets(t *testing.T) {
 		t.Errorf("%d rows, want 18 (bow and mixed)", len(res.Rows))
 	}
 	cfg.SkipMissing = false
-	if _, err := RunTable2(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "roleprint setup test") {
+	if _, err := RunConfig(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "roleprint setup test") {
 		t.Errorf("SkipMissing=false: err %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestRunTable2ResumesFromCheckpoints(t *testing.T) {
 	cfg.Mixed = nil
 	cfg.CheckpointDir = dir
 	before := bowCalls.Load()
-	first, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	first, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestRunTable2ResumesFromCheckpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	mid := bowCalls.Load()
-	second, err := RunTable2(context.Background(), cfg, fixtureSource(0.3))
+	second, err := RunConfig(context.Background(), cfg, fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestRunTable2ResumesFromCheckpoints(t *testing.T) {
 	}
 	// Other data (another noise level): checkpoints do not match.
 	mid = bowCalls.Load()
-	if _, err := RunTable2(context.Background(), cfg, fixtureSource(0.6)); err != nil {
+	if _, err := RunConfig(context.Background(), cfg, fixtureSource(0.6)); err != nil {
 		t.Fatal(err)
 	}
 	if bowCalls.Load() == mid {
@@ -202,7 +202,7 @@ func TestRunTable2Cancelled(t *testing.T) {
 			cancel()
 		}
 	}
-	_, err := RunTable2(ctx, cfg, fixtureSource(0.3))
+	_, err := RunConfig(ctx, cfg, fixtureSource(0.3))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -215,17 +215,17 @@ func TestRunTable2BadCorpus(t *testing.T) {
 		c.Dev[0].B = "nope"
 		return c, nil
 	}
-	if _, err := RunTable2(context.Background(), cfg, src); err == nil || !strings.Contains(err.Error(), `unknown set "nope"`) {
+	if _, err := RunConfig(context.Background(), cfg, src); err == nil || !strings.Contains(err.Error(), `unknown set "nope"`) {
 		t.Errorf("err = %v", err)
 	}
 	cfg.Encoders = []string{"no-such-encoder"}
-	if _, err := RunTable2(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "unknown encoder") {
+	if _, err := RunConfig(context.Background(), cfg, fixtureSource(0.3)); err == nil || !strings.Contains(err.Error(), "unknown encoder") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestWriteReport(t *testing.T) {
-	res, err := RunTable2(context.Background(), testConfig(), fixtureSource(0.3))
+	res, err := RunConfig(context.Background(), testConfig(), fixtureSource(0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestWriteReport(t *testing.T) {
 	if err := res.WriteReport(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := data.ReadParquet[Table2Row](filepath.Join(dir, ReportParquet))
+	rows, err := data.ReadParquet[Row](filepath.Join(dir, ReportParquet))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestPaperTable2(t *testing.T) {
 }
 
 func TestEncoderOptionsScopedSettings(t *testing.T) {
-	cfg := DefaultTable2Config()
+	cfg := DefaultConfig()
 	cfg.Settings = map[string]string{"pc": "2", "test-bow.pc": "0", "test-trainable.lr": "1", "test-trainable_ft.lr": "2"}
 	if o := cfg.EncoderOptions("test-bow", 5); o.Settings["pc"] != "0" || o.Seed != 5 {
 		t.Errorf("test-bow: %+v", o)

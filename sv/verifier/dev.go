@@ -6,7 +6,6 @@ import (
 
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv"
-	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // DevCosines embeds the dev pairs' sets of c with enc (sv.EmbedSets) and
@@ -32,5 +31,5 @@ func DevCosines(ctx context.Context, enc sv.Encoder, c *pairs.PairCorpus) ([]flo
 	for i, p := range c.Dev {
 		cos[i] = sv.ScorePair(enc, emb[p.A], emb[p.B])
 	}
-	return cos, table2.PairLabels(c.Dev), nil
+	return cos, sv.PairLabels(c.Dev), nil
 }

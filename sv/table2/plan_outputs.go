@@ -1,0 +1,96 @@
+package table2
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+
+	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/verifier"
+)
+
+// Manifest describes res, the result of running p, with the command
+// that made it: the build and machine (NewManifest), the backend and why
+// it was chosen, the inputs and the resolved pair configuration.
+func (p *Plan) Manifest(res *Result, command []string) *Manifest {
+	m := NewManifest(res)
+	m.Command = command
+	m.BackendReason = p.Environment.Backend.Reason
+	m.Inputs = p.Inputs.Files
+	m.Pairs = p.Pairs
+	return m
+}
+
+// weightsSetting is the encoder setting naming a trained GoMLX model's
+// weights folder (sv/neural's SetWeights; spelled here so that the runner
+// links no GoMLX).
+const weightsSetting = "weights"
+
+// SaveVerifier writes a verifier bundle (package sv/verifier) into dir
+// from res, the finished run of p: the last round's mixed_ft row (its
+// parts and weights, chosen on dev pairs), with the fine-tuned parts'
+// weights taken from their training checkpoints in the run's work
+// folders (res.Config.CheckpointDir must have been set) and the untuned
+// parts refitted on the round's training texts (with their sources for
+// sv.SourceFitter parts), exactly as the run fitted them; the bundle keeps
+// both. The dev cosines of mixed_ft give the threshold and the
+// calibration; m is the bundle's manifest. It returns the bundle's spec,
+// or nil without error when the run has no mixed_ft row (no fine-tuned
+// row ran). logf receives the parts' notes (nil discards them).
+func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Manifest, logf func(string, ...any)) (*verifier.Spec, error) {
+	cfg := res.Config
+	r := cfg.Rounds
+	var row *EncoderRound
+	for i := range res.PerRound {
+		if er := &res.PerRound[i]; er.Round == r && er.Encoder == MixedFTName {
+			row = er
+		}
+	}
+	if row == nil || row.Mixed == nil {
+		return nil, nil
+	}
+	seed := cfg.Seed + int64(r-1)
+	c, err := p.Source()(ctx, r, seed)
+	if err != nil {
+		return nil, fmt.Errorf("round %d pairs: %w", r, err)
+	}
+	fit, sources := sv.TrainTextSources(c, cfg.FitMaxTexts)
+	var parts []verifier.SavePart
+	defer func() {
+		for _, p := range parts {
+			if cl, ok := p.Encoder.(sv.Closer); ok {
+				_ = cl.Close()
+			}
+		}
+	}()
+	for i, name := range row.Mixed.Parts {
+		opts := cfg.EncoderOptions(name, seed)
+		opts.Logf = logf
+		settings := maps.Clone(opts.Settings)
+		if settings == nil {
+			settings = map[string]string{}
+		}
+		opts.Settings = maps.Clone(settings)
+		base, ft := sv.SplitFineTuned(name)
+		if ft {
+			wd := cfg.EncoderWorkDir(r, name)
+			if wd == "" {
+				return nil, fmt.Errorf("%s: the run kept no training checkpoints", name)
+			}
+			opts.Settings[weightsSetting] = filepath.Join(wd, "checkpoints")
+		}
+		enc, err := sv.NewEncoder(base, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		parts = append(parts, verifier.SavePart{Row: name, Base: base, Encoder: enc, Settings: settings, Seed: seed, Weight: row.Mixed.Weights[i]})
+		if f, ok := enc.(sv.Fitter); ok {
+			if err := sv.FitWithSources(ctx, f, fit, sources); err != nil { // as the run fitted it
+				return nil, fmt.Errorf("%s: fit: %w", name, err)
+			}
+		}
+	}
+	return verifier.Save(dir, verifier.SaveOptions{Name: MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
+		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
+}
