@@ -286,21 +286,23 @@ const maxHeaderLine = 1 << 20
 // journal"); flag is the option that chose the path. The first line is
 // read up to 1 MiB.
 func CheckOwned(flag, p, what string, ours func(firstLine []byte) bool) error {
-	f, err := os.Open(p)
+	st, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", flag, p, err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flag, p, err)
-	}
 	if st.IsDir() {
 		return &OverwriteError{Flag: flag, Output: p, Reason: "is a folder: give a file path for the " + what}
 	}
+	// A device or FIFO is refused before it is opened: opening a FIFO
+	// blocks until a writer comes, and a device reads without end.
+	f, _, err := OpenRegular(p, 0)
+	if err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	defer f.Close()
 	r := bufio.NewReaderSize(io.LimitReader(f, maxHeaderLine), 64<<10)
 	line, err := r.ReadSlice('\n')
 	for errors.Is(err, bufio.ErrBufferFull) {
