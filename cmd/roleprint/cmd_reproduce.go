@@ -304,7 +304,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := res.WriteReport(*out, m); err != nil {
 		return err
 	}
-	reproSaveVerifier(ctx, e, res, table2.PairsFrom(utts, pairCfg), *out, m)
+	bundle := reproSaveVerifier(ctx, e, res, table2.PairsFrom(utts, pairCfg), *out, m)
 	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), *out)
 	if *asJSON {
 		o := reproduceOutput{Corpus: corpusName, Inputs: inputs, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: *quick,
@@ -331,6 +331,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
 	}
 	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(*out, table2.ReportMarkdown))
+	reproClosingLine(e, bundle)
 	return nil
 }
 

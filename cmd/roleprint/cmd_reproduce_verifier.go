@@ -84,12 +84,18 @@ func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source 
 		}
 	}
 	dir := filepath.Join(out, "verifier")
+	demo := reproDemonstration(m, row.DevCosines(), table2.PairLabels(c.Dev))
 	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: table2.MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
-		DevCosines: row.DevCosines(), DevLabels: table2.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
+		DevCosines: row.DevCosines(), DevLabels: table2.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m,
+		Domain: bundleDomain(e, "reproduce", c), Demonstration: demo})
 	if err != nil {
 		return "", err
 	}
-	e.Logf("reproduce: verifier bundle %s in %s: %s, threshold %.4f (round %d dev pairs); use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`",
-		spec.Name, dir, row.Mixed, spec.Threshold, r, dir, dir)
+	if demo != "" {
+		e.Logf("reproduce: demonstration verifier bundle %s in %s: %s", spec.Name, dir, demo)
+		return dir, nil
+	}
+	e.Logf("reproduce: verifier bundle %s in %s: %s, dev AUC %.4f (round %d dev pairs), trained on %s; use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`, and measure it on corpora it was not trained on with `roleprint eval --verifier %s`",
+		spec.Name, dir, row.Mixed, spec.Dev.AUC, r, reproCorpora(c), dir, dir, dir)
 	return dir, nil
 }
