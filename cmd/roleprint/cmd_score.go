@@ -156,6 +156,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	inDomain, domain := checkScoreDomain(e, *verifierDir, real, gen)
 	if n := countRealRows(real); n == 0 {
 		return fmt.Errorf("%s: no real rows (rows without agent_model)", strings.Join(realFiles, ", "))
 	}
@@ -239,7 +240,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		rep.Distributions[i].Positive, rep.Distributions[i].Negative = nil, nil
 	}
 	if *asJSON {
-		return e.JSON(rep)
+		return e.JSON(scoreReport{Report: rep, InDomain: inDomain, Domain: domain})
 	}
 	w := e.Stdout()
 	if err := roleplay.WriteModels(w, rep, !*noPaper); err != nil {

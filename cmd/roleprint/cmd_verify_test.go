@@ -123,6 +123,8 @@ I feel like I'm okay most days, just anxious sometimes.
 		}
 	}
 
+	checkEval(t, tr.Verifier)
+
 	// The same set against itself: cosine 1, so at least as likely as a and b.
 	code, stdout, _ = neuralRun("verify", "--verifier", tr.Verifier, "--backend", "go", "--json", a, a)
 	var self struct {
@@ -151,6 +153,17 @@ I feel like I'm okay most days, just anxious sometimes.
 		"--bootstrap", "0", "--json")
 	if code != 0 || !strings.Contains(stdout, "transformer_ft") {
 		t.Fatalf("score --verifier: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	var sd struct {
+		InDomain *bool `json:"in_domain"`
+		Domain   []struct {
+			Side   string `json:"side"`
+			Chunks int    `json:"chunks"`
+		} `json:"domain"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &sd); err != nil || sd.InDomain == nil || len(sd.Domain) != 2 ||
+		sd.Domain[0].Side != "real" || sd.Domain[0].Chunks == 0 || sd.Domain[1].Chunks == 0 {
+		t.Fatalf("score --verifier: in_domain %v, domain %+v (%v)", sd.InDomain, sd.Domain, err)
 	}
 
 	// Without --encoder, score uses reproduce-out/verifier when it exists.

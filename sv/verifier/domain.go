@@ -50,6 +50,8 @@ const (
 	// domainMaxSets caps the sets the statistic is computed from (taken
 	// evenly in ID order).
 	domainMaxSets = 5000
+	// domainMaxHashes caps Domain.TextHashes.
+	domainMaxHashes = 5000
 	// domainMinSpread floors the spreads τ (a relative frequency), so that
 	// a word every training set uses equally still has some.
 	domainMinSpread = 1e-4
@@ -83,6 +85,12 @@ type Domain struct {
 	// Quantile and Margin say how the limits were set.
 	Quantile float64 `json:"quantile"`
 	Margin   float64 `json:"margin"`
+	// TextHashes are the hashes (textHash) of up to domainMaxHashes of the
+	// training sets' texts of overlapMinWords words or more, taken evenly,
+	// and Texts the number of such texts: CheckOverlap finds the training
+	// text in a corpus by them where the bundle keeps no fit texts.
+	TextHashes []string `json:"text_hashes,omitempty"`
+	Texts      int      `json:"texts"`
 
 	known map[string]int // Vocabulary's index, Words' first
 }
@@ -157,9 +165,15 @@ func FitDomain(train, heldOut []*pairs.UtteranceSet) (*Domain, error) {
 	counts := map[string]int{}
 	corpora := map[string]int{}
 	var words []domainWord
+	var long []string
+	seen := map[string]bool{}
 	for _, s := range train {
 		corpora[pairs.CorpusOf(s.Source)]++
 		for _, t := range s.Texts {
+			if k := overlapKey(t); len(strings.Fields(k)) >= overlapMinWords && !seen[k] {
+				seen[k] = true
+				long = append(long, k)
+			}
 			words = domainWords(t, words[:0])
 			for _, w := range words {
 				counts[w.w]++
@@ -175,7 +189,10 @@ func FitDomain(train, heldOut []*pairs.UtteranceSet) (*Domain, error) {
 	}
 	slices.SortFunc(vocab, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b)) })
 	d := &Domain{TrainSets: len(train), HeldOutSets: len(heldOut), Vocabulary: vocab[:min(len(vocab), DomainVocabulary)],
-		Quantile: DomainQuantile, Margin: DomainMargin}
+		Quantile: DomainQuantile, Margin: DomainMargin, Texts: len(long)}
+	for i := range min(len(long), domainMaxHashes) {
+		d.TextHashes = append(d.TextHashes, textHash(long[i*len(long)/min(len(long), domainMaxHashes)]))
+	}
 	d.Words = d.Vocabulary[:min(len(d.Vocabulary), DomainWords)]
 	for name, n := range corpora {
 		d.Corpora = append(d.Corpora, DomainCorpus{Name: name, Sets: n})

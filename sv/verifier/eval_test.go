@@ -142,7 +142,7 @@ func TestEvaluate(t *testing.T) {
 	}
 
 	// The bundle's own training text is refused, naming the overlap.
-	if _, err := Evaluate(ctx, v, train, EvalOptions{Seeds: []int64{1}}); err == nil || !strings.Contains(err.Error(), "shares") {
+	if _, err := Evaluate(ctx, v, train, EvalOptions{Seeds: []int64{1}}); err == nil || !strings.Contains(err.Error(), "the verifier was trained on this text") {
 		t.Fatalf("evaluating the training corpus: %v, want a refusal naming the shared texts", err)
 	}
 

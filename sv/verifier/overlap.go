@@ -24,46 +24,83 @@ const (
 )
 
 // CheckOverlap refuses utterances that share texts with the training
-// data of the bundle in dir: it compares every utterance of at least six
-// words with the bundle's fit texts (fit.txt, as the bundle stores them)
-// and is an error naming the shared texts' number, share and first rows
-// when more than 1 % of them (and at least five) are among the bundle's.
-// A bundle without fit texts passes (only CheckInputHashes applies).
+// data of the bundle in dir. With the bundle's fit texts (fit.txt, as it
+// stores them) it compares every utterance of at least six words with
+// them and refuses when more than 1 % of those (and at least five) are
+// among the bundle's; with the hashes of a sample of its training texts
+// (its Domain's TextHashes) it refuses when at least five of the sample,
+// and more than 1 % of it, are in the corpus. Errors name the shared
+// texts' number, share and first rows. A bundle with neither passes (only
+// CheckInputHashes applies).
 func CheckOverlap(dir string, utts []data.Utterance) error {
 	s, err := ReadSpec(dir)
 	if err != nil {
 		return err
 	}
-	if s.FitTexts == "" {
-		return nil
-	}
-	fit, err := readLines(filepath.Join(dir, s.FitTexts))
+	d, err := ReadDomain(dir)
 	if err != nil {
 		return err
 	}
-	known := make(map[string]bool, len(fit))
-	for _, t := range fit {
-		known[overlapKey(t)] = true
+	var known map[string]bool
+	var hashed map[string]bool
+	switch {
+	case s.FitTexts != "":
+		fit, err := readLines(filepath.Join(dir, s.FitTexts))
+		if err != nil {
+			return err
+		}
+		known = make(map[string]bool, len(fit))
+		for _, t := range fit {
+			known[overlapKey(t)] = true
+		}
+	case d != nil && len(d.TextHashes) > 0:
+		hashed = make(map[string]bool, len(d.TextHashes))
+		for _, h := range d.TextHashes {
+			hashed[h] = true
+		}
+	default:
+		return nil
 	}
 	var n, shared int
 	var examples []string
+	found := map[string]bool{}
 	for i, u := range utts {
-		if len(strings.Fields(u.Text)) < overlapMinWords {
+		k := overlapKey(u.Text)
+		if len(strings.Fields(k)) < overlapMinWords {
 			continue
 		}
 		n++
-		if known[overlapKey(u.Text)] {
+		in := known[k]
+		if hashed != nil {
+			h := textHash(k)
+			in = hashed[h]
+			if in && found[h] {
+				continue
+			}
+			found[h] = true
+		}
+		if in {
 			shared++
 			if len(examples) < 3 {
 				examples = append(examples, fmt.Sprintf("row %d (%s, %s): %q", i+1, u.Source, u.Speaker, clip(u.Text, 60)))
 			}
 		}
 	}
-	if shared >= overlapMinTexts && float64(shared) > overlapMaxShare*float64(n) {
-		return fmt.Errorf("eval: the corpus shares %d of its %d texts of %d+ words (%.1f%%) with the training texts of %s (%s): it is not text the verifier was not trained on; e.g. %s",
-			shared, n, overlapMinWords, 100*float64(shared)/float64(n), dir, s.FitTexts, strings.Join(examples, "; "))
+	switch {
+	case known != nil && shared >= overlapMinTexts && float64(shared) > overlapMaxShare*float64(n):
+		return fmt.Errorf("verifier %s: the corpus shares %d of its %d texts of %d+ words (%.1f%%) with the bundle's training texts (%s): the verifier was trained on this text; evaluate it on corpora it was not trained on (e.g. %s)",
+			dir, shared, n, overlapMinWords, 100*float64(shared)/float64(n), s.FitTexts, strings.Join(examples, "; "))
+	case hashed != nil && shared >= overlapMinTexts && float64(shared) > overlapMaxShare*float64(len(hashed)):
+		return fmt.Errorf("verifier %s: the corpus shares %d of the %d training texts sampled in %s (%.1f%%): the verifier was trained on this text; evaluate it on corpora it was not trained on (e.g. %s)",
+			dir, shared, len(hashed), s.DomainFile, 100*float64(shared)/float64(len(hashed)), strings.Join(examples, "; "))
 	}
 	return nil
+}
+
+// textHash is the hex of a text's SHA-256's first 8 bytes.
+func textHash(t string) string {
+	h := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(h[:8])
 }
 
 // overlapKey is a text as fit.txt stores it (line breaks as spaces),
@@ -109,7 +146,7 @@ func CheckInputHashes(dir string, files []string) error {
 		}
 		for _, in := range m.Inputs {
 			if in.SHA256 != "" && strings.EqualFold(in.SHA256, h) {
-				return fmt.Errorf("eval: %s is the input %s the verifier %s was trained on (same SHA-256): evaluate it on corpora it was not trained on", f, in.Path, dir)
+				return fmt.Errorf("verifier %s: %s is the input %s it was trained on (same SHA-256): the verifier was trained on this text; evaluate it on corpora it was not trained on", dir, f, in.Path)
 			}
 		}
 	}
