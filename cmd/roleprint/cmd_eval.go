@@ -127,8 +127,24 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	defer v.Close()
 	cfg := pairs.DefaultPairConfig()
 	cfg.MaxTestPairs = *maxPairs
+	bars := map[string]func(int, int){}
+	progress := func(stage string, done, total int) {
+		report, ok := bars[stage]
+		if !ok {
+			var finish func()
+			report, finish = e.progress("eval " + stage)
+			bars[stage] = func(d, t int) {
+				report(d, t)
+				if d >= t {
+					finish()
+				}
+			}
+			report = bars[stage]
+		}
+		report(done, total)
+	}
 	rep, err := verifier.Evaluate(ctx, v, utts, verifier.EvalOptions{Seeds: seedList, Pairs: &cfg, Vs: vsList, Replicates: *reps,
-		Backend: *backend, Logf: e.Logf})
+		Backend: *backend, Logf: e.Logf, Progress: progress})
 	if err != nil {
 		return err
 	}

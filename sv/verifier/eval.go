@@ -53,10 +53,21 @@ type EvalOptions struct {
 	// table2.CompareReplicates, table2.CompareConfidence).
 	Replicates int
 	Confidence float64
-	// Backend and BatchSize build the Vs encoders; Logf receives progress.
+	// Backend and BatchSize build the Vs encoders; Logf receives notes
+	// and Progress, when set, each encoder's embedding progress (stage
+	// "ENCODER embed").
 	Backend   string
 	BatchSize int
 	Logf      func(string, ...any)
+	Progress  func(stage string, done, total int)
+}
+
+// stage returns the sv.Progress of one stage (nil without o.Progress).
+func (o EvalOptions) stage(name string) sv.Progress {
+	if o.Progress == nil {
+		return nil
+	}
+	return func(done, total int) { o.Progress(name, done, total) }
 }
 
 // EvalRow is one encoder on one test set, over the rounds.
@@ -201,7 +212,7 @@ func Evaluate(ctx context.Context, v *Verifier, utts []data.Utterance, o EvalOpt
 	// Scores of every encoder, by set ID.
 	logf("eval: %s on %d sets of %s (%d rounds)", name, len(sets), strings.Join(ep.Corpora, ", "), len(seeds))
 	scorers := map[string]func(a, b string) float64{}
-	emb, err := sv.EmbedSets(ctx, v.Encoder(), sets, nil)
+	emb, err := sv.EmbedSets(ctx, v.Encoder(), sets, o.stage(name+" embed"))
 	if err != nil {
 		return nil, fmt.Errorf("eval: %s: %w", name, err)
 	}
@@ -358,7 +369,7 @@ func evalVsScorer(ctx context.Context, name string, sets []*pairs.UtteranceSet, 
 			return nil, nil, fmt.Errorf("eval: --vs %s: fit: %w", name, err)
 		}
 	}
-	emb, err := sv.EmbedSets(ctx, enc, sets, nil)
+	emb, err := sv.EmbedSets(ctx, enc, sets, o.stage(name+" embed"))
 	if err != nil {
 		done()
 		return nil, nil, fmt.Errorf("eval: --vs %s: %w", name, err)

@@ -272,3 +272,29 @@ func TestDomainCheck(t *testing.T) {
 		t.Fatalf("read back %+v, saved %+v", a, b)
 	}
 }
+
+// TestCheckInputHashes refuses a corpus file the bundle's manifest lists
+// as an input (same SHA-256), naming both, and passes another file.
+func TestCheckInputHashes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "verifier")
+	saveTfidfBundle(t, dir, evalCorpus(1, "old", 2, 4, 12, oldRegister))
+	tmp := t.TempDir()
+	trained, other := filepath.Join(tmp, "trained.parquet"), filepath.Join(tmp, "other.parquet")
+	os.WriteFile(trained, []byte("the training corpus"), 0o644)
+	os.WriteFile(other, []byte("another corpus"), 0o644)
+	h, err := fileSHA256(trained)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := json.Marshal(map[string]any{"inputs": []map[string]string{{"path": "/data/train.parquet", "sha256": h}}})
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckInputHashes(dir, []string{other}); err != nil {
+		t.Fatalf("another file: %v", err)
+	}
+	err = CheckInputHashes(dir, []string{other, trained})
+	if err == nil || !strings.Contains(err.Error(), trained) || !strings.Contains(err.Error(), "/data/train.parquet") {
+		t.Fatalf("the training input: %v, want a refusal naming both files", err)
+	}
+}
