@@ -33,8 +33,9 @@ const (
 	RuleBundle = "bundle P(same) ≥ 0.5"
 	// RuleCrossFit is an untuned encoder's: a Platt calibration fitted on
 	// the other half of the split's pairs (two folds of anchor couples),
-	// same speaker at P ≥ 0.5. It uses the evaluated pairs' labels, which
-	// the bundle's rule never sees.
+	// its slope held ≥ 0 (a higher score never means a likelier different
+	// speaker), same speaker at P ≥ 0.5. It uses the evaluated pairs'
+	// labels, which the bundle's rule never sees.
 	RuleCrossFit = "2-fold cross-fitted P ≥ 0.5"
 )
 
@@ -317,8 +318,9 @@ func evalRow(enc, corpus, level string, tk pairs.TestKey, ers []table2.EncoderRo
 
 // evalCrossFit returns probabilities of scores from a Platt calibration
 // fitted on the other fold of anchor couples (pairs 2i and 2i+1 are one
-// anchor's positive and negative; couples alternate between folds). A
-// fold without both labels gives NaN probabilities.
+// anchor's positive and negative; couples alternate between folds),
+// constrained to a slope ≥ 0. A fold without both labels gives NaN
+// probabilities.
 func evalCrossFit(scores []float64, labels []bool) []float64 {
 	p := make([]float64, len(scores))
 	for fold := range 2 {
@@ -330,6 +332,19 @@ func evalCrossFit(scores []float64, labels []bool) []float64 {
 			}
 		}
 		cal, err := FitPlatt(s, l)
+		if err == nil && cal.A < 0 {
+			// A verifier's score must rise with sameness: a fold where it
+			// falls (Harder pairs, whose negatives share a conversation and
+			// its topic) gets a flat calibration at the fold's share of
+			// positives, not a rule that reads the score backwards.
+			pos := 0.0
+			for _, x := range l {
+				if x {
+					pos++
+				}
+			}
+			cal = Calibration{Method: "platt", B: math.Log((pos + 1) / (float64(len(l)) - pos + 1))}
+		}
 		for i := range scores {
 			if (i/2)%2 == fold {
 				p[i] = math.NaN()

@@ -298,3 +298,25 @@ func TestCheckInputHashes(t *testing.T) {
 		t.Fatalf("the training input: %v, want a refusal naming both files", err)
 	}
 }
+
+// TestEvalCrossFit: the cross-fitted rule follows a score that rises with
+// sameness, and never reads a falling one backwards.
+func TestEvalCrossFit(t *testing.T) {
+	var up, down []float64
+	var labels []bool
+	for i := range 40 {
+		same := i%2 == 0
+		s := 0.2 + 0.01*float64(i%7)
+		if same {
+			s += 0.5
+		}
+		up, down, labels = append(up, s), append(down, -s), append(labels, same)
+	}
+	acc := func(p []float64) float64 { a, _ := stats.AccuracyF1(p, labels, 0.5); return a }
+	if a := acc(evalCrossFit(up, labels)); a != 1 {
+		t.Fatalf("rising score: accuracy %v, want 1", a)
+	}
+	if a := acc(evalCrossFit(down, labels)); a != 0.5 {
+		t.Fatalf("falling score: accuracy %v, want 0.5 (a flat rule, not the score read backwards)", a)
+	}
+}
