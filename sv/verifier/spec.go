@@ -43,8 +43,10 @@ type Spec struct {
 	// before it existed) is the cosine of the mixture. An optional
 	// addition to version 1.
 	Scores string `json:"scores,omitempty"`
-	// Threshold is the cosine at or above which two sets are called the same
-	// speaker, chosen on the dev pairs by Criterion.
+	// Threshold is the score chosen on the dev pairs by Criterion, kept as
+	// a record: verdicts are stated on the calibrated probability
+	// (DecisionProbability), whose score threshold is
+	// Calibration.ScoreAt(DecisionProbability).
 	Threshold float64 `json:"threshold"`
 	Criterion string  `json:"criterion"`
 	// Calibration maps a cosine to a same-speaker probability.
