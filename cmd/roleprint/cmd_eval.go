@@ -129,19 +129,18 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	cfg.MaxTestPairs = *maxPairs
 	bars := map[string]func(int, int){}
 	progress := func(stage string, done, total int) {
-		report, ok := bars[stage]
+		bar, ok := bars[stage]
 		if !ok {
-			var finish func()
-			report, finish = e.progress("eval " + stage)
-			bars[stage] = func(d, t int) {
+			report, finish := e.progress("eval " + stage)
+			bar = func(d, t int) {
 				report(d, t)
 				if d >= t {
 					finish()
 				}
 			}
-			report = bars[stage]
+			bars[stage] = bar
 		}
-		report(done, total)
+		bar(done, total)
 	}
 	rep, err := verifier.Evaluate(ctx, v, utts, verifier.EvalOptions{Seeds: seedList, Pairs: &cfg, Vs: vsList, Replicates: *reps,
 		Backend: *backend, Logf: e.Logf, Progress: progress})
