@@ -95,7 +95,7 @@ func reproBuildVerifier(ctx context.Context, e *env, res *table2.Table2, source 
 		e.Logf("reproduce: demonstration verifier bundle %s in %s: %s", spec.Name, dir, demo)
 		return dir, nil
 	}
-	e.Logf("reproduce: verifier bundle %s in %s: %s, dev AUC %.4f (round %d dev pairs), trained on %s; use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`, and measure it on corpora it was not trained on with `roleprint eval --verifier %s`",
-		spec.Name, dir, row.Mixed, spec.Dev.AUC, r, reproCorpora(c), dir, dir, dir)
+	e.Logf("reproduce: verifier bundle %s in %s: %s, round %d dev pairs, trained on %s; use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`, and measure it on corpora it was not trained on with `roleprint eval --verifier %s`",
+		spec.Name, dir, row.Mixed, r, reproCorpora(c), dir, dir, dir)
 	return dir, nil
 }
