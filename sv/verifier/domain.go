@@ -47,6 +47,9 @@ const (
 	// DomainMargin the factor on it.
 	DomainQuantile = 0.99
 	DomainMargin   = 1.25
+	// DomainSizeFactor is the factor on the held-out sets' size quantile
+	// that gives Domain.MaxWords.
+	DomainSizeFactor = 2.0
 	// domainMaxSets caps the sets the statistic is computed from (taken
 	// evenly in ID order).
 	domainMaxSets = 5000
@@ -79,9 +82,14 @@ type Domain struct {
 	UnknownMean   float64  `json:"unknown_mean"`
 	UnknownSpread float64  `json:"unknown_spread"`
 	// MaxDistance and MaxUnknownZ are the limits: a set whose distance or
-	// unknown-word z is above is outside the domain.
+	// unknown-word z is above is outside the domain. MaxWords is the
+	// largest set it was calibrated for (DomainSizeFactor × the held-out
+	// sets' DomainQuantile of words; 0 in a domain.json without it): the
+	// score of a set much larger than the training sets (100 lines against
+	// sets of 5 to 20) has a distribution the calibration never saw.
 	MaxDistance float64 `json:"max_distance"`
 	MaxUnknownZ float64 `json:"max_unknown_z"`
+	MaxWords    int     `json:"max_words,omitempty"`
 	// Quantile and Margin say how the limits were set.
 	Quantile float64 `json:"quantile"`
 	Margin   float64 `json:"margin"`
@@ -103,10 +111,12 @@ type DomainCorpus struct {
 
 // DomainCheck is where a set of utterances lies against a Domain.
 type DomainCheck struct {
-	// InDomain is true when both measures are within the limits.
+	// InDomain is true when both measures are within the limits and the
+	// set has at most MaxWords words (when the domain records it).
 	InDomain bool `json:"in_domain"`
 	// Words counts the set's running words.
-	Words int `json:"words"`
+	Words    int `json:"words"`
+	MaxWords int `json:"max_words,omitempty"`
 	// Distance is the word profile's distance and MaxDistance its limit;
 	// Unknown the share of unknown words, UnknownZ its z and MaxUnknownZ
 	// that z's limit.
@@ -119,8 +129,12 @@ type DomainCheck struct {
 
 // String says where the set lies, for a warning.
 func (c DomainCheck) String() string {
-	return fmt.Sprintf("%d words, word-profile distance %.2f (limit %.2f), %.1f%% unknown words (z %.1f, limit %.1f)",
-		c.Words, c.Distance, c.MaxDistance, 100*c.Unknown, c.UnknownZ, c.MaxUnknownZ)
+	size := fmt.Sprintf("%d words", c.Words)
+	if c.MaxWords > 0 {
+		size = fmt.Sprintf("%d words (limit %d)", c.Words, c.MaxWords)
+	}
+	return fmt.Sprintf("%s, word-profile distance %.2f (limit %.2f), %.1f%% unknown words (z %.1f, limit %.1f)",
+		size, c.Distance, c.MaxDistance, 100*c.Unknown, c.UnknownZ, c.MaxUnknownZ)
 }
 
 // CorpusNames lists the domain's corpora ("shakespeare", "tbbt").
@@ -240,21 +254,22 @@ func FitDomain(train, heldOut []*pairs.UtteranceSet) (*Domain, error) {
 		ss += (u - d.UnknownMean) * (u - d.UnknownMean)
 	}
 	d.UnknownSpread = math.Sqrt(max(ss/float64(len(heldOut)-1)-d.UnknownMean*(1-d.UnknownMean)*invN, domainMinSpread*domainMinSpread))
-	dist, z := make([]float64, len(heldOut)), make([]float64, len(heldOut))
+	dist, z, size := make([]float64, len(heldOut)), make([]float64, len(heldOut)), make([]float64, len(heldOut))
 	for i, s := range heldOut {
 		c := d.measure(s.Texts)
-		dist[i], z[i] = c.Distance, c.UnknownZ
+		dist[i], z[i], size[i] = c.Distance, c.UnknownZ, float64(c.Words)
 	}
 	d.MaxDistance = DomainMargin * quantile(dist, DomainQuantile)
 	d.MaxUnknownZ = DomainMargin * max(quantile(z, DomainQuantile), 1)
+	d.MaxWords = int(math.Ceil(DomainSizeFactor * quantile(size, DomainQuantile)))
 	return d, nil
 }
 
 // Check measures texts (one set of utterances) against the domain.
 func (d *Domain) Check(texts []string) DomainCheck {
 	c := d.measure(texts)
-	c.MaxDistance, c.MaxUnknownZ = d.MaxDistance, d.MaxUnknownZ
-	c.InDomain = c.Words > 0 && c.Distance <= d.MaxDistance && c.UnknownZ <= d.MaxUnknownZ
+	c.MaxDistance, c.MaxUnknownZ, c.MaxWords = d.MaxDistance, d.MaxUnknownZ, d.MaxWords
+	c.InDomain = c.Words > 0 && c.Distance <= d.MaxDistance && c.UnknownZ <= d.MaxUnknownZ && (d.MaxWords == 0 || c.Words <= d.MaxWords)
 	return c
 }
 
