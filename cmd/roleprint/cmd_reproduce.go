@@ -221,7 +221,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := res.WriteReport(out, m); err != nil {
 		return err
 	}
-	reproSaveVerifier(ctx, e, plan, res, out, m)
+	bundle := reproSaveVerifier(ctx, e, plan, res, out, m)
 	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), out)
 	if *f.asJSON {
 		return e.JSON(reproduceOutput{Corpus: in.Name, Inputs: in.Files, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: plan.Preset.Quick,
@@ -229,7 +229,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 			Skipped: nonNil(res.Skipped), Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: nonNil(res.Notes),
 			Comparisons: nonNil(res.Comparisons), OutDir: out, Files: files, Seconds: res.Seconds})
 	}
-	return reproPrintTable(e, res, out)
+	return reproPrintTable(e, res, out, bundle)
 }
 
 // orNil returns m, or nil when it is empty (an unset request field).
@@ -248,9 +248,9 @@ func nonNil[T any](xs []T) []T {
 	return xs
 }
 
-// reproPrintTable prints Table 2, the skipped rows and where the full
-// report is.
-func reproPrintTable(e *env, res *table2.Result, out string) error {
+// reproPrintTable prints Table 2, the skipped rows, where the full report
+// is and, last, what the verifier bundle in bundle ("" for none) is.
+func reproPrintTable(e *env, res *table2.Result, out, bundle string) error {
 	if err := res.WriteTableMarkdown(e.Stdout()); err != nil {
 		return err
 	}
@@ -261,6 +261,7 @@ func reproPrintTable(e *env, res *table2.Result, out string) error {
 		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
 	}
 	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(out, table2.ReportMarkdown))
+	reproClosingLine(e, bundle)
 	return nil
 }
 

@@ -9,9 +9,10 @@ import (
 
 // reproSaveVerifier writes OUT/verifier from a finished run
 // (table2.Plan.SaveVerifier: the last round's mixed_ft row as a bundle
-// `roleprint verify` and `roleprint score` load) and says how to use it.
-// A run without a fine-tuned row writes no bundle. Failures are reported
-// (the reports are already written) and return "".
+// `roleprint verify`, `score` and `eval` load, with the domain it knows and,
+// for a run on the embedded corpus alone, its demonstration label) and
+// says how to use it. A run without a fine-tuned row writes no bundle.
+// Failures are reported (the reports are already written) and return "".
 func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *table2.Result, out string, m *table2.Manifest) string {
 	dir := filepath.Join(out, "verifier")
 	spec, err := plan.SaveVerifier(ctx, res, dir, m, e.Logf)
@@ -22,8 +23,12 @@ func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *tabl
 	if spec == nil {
 		return ""
 	}
-	e.Logf("reproduce: verifier bundle %s in %s: %s, threshold %.4f (round %d dev pairs); use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`",
-		spec.Name, dir, reproMixedChoice(res), spec.Threshold, res.Config.Rounds, dir, dir)
+	if spec.Demonstration != "" {
+		e.Logf("reproduce: demonstration verifier bundle %s in %s: %s", spec.Name, dir, spec.Demonstration)
+		return dir
+	}
+	e.Logf("reproduce: verifier bundle %s in %s: %s (round %d dev pairs); use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`, and measure it on corpora it was not trained on with `roleprint eval --verifier %s`",
+		spec.Name, dir, reproMixedChoice(res), res.Config.Rounds, dir, dir, dir)
 	return dir
 }
 

@@ -39,9 +39,11 @@ func TestReproduceWritesVerifier(t *testing.T) {
 			Files map[string]string `json:"files"`
 			Fit   bool              `json:"fit"`
 		} `json:"parts"`
-		FitTexts   string `json:"fit_texts"`
-		FitSources string `json:"fit_sources"`
-		Dev        struct {
+		FitTexts      string `json:"fit_texts"`
+		FitSources    string `json:"fit_sources"`
+		Domain        string `json:"domain"`
+		Demonstration string `json:"demonstration"`
+		Dev           struct {
 			Pairs int `json:"pairs"`
 		} `json:"dev"`
 	}
@@ -50,6 +52,9 @@ func TestReproduceWritesVerifier(t *testing.T) {
 	}
 	if spec.Name != "mixed_ft" || len(spec.Parts) == 0 || spec.Parts[0].Row != "transformer_ft" || spec.Parts[0].Files["weights"] == "" || spec.Dev.Pairs == 0 {
 		t.Fatalf("bundle spec: %s", b)
+	}
+	if spec.Domain != "domain.json" || spec.Demonstration != "" {
+		t.Fatalf("a bundle of a corpus file: want its domain and no demonstration label: %s", b)
 	}
 	if spec.FitTexts != "" && spec.FitSources != "fit-sources.txt" {
 		t.Fatalf("bundle with fit texts but no fit sources: %s", b)

@@ -131,6 +131,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	inDomain, domain := checkScoreDomain(e, *verifierDir, real, gen)
 	if *models != "" {
 		if gen, err = scoreKeepModels(*models, genFiles, gen, cfg.RoleMap); err != nil {
 			return err
@@ -153,7 +154,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return e.JSON(rep)
+		return e.JSON(scoreReport{Report: rep, InDomain: inDomain, Domain: domain})
 	}
 	if err := printScoreReport(e.Stdout(), rep, cfg.RealModel, !*noPaper, *perRole, rankRoles); err != nil {
 		return err

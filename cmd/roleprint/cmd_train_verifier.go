@@ -30,7 +30,8 @@ func trainSaveVerifier(ctx context.Context, e *env, enc sv.Encoder, c *pairs.Pai
 	}
 	dir := filepath.Join(out, "verifier")
 	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: res.Encoder, DevCosines: cos, DevLabels: labels, Manifest: res,
-		Parts: []verifier.SavePart{{Row: res.Encoder, Encoder: enc, Settings: settings, Seed: res.Seed, Weight: 1}}})
+		Domain: bundleDomain(e, "train", c),
+		Parts:  []verifier.SavePart{{Row: res.Encoder, Encoder: enc, Settings: settings, Seed: res.Seed, Weight: 1}}})
 	if err != nil {
 		return "", err
 	}

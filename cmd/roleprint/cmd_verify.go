@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/verifier"
 )
@@ -18,16 +20,28 @@ func init() {
 
 // verifyOutput is the --json object of `roleprint verify`.
 type verifyOutput struct {
-	Verifier    string  `json:"verifier"`
-	Name        string  `json:"name"`
-	A           string  `json:"a"`
-	B           string  `json:"b"`
-	UtterancesA int     `json:"utterances_a"`
-	UtterancesB int     `json:"utterances_b"`
-	Cosine      float64 `json:"cosine"`
-	Probability float64 `json:"probability"`
-	Threshold   float64 `json:"threshold"`
-	Same        bool    `json:"same"`
+	Verifier    string `json:"verifier"`
+	Name        string `json:"name"`
+	A           string `json:"a"`
+	B           string `json:"b"`
+	UtterancesA int    `json:"utterances_a"`
+	UtterancesB int    `json:"utterances_b"`
+	// Score is the verifier's score; Cosine repeats it only where it is a
+	// cosine (absent for an s-norm bundle, whose score is unbounded).
+	Score       float64  `json:"score"`
+	Cosine      *float64 `json:"cosine,omitempty"`
+	Probability float64  `json:"probability"`
+	// Threshold is stated on the probability (same = probability ≥
+	// threshold); ScoreThreshold is the score where it is reached.
+	Threshold      float64     `json:"threshold"`
+	ScoreThreshold stats.Float `json:"score_threshold"`
+	Same           bool        `json:"same"`
+	// InDomain is null when the bundle records no domain.
+	InDomain      *bool                 `json:"in_domain"`
+	DomainA       *verifier.DomainCheck `json:"domain_a,omitempty"`
+	DomainB       *verifier.DomainCheck `json:"domain_b,omitempty"`
+	Corpora       []string              `json:"corpora"`
+	Demonstration string                `json:"demonstration,omitempty"`
 }
 
 // runVerify loads the bundle of --verifier and scores the two utterance
@@ -37,7 +51,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "verify", "A.txt B.txt")
 	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts (go, onnx, xla:cuda); default: automatic")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, cosine, probability, threshold, same}")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, score, cosine (when the score is one), probability, threshold (on the probability), score_threshold, same, in_domain, domain_a, domain_b, corpora, demonstration}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -70,7 +84,12 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	out := verifyOutput{Verifier: *dir, Name: v.Spec.Name, A: fs.Arg(0), B: fs.Arg(1), UtterancesA: len(a), UtterancesB: len(b),
-		Cosine: r.Cosine, Probability: r.Probability, Threshold: r.Threshold, Same: r.Same}
+		Score: r.Score, Cosine: r.Cosine, Probability: r.Probability, Threshold: r.Threshold, ScoreThreshold: r.ScoreThreshold,
+		Same: r.Same, InDomain: r.InDomain, DomainA: r.A, DomainB: r.B, Corpora: []string{}, Demonstration: v.Spec.Demonstration}
+	if v.Domain != nil {
+		out.Corpora = v.Domain.CorpusNames()
+	}
+	warnVerifierScope(e, "verify", v, []string{fs.Arg(0), fs.Arg(1)}, []*verifier.DomainCheck{r.A, r.B})
 	if *asJSON {
 		return e.JSON(out)
 	}
@@ -78,9 +97,32 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if r.Same {
 		verdict, cmp = "same speaker", "≥"
 	}
-	fmt.Fprintf(e.Stdout(), "%s: score %.4f %s threshold %.4f, P(same) %.3f (%s, %d vs %d utterances)\n",
-		verdict, r.Cosine, cmp, r.Threshold, r.Probability, v.Spec.Name, len(a), len(b))
+	scope := ""
+	if r.InDomain != nil && !*r.InDomain {
+		scope = "; outside the verifier's training text: not to be trusted"
+	}
+	fmt.Fprintf(e.Stdout(), "%s: P(same) %.3f %s %.2f (score %.4f; %s, %d vs %d utterances%s)\n",
+		verdict, r.Probability, cmp, r.Threshold, r.Score, v.Spec.Name, len(a), len(b), scope)
 	return nil
+}
+
+// warnVerifierScope says on stderr when a bundle is a demonstration, when
+// it records no domain, and which of the named inputs (with their domain
+// checks; nil when unknown) lie outside the text it was trained on.
+func warnVerifierScope(e *env, cmd string, v *verifier.Verifier, names []string, checks []*verifier.DomainCheck) {
+	if v.Spec.Demonstration != "" {
+		e.Logf("%s: warning: %s is a demonstration bundle: %s", cmd, v.Dir, v.Spec.Demonstration)
+	}
+	if v.Domain == nil {
+		e.Logf("%s: note: %s records no training domain, so nothing says whether the input is like its training text", cmd, v.Dir)
+		return
+	}
+	for i, c := range checks {
+		if c != nil && !c.InDomain {
+			e.Logf("%s: warning: %s is outside the text the verifier was trained on (%s): %s; its score and P(same) were calibrated on other text",
+				cmd, names[i], strings.Join(v.Domain.CorpusNames(), ", "), c)
+		}
+	}
 }
 
 // verifierEncoder loads the bundle in dir for `embed`: its encoder
@@ -99,7 +141,7 @@ func loadVerifier(ctx context.Context, e *env, dir, backend string, batch int) (
 	if err != nil {
 		return nil, err
 	}
-	e.Logf("verifier %s: %s (threshold %.4f on %d dev pairs)", dir, v.Spec.Name, v.Spec.Threshold, v.Spec.Dev.Pairs)
+	e.Logf("verifier %s: %s (dev AUC %.4f on %d dev pairs; same speaker at P(same) ≥ %.2f)", dir, v.Spec.Name, v.Spec.Dev.AUC, v.Spec.Dev.Pairs, verifier.DecisionProbability)
 	return v, nil
 }
 

@@ -17,11 +17,11 @@ import (
 // than either AUC: a paired bootstrap says whether a difference in the
 // table is larger than what the test pairs' draw explains.
 
-// compareReplicates and compareConfidence are the bootstrap replicates
+// CompareReplicates and CompareConfidence are the bootstrap replicates
 // and the interval's coverage of the comparisons RunConfig adds.
 const (
-	compareReplicates = 2000
-	compareConfidence = 0.95
+	CompareReplicates = 2000
+	CompareConfidence = 0.95
 	compareSeed       = 0x636d70 // the comparisons' bootstrap stream
 )
 
@@ -163,7 +163,7 @@ func FineTunedVsUntuned(t *Result) []Comparison {
 		if ft == "" || un == "" {
 			continue
 		}
-		c, err := CompareRows(t.PerRound, ft, un, k, compareReplicates, compareConfidence, compareSeed)
+		c, err := CompareRows(t.PerRound, ft, un, k, CompareReplicates, CompareConfidence, compareSeed)
 		if err != nil {
 			continue // no round with both rows' defined scores (a result decoded without its scores, say)
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"strings"
 
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/verifier"
 )
@@ -91,6 +93,29 @@ func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Man
 			}
 		}
 	}
+	domain, err := verifier.CorpusDomain(c)
+	if err != nil {
+		logf("reproduce: the verifier bundle records no domain: %v", err)
+		domain = nil
+	}
 	return verifier.Save(dir, verifier.SaveOptions{Name: MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
-		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m})
+		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m,
+		Domain: domain, Demonstration: DemonstrationLabel(m, row.DevCosines(), sv.PairLabels(c.Dev))})
+}
+
+// DemonstrationLabel labels the bundle of a run on the embedded corpus
+// alone a demonstration (one playwright, its dev AUC), "" otherwise: such
+// a bundle shows how a bundle is made and used, and is no verifier for
+// other text.
+func DemonstrationLabel(m *Manifest, devScores []float64, devLabels []bool) string {
+	if m == nil || len(m.Inputs) == 0 {
+		return ""
+	}
+	for _, in := range m.Inputs {
+		if !strings.HasPrefix(in.Path, "embedded:") {
+			return ""
+		}
+	}
+	return fmt.Sprintf("trained on the embedded corpus alone (Shakespeare: one playwright's verse drama; dev AUC %.2f); it shows how a bundle is made and used, and is not a verifier for other text: train one on your corpora with `roleprint reproduce CORPUS.parquet...` and measure it on corpora it was not trained on with `roleprint eval`",
+		stats.AUC(devScores, devLabels))
 }

@@ -15,7 +15,7 @@ func (t *Result) writeComparisons(w io.Writer) {
 	fmt.Fprintf(w, "## Best fine-tuned against best untuned row (paired bootstrap)\n\n")
 	fmt.Fprintf(w, "AUC(fine-tuned) − AUC(untuned) ×100, mean over rounds, with a %.0f %% interval from %d paired replicates "+
 		"(each round's test pairs redrawn, the same draw for both rows); \"P(≤ 0)\" is the share of replicates where the "+
-		"fine-tuned row is not above. Both rows are chosen on these test means.\n\n", 100*compareConfidence, compareReplicates)
+		"fine-tuned row is not above. Both rows are chosen on these test means.\n\n", 100*CompareConfidence, CompareReplicates)
 	fmt.Fprintf(w, "| Test set | Fine-tuned | Untuned | Pairs | Difference | Interval | P(≤ 0) |\n|---|---|---|---:|---:|---|---:|\n")
 	for _, c := range t.Comparisons {
 		name := c.Test

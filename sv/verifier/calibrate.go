@@ -19,6 +19,16 @@ func (c Calibration) Probability(s float64) float64 {
 	return 1 / (1 + math.Exp(-(c.A*s + c.B)))
 }
 
+// ScoreAt returns the score whose probability is p (0 < p < 1): the
+// score threshold of a decision stated on the probability. NaN when the
+// calibration is flat (A = 0).
+func (c Calibration) ScoreAt(p float64) float64 {
+	if c.A == 0 || !(p > 0 && p < 1) {
+		return math.NaN()
+	}
+	return (math.Log(p/(1-p)) - c.B) / c.A
+}
+
 // FitPlatt fits a Calibration to scores and labels (both classes needed)
 // with Platt's regularised targets ((N₊+1)/(N₊+2) and 1/(N₋+2), which keep
 // the fit finite when the classes separate) by Newton's method on the two

@@ -68,7 +68,7 @@ func ExampleVerifier_Verify() {
 	}
 	fmt.Println("Hamlet vs Hamlet, same speaker:", same.Same)
 	fmt.Println("Hamlet vs Falstaff, same speaker:", other.Same)
-	fmt.Println("more similar to himself:", same.Cosine > other.Cosine)
+	fmt.Println("more similar to himself:", same.Score > other.Score)
 	// Output:
 	// Hamlet vs Hamlet, same speaker: true
 	// Hamlet vs Falstaff, same speaker: false

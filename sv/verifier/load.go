@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 
 	"github.com/roleprint/roleprint/internal/fsx"
@@ -31,7 +32,10 @@ type Verifier struct {
 	// Dir is the bundle folder and Spec its verifier.json.
 	Dir  string
 	Spec Spec
-	enc  *mixture
+	// Domain is the text the bundle was trained on (nil when the bundle
+	// records none).
+	Domain *Domain
+	enc    *mixture
 	// scorer is enc as the bundle scores: enc itself, or a scoredMixture
 	// when a part scores pairs itself (scored_mixture.go).
 	scorer sv.Encoder
@@ -62,6 +66,9 @@ func ReadSpec(dir string) (*Spec, error) {
 		return nil, fmt.Errorf("verifier %s: no parts", path)
 	}
 	files := []string{s.Manifest}
+	if s.DomainFile != "" {
+		files = append(files, s.DomainFile)
+	}
 	if s.FitTexts != "" {
 		files = append(files, s.FitTexts)
 	}
@@ -148,7 +155,36 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 	}
 	v := &Verifier{Dir: dir, Spec: *s, enc: m}
 	v.scorer = m.encoder(s.Scores == ScoresParts)
+	if s.DomainFile != "" {
+		if v.Domain, err = ReadDomain(dir); err != nil {
+			m.Close()
+			return nil, err
+		}
+	}
 	return v, nil
+}
+
+// ReadDomain reads the Domain of the bundle in dir (nil, nil when it
+// records none).
+func ReadDomain(dir string) (*Domain, error) {
+	s, err := ReadSpec(dir)
+	if err != nil || s.DomainFile == "" {
+		return nil, err
+	}
+	path := filepath.Join(dir, s.DomainFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("verifier: %w", err)
+	}
+	var d Domain
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, fmt.Errorf("verifier %s: %w", path, err)
+	}
+	if err := d.valid(); err != nil {
+		return nil, fmt.Errorf("verifier %s: %w", path, err)
+	}
+	d.index()
+	return &d, nil
 }
 
 // ReadFitTexts reads the training texts of the bundle in dir (its spec's
@@ -191,22 +227,38 @@ func (v *Verifier) Encoder() sv.Encoder { return v.scorer }
 // Close releases the encoders.
 func (v *Verifier) Close() error { return v.enc.Close() }
 
+// DecisionProbability is the calibrated same-speaker probability at or
+// above which a verdict is "same speaker": the decision is stated on the
+// probability it reports, so the two never disagree.
+const DecisionProbability = 0.5
+
 // Result is the verdict on two utterance sets.
 type Result struct {
-	// Cosine is the verifier's score: the cosine of the two sets' vectors,
+	// Score is the verifier's score: the cosine of the two sets' vectors,
 	// or, for a bundle with a part that scores pairs itself (an s-norm
 	// ngram-metric part, scored_mixture.go), the weighted mean of the
-	// parts' scores (the key keeps its name for existing readers).
-	// Probability is its calibrated same-speaker probability, Same
-	// whether Cosine ≥ Threshold.
-	Cosine      float64 `json:"cosine"`
+	// parts' scores (unbounded). Cosine repeats it only when it is a
+	// cosine (nil otherwise).
+	Score  float64  `json:"score"`
+	Cosine *float64 `json:"cosine,omitempty"`
+	// Probability is the calibrated same-speaker probability of Score.
 	Probability float64 `json:"probability"`
-	Threshold   float64 `json:"threshold"`
-	Same        bool    `json:"same"`
+	// Threshold is the probability at or above which Same is true
+	// (DecisionProbability); ScoreThreshold the score where the
+	// calibration reaches it (NaN for a flat calibration).
+	Threshold      float64     `json:"threshold"`
+	ScoreThreshold stats.Float `json:"score_threshold"`
+	// Same is Probability ≥ Threshold.
+	Same bool `json:"same"`
+	// InDomain says whether both sets lie within the bundle's Domain (nil
+	// when the bundle records none); A and B are the sets' checks.
+	InDomain *bool        `json:"in_domain,omitempty"`
+	A        *DomainCheck `json:"domain_a,omitempty"`
+	B        *DomainCheck `json:"domain_b,omitempty"`
 }
 
 // Verify scores two utterance sets (each pooled as the verifier's rows
-// pool sets).
+// pool sets) and checks both against the bundle's Domain.
 func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
 	if len(a) == 0 || len(b) == 0 {
 		return Result{}, fmt.Errorf("verify: both utterance sets need at least one utterance (got %d and %d)", len(a), len(b))
@@ -216,10 +268,30 @@ func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return v.Judge(sv.ScorePair(v.scorer, emb["a"], emb["b"])), nil
+	r := v.Judge(sv.ScorePair(v.scorer, emb["a"], emb["b"]))
+	if v.Domain != nil {
+		ca, cb := v.Domain.Check(a), v.Domain.Check(b)
+		in := ca.InDomain && cb.InDomain
+		r.InDomain, r.A, r.B = &in, &ca, &cb
+	}
+	return r, nil
 }
 
-// Judge turns a score (Result.Cosine) into a Result.
-func (v *Verifier) Judge(cos float64) Result {
-	return Result{Cosine: cos, Probability: v.Spec.Calibration.Probability(cos), Threshold: v.Spec.Threshold, Same: cos >= v.Spec.Threshold}
+// ScoreIsCosine reports whether the bundle's score is a cosine (no part
+// scores pairs itself).
+func (v *Verifier) ScoreIsCosine() bool {
+	_, scored := v.scorer.(scoredMixture)
+	return !scored
+}
+
+// Judge turns a score (Result.Score) into a Result: its calibrated
+// probability and the verdict at DecisionProbability.
+func (v *Verifier) Judge(score float64) Result {
+	p := v.Spec.Calibration.Probability(score)
+	r := Result{Score: score, Probability: p, Threshold: DecisionProbability,
+		ScoreThreshold: stats.Float(v.Spec.Calibration.ScoreAt(DecisionProbability)), Same: p >= DecisionProbability}
+	if v.ScoreIsCosine() {
+		r.Cosine = &score
+	}
+	return r
 }

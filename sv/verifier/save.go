@@ -47,6 +47,12 @@ type SaveOptions struct {
 	Criterion stats.Criterion
 	// Manifest describes the training data (any JSON value).
 	Manifest any
+	// Domain is the training text's Domain (FitDomain, CorpusDomain);
+	// nil writes a bundle that cannot tell text outside it.
+	Domain *Domain
+	// Demonstration, when set, labels the bundle a demonstration
+	// (Spec.Demonstration says why).
+	Demonstration string
 }
 
 // exporter is implemented by GoMLX encoders (sv/neural.Encoder): their
@@ -77,7 +83,7 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	}
 	th, conf := stats.BestThreshold(o.DevCosines, o.DevLabels, crit)
 	spec := &Spec{Format: Format, FormatVersion: FormatVersion, Name: o.Name, Created: time.Now().UTC(),
-		Threshold: th, Criterion: string(crit), Calibration: cal, Manifest: ManifestFile,
+		Threshold: th, Criterion: string(crit), Calibration: cal, Manifest: ManifestFile, Demonstration: o.Demonstration,
 		Dev: DevStats{Pairs: len(o.DevLabels), AUC: stats.AUC(o.DevCosines, o.DevLabels), Accuracy: conf.Accuracy()}}
 	for _, l := range o.DevLabels {
 		if l {
@@ -140,6 +146,15 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	}
 	if err := writeJSON(filepath.Join(tmp, ManifestFile), o.Manifest); err != nil {
 		return nil, err
+	}
+	if o.Domain != nil {
+		if err := o.Domain.valid(); err != nil {
+			return nil, fmt.Errorf("verifier %s: %w", dir, err)
+		}
+		spec.DomainFile = DomainFile
+		if err := writeJSON(filepath.Join(tmp, DomainFile), o.Domain); err != nil {
+			return nil, err
+		}
 	}
 	if err := writeJSON(filepath.Join(tmp, SpecFile), spec); err != nil {
 		return nil, err

@@ -107,8 +107,8 @@ func TestScoredMixtureBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(r.Cosine-fused) > 1e-6*math.Max(1, math.Abs(fused)) {
-		t.Errorf("verify score %v, want the weighted mean of the parts' scores %v", r.Cosine, fused)
+	if math.Abs(r.Score-fused) > 1e-6*math.Max(1, math.Abs(fused)) {
+		t.Errorf("verify score %v, want the weighted mean of the parts' scores %v", r.Score, fused)
 	}
 	// Role-play's similarity is the calibrated probability of that score.
 	sim, ok := v.Similarity().(sv.PairScorer)
@@ -119,7 +119,7 @@ func TestScoredMixtureBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, want := sim.Score(ve["s0-0"], ve["s3-1"]), v.Spec.Calibration.Probability(r.Cosine); math.Abs(p-want) > 1e-9 || p <= 0 || p >= 1 {
+	if p, want := sim.Score(ve["s0-0"], ve["s3-1"]), v.Spec.Calibration.Probability(r.Score); math.Abs(p-want) > 1e-9 || p <= 0 || p >= 1 {
 		t.Errorf("role-play similarity %v, want P(same) %v in (0, 1)", p, want)
 	}
 	// Both scores have a DotForm (role-play's matrix products) that agrees.

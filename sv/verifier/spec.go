@@ -13,6 +13,8 @@ const (
 	FitFile        = "fit.txt"
 	FitSourcesFile = "fit-sources.txt"
 	ManifestFile   = "manifest.json"
+	// DomainFile holds the bundle's Domain (domain.go).
+	DomainFile = "domain.json"
 )
 
 // Spec is the content of verifier.json.
@@ -41,8 +43,10 @@ type Spec struct {
 	// before it existed) is the cosine of the mixture. An optional
 	// addition to version 1.
 	Scores string `json:"scores,omitempty"`
-	// Threshold is the cosine at or above which two sets are called the same
-	// speaker, chosen on the dev pairs by Criterion.
+	// Threshold is the score chosen on the dev pairs by Criterion, kept as
+	// a record: verdicts are stated on the calibrated probability
+	// (DecisionProbability), whose score threshold is
+	// Calibration.ScoreAt(DecisionProbability).
 	Threshold float64 `json:"threshold"`
 	Criterion string  `json:"criterion"`
 	// Calibration maps a cosine to a same-speaker probability.
@@ -51,6 +55,15 @@ type Spec struct {
 	Dev DevStats `json:"dev"`
 	// Manifest names the training manifest file.
 	Manifest string `json:"manifest"`
+	// DomainFile names the file of the bundle's Domain, the text it was
+	// trained on ("" for a bundle without one: then nothing can say
+	// whether a text is outside it). An optional addition to version 1.
+	DomainFile string `json:"domain,omitempty"`
+	// Demonstration, when set, says why the bundle is a demonstration and
+	// not a verifier for other text (the embedded default's: one
+	// playwright); verify, score and eval repeat it. An optional addition
+	// to version 1.
+	Demonstration string `json:"demonstration,omitempty"`
 }
 
 // Part is one encoder of a bundle.

@@ -158,11 +158,11 @@ func TestSaveLoadSameEmbeddings(t *testing.T) {
 		}
 		sum += v.enc.weights[k] * stats.Cosine(e["a"], e["b"])
 	}
-	if d := math.Abs(r.Cosine - sum/1.5); d > 1e-5 {
-		t.Fatalf("verify cosine %v, weighted part cosines %v", r.Cosine, sum/1.5)
+	if d := math.Abs(r.Score - sum/1.5); d > 1e-5 || r.Cosine == nil || *r.Cosine != r.Score {
+		t.Fatalf("verify score %v (cosine %v), weighted part cosines %v", r.Score, r.Cosine, sum/1.5)
 	}
-	if r.Same != (r.Cosine >= s.Threshold) || r.Probability <= 0 || r.Probability >= 1 {
-		t.Fatalf("result %+v", r)
+	if r.Same != (r.Probability >= 0.5) || r.Probability <= 0 || r.Probability >= 1 || r.Threshold != 0.5 {
+		t.Fatalf("result %+v: the verdict must be P(same) ≥ 0.5", r)
 	}
 }
 

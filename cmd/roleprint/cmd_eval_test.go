@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/corpus"
+)
+
+// writeEvalFixture writes a modern-English corpus a Shakespeare bundle
+// was not trained on: 12 scenes of 3 of 5 speakers, 6 lines of 12 words
+// each, every speaker with words of its own.
+func writeEvalFixture(t *testing.T) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	common := strings.Fields("okay yeah gonna guys so the a and i you it is that like really totally")
+	var utts []data.Utterance
+	for c := range 12 {
+		for line := range 6 {
+			for j := range 3 {
+				k := (c + j) % 5
+				w := make([]string, 12)
+				for i := range w {
+					if rng.IntN(3) == 0 {
+						w[i] = fmt.Sprintf("word%c%d", 'a'+k, rng.IntN(8))
+					} else {
+						w[i] = common[rng.IntN(len(common))]
+					}
+				}
+				utts = append(utts, data.Utterance{Source: "sitcom", ConversationID: fmt.Sprintf("s%02d", c), Turn: int32(3*line + j),
+					Speaker: fmt.Sprintf("Person%c", 'A'+k), Text: strings.Join(w, " ")})
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "sitcom.parquet")
+	if err := data.WriteUtterances(path, utts); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// checkEval runs `roleprint eval` with the bundle dir (trained on the
+// embedded corpus): rows with the documented keys and a comparison with
+// tfidf on a modern corpus flagged outside the domain; a refusal of the
+// training corpus itself, naming the overlap; and of an --out that is
+// the bundle folder.
+func checkEval(t *testing.T, dir string) {
+	t.Helper()
+	fixture := writeEvalFixture(t)
+	out := filepath.Join(t.TempDir(), "eval")
+	code, stdout, stderr := neuralRun("eval", "--verifier", dir, "--backend", "go", "--seeds", "1,2", "--bootstrap", "100", "--out", out, "--json", fixture)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Rows        []map[string]any `json:"rows"`
+		Comparisons []map[string]any `json:"comparisons"`
+		Domain      []struct {
+			Corpus   string `json:"corpus"`
+			InDomain bool   `json:"in_domain"`
+		} `json:"domain"`
+		Files []string `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if len(rep.Rows) != 4 || len(rep.Comparisons) != 2 || len(rep.Files) != 4 {
+		t.Fatalf("eval: %d rows, %d comparisons, files %v: want transformer_ft and tfidf on sitcom hard and harder", len(rep.Rows), len(rep.Comparisons), rep.Files)
+	}
+	for _, k := range []string{"encoder", "corpus", "level", "auc_mean", "auc_std", "acc_mean", "f1_mean", "eer_mean", "ece", "pairs"} {
+		if _, ok := rep.Rows[0][k]; !ok {
+			t.Fatalf("eval row without %q: %v", k, rep.Rows[0])
+		}
+	}
+	if len(rep.Domain) != 1 || rep.Domain[0].InDomain || !strings.Contains(stderr, "sets are outside the text the verifier was trained on") {
+		t.Fatalf("eval domain %+v; stderr %s", rep.Domain, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "eval.md")); err != nil {
+		t.Fatal(err)
+	}
+
+	shakespeare := filepath.Join(t.TempDir(), "shakespeare.parquet")
+	if err := os.WriteFile(shakespeare, corpus.DefaultParquet(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--backend", "go", shakespeare); code != 1 || !strings.Contains(stderr, "the verifier was trained on this text") {
+		t.Fatalf("eval on the training corpus: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--out", dir, fixture); code != 2 || !strings.Contains(stderr, "bundle's folder") {
+		t.Fatalf("eval --out the bundle: exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,421 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv"
+	"github.com/roleprint/roleprint/sv/table2"
+	"github.com/roleprint/roleprint/sv/verifier"
+)
+
+// Evaluation of a frozen verifier on corpora it was not trained on: the
+// paper's test pairs drawn with every speaker unseen
+// (pairs.BuildEvalPairs), scored by the bundle as saved (nothing is
+// refitted or adapted) and by untuned encoders fitted on the evaluated
+// texts alone, on the very same pairs.
+
+// EvalDefaultVs is the encoder a verifier is compared with by default.
+const EvalDefaultVs = "tfidf"
+
+// ECEBins is the number of equal-width probability bins of the ECE.
+const ECEBins = 10
+
+// Decision rules of EvalRow.Rule.
+const (
+	// RuleBundle is the bundle's own decision, frozen: same speaker when
+	// its calibrated probability is at least DecisionProbability.
+	RuleBundle = "bundle P(same) ≥ 0.5"
+	// RuleCrossFit is an untuned encoder's: a Platt calibration fitted on
+	// the other half of the split's pairs (two folds of anchor couples),
+	// its slope held ≥ 0 (a higher score never means a likelier different
+	// speaker), same speaker at P ≥ 0.5. It uses the evaluated pairs'
+	// labels, which the bundle's rule never sees.
+	RuleCrossFit = "2-fold cross-fitted P ≥ 0.5"
+)
+
+// EvalOptions configure Evaluate; the zero value is the default.
+type EvalOptions struct {
+	// Seeds are the pair-sampling seeds, one round each (default 1, 2, 3).
+	Seeds []int64
+	// Pairs is the pair protocol (filters, caps; default
+	// pairs.DefaultPairConfig()).
+	Pairs *pairs.PairConfig
+	// Vs are the encoders scored on the same pairs (default
+	// EvalDefaultVs; an empty non-nil slice compares with none), fitted on
+	// the evaluated texts.
+	Vs []string
+	// Replicates and Confidence of the paired bootstrap (defaults
+	// table2.CompareReplicates, table2.CompareConfidence).
+	Replicates int
+	Confidence float64
+	// Backend and BatchSize build the Vs encoders; Logf receives notes
+	// and Progress, when set, each encoder's embedding progress (stage
+	// "ENCODER embed").
+	Backend   string
+	BatchSize int
+	Logf      func(string, ...any)
+	Progress  func(stage string, done, total int)
+}
+
+// stage returns the sv.Progress of one stage (nil without o.Progress).
+func (o EvalOptions) stage(name string) sv.Progress {
+	if o.Progress == nil {
+		return nil
+	}
+	return func(done, total int) { o.Progress(name, done, total) }
+}
+
+// EvalRow is one encoder on one test set, over the rounds.
+type EvalRow struct {
+	Encoder string `json:"encoder"`
+	Corpus  string `json:"corpus"`
+	Level   string `json:"level"`
+	// AUCMean and AUCStd are in percent over rounds, as Table 2's cells;
+	// AccMean and F1Mean (macro-F1) the decision rule's (Rule),
+	// AccBestMean the accuracy at each round's best threshold (an
+	// optimistic bound, chosen on the test pairs), EERMean the equal
+	// error rate, all in percent; ECE is the expected calibration error
+	// of the rule's probabilities (a fraction, mean over rounds).
+	AUCMean     stats.Float `json:"auc_mean"`
+	AUCStd      stats.Float `json:"auc_std"`
+	AccMean     stats.Float `json:"acc_mean"`
+	F1Mean      stats.Float `json:"f1_mean"`
+	AccBestMean stats.Float `json:"acc_best_mean"`
+	EERMean     stats.Float `json:"eer_mean"`
+	ECE         stats.Float `json:"ece"`
+	Rule        string      `json:"rule"`
+	// Pairs counts the pairs over the rounds; Rounds the rounds.
+	Pairs  int `json:"pairs"`
+	Rounds int `json:"rounds"`
+}
+
+// EvalComparison is the paired bootstrap difference of the verifier's
+// AUC and another encoder's on one test set (table2.CompareRows; its Test
+// is "unseen-unseen-LEVEL").
+type EvalComparison struct {
+	Corpus string `json:"corpus"`
+	Level  string `json:"level"`
+	table2.Comparison
+}
+
+// EvalDomain says how much of one evaluated corpus lies outside the
+// bundle's Domain.
+type EvalDomain struct {
+	Corpus string `json:"corpus"`
+	// Sets counts the corpus's sets in the pairs, OutOfDomain those
+	// outside the domain; InDomain is true when at most half are.
+	Sets        int  `json:"sets"`
+	OutOfDomain int  `json:"out_of_domain"`
+	InDomain    bool `json:"in_domain"`
+}
+
+// EvalReport is the result of Evaluate.
+type EvalReport struct {
+	// Verifier is the bundle folder, Name its row, TrainedOn its training
+	// corpora (from its Domain; empty when it records none) and
+	// Demonstration its label, if any.
+	Verifier      string   `json:"verifier"`
+	Name          string   `json:"name"`
+	TrainedOn     []string `json:"trained_on"`
+	Demonstration string   `json:"demonstration,omitempty"`
+	// Corpora are the evaluated corpora; Seeds the rounds' seeds; Vs the
+	// encoders compared.
+	Corpora []string `json:"corpora"`
+	Seeds   []int64  `json:"seeds"`
+	Vs      []string `json:"vs"`
+	// Rows has one row per (encoder, test set); Comparisons the
+	// verifier against each Vs encoder on every test set.
+	Rows        []EvalRow        `json:"rows"`
+	Comparisons []EvalComparison `json:"comparisons"`
+	// Domain is per evaluated corpus (empty when the bundle records no
+	// domain).
+	Domain []EvalDomain `json:"domain"`
+	// Pairs is the resolved pair protocol, Input what its filters kept,
+	// Splits each round's splits; Notes what a reader should know.
+	Pairs  pairs.PairConfig    `json:"pairs"`
+	Input  pairs.InputCounts   `json:"input"`
+	Splits [][]pairs.SplitInfo `json:"splits"`
+	Notes  []string            `json:"notes"`
+}
+
+// Evaluate scores the pairs of the evaluated utterances (every speaker
+// unseen; pairs.BuildEvalPairs) with the verifier v as saved and with
+// each Vs encoder fitted on the evaluated texts, and compares them on the
+// same pairs. It refuses utterances that share texts with the bundle's
+// training data (CheckOverlap).
+func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, o EvalOptions) (*EvalReport, error) {
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	seeds := o.Seeds
+	if len(seeds) == 0 {
+		seeds = []int64{1, 2, 3}
+	}
+	cfg := pairs.DefaultPairConfig()
+	if o.Pairs != nil {
+		cfg = *o.Pairs
+	}
+	vs := o.Vs
+	if vs == nil {
+		vs = []string{EvalDefaultVs}
+	}
+	reps, conf := o.Replicates, o.Confidence
+	if reps == 0 {
+		reps = table2.CompareReplicates
+	}
+	if conf == 0 {
+		conf = table2.CompareConfidence
+	}
+	name := v.Spec.Name
+	if slices.Contains(vs, name) {
+		return nil, fmt.Errorf("eval: --vs %s has the verifier's own row name; compare with other encoders", name)
+	}
+	if err := verifier.CheckOverlap(v.Dir, utts); err != nil {
+		return nil, err
+	}
+	ep, err := pairs.BuildEvalPairs(utts, cfg, seeds)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	ids := make([]string, 0, len(ep.Sets))
+	for id := range ep.Sets {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	sets := make([]*pairs.UtteranceSet, len(ids))
+	for i, id := range ids {
+		sets[i] = ep.Sets[id]
+	}
+	rep := &EvalReport{Verifier: v.Dir, Name: name, TrainedOn: []string{}, Demonstration: v.Spec.Demonstration,
+		Corpora: ep.Corpora, Seeds: seeds, Vs: vs, Pairs: ep.Config, Input: ep.Input, Notes: append([]string{}, ep.Notes...),
+		Rows: []EvalRow{}, Comparisons: []EvalComparison{}, Domain: []EvalDomain{}}
+	if v.Domain != nil {
+		rep.TrainedOn = v.Domain.CorpusNames()
+		rep.Domain = evalDomain(v.Domain, sets)
+	} else {
+		rep.Notes = append(rep.Notes, "the bundle records no domain: nothing says how far the evaluated text is from its training text")
+	}
+	for _, r := range ep.Rounds {
+		infos := make([]pairs.SplitInfo, len(r.Splits))
+		for i, s := range r.Splits {
+			infos[i] = s.Info
+		}
+		rep.Splits = append(rep.Splits, infos)
+	}
+
+	// Scores of every encoder, by set ID.
+	logf("eval: %s on %d sets of %s (%d rounds)", name, len(sets), strings.Join(ep.Corpora, ", "), len(seeds))
+	scorers := map[string]func(a, b string) float64{}
+	emb, err := sv.EmbedSets(ctx, v.Encoder(), sets, o.stage(name+" embed"))
+	if err != nil {
+		return nil, fmt.Errorf("eval: %s: %w", name, err)
+	}
+	scorers[name] = func(a, b string) float64 { return sv.ScorePair(v.Encoder(), emb[a], emb[b]) }
+	for _, vsName := range vs {
+		f, done, err := evalVsScorer(ctx, vsName, sets, o)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		scorers[vsName] = f
+	}
+
+	// Cells, per test set.
+	encoders := append([]string{name}, vs...)
+	type key struct{ corpus, level string }
+	var order []key
+	perRound := map[key][]table2.EncoderRound{}
+	for ri, r := range ep.Rounds {
+		for _, s := range r.Splits {
+			k := key{s.Corpus, string(s.Level)}
+			if _, ok := perRound[k]; !ok {
+				order = append(order, k)
+			}
+			labels := sv.PairLabels(s.Pairs)
+			tk := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: s.Level}.String()
+			for _, enc := range encoders {
+				sc := make([]float64, len(s.Pairs))
+				for i, p := range s.Pairs {
+					sc[i] = scorers[enc](p.A, p.B)
+				}
+				perRound[k] = append(perRound[k], table2.EncoderRound{Round: ri + 1, Seed: r.Seed, Encoder: enc,
+					Scores: map[string]table2.TestScoreSet{tk: {Scores: sc, Positive: labels}}})
+			}
+		}
+	}
+	for _, k := range order {
+		tk := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Level(k.level)}
+		for _, enc := range encoders {
+			var ers []table2.EncoderRound
+			for _, er := range perRound[k] {
+				if er.Encoder == enc {
+					ers = append(ers, er)
+				}
+			}
+			prob := func(sc []float64, labels []bool) ([]float64, string) { return evalCrossFit(sc, labels), RuleCrossFit }
+			if enc == name {
+				prob = func(sc []float64, _ []bool) ([]float64, string) {
+					p := make([]float64, len(sc))
+					for i, s := range sc {
+						p[i] = v.Spec.Calibration.Probability(s)
+					}
+					return p, RuleBundle
+				}
+			}
+			rep.Rows = append(rep.Rows, evalRow(enc, k.corpus, k.level, tk, ers, prob))
+		}
+		for _, other := range vs {
+			c, err := table2.CompareRows(perRound[k], name, other, tk, reps, conf, evalCompareSeed)
+			if err != nil {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s-%s: %s vs %s not compared: %v", k.corpus, k.level, name, other, err))
+				continue
+			}
+			rep.Comparisons = append(rep.Comparisons, EvalComparison{Corpus: k.corpus, Level: k.level, Comparison: c})
+		}
+	}
+	return rep, nil
+}
+
+// evalCompareSeed seeds the comparisons' bootstrap.
+const evalCompareSeed = 0x6576616c
+
+// evalRow summarises one encoder's rounds on one test set; prob turns a
+// round's scores into the decision rule's probabilities.
+func evalRow(enc, corpus, level string, tk pairs.TestKey, ers []table2.EncoderRound, prob func([]float64, []bool) ([]float64, string)) EvalRow {
+	row := EvalRow{Encoder: enc, Corpus: corpus, Level: level}
+	var auc, acc, f1, best, eer, ece []float64
+	for _, er := range ers {
+		sc, labels, ok := er.TestScores(tk)
+		if !ok {
+			continue
+		}
+		row.Rounds++
+		row.Pairs += len(sc)
+		auc = append(auc, 100*stats.AUC(sc, labels))
+		p, rule := prob(sc, labels)
+		row.Rule = rule
+		a, f := stats.AccuracyF1(p, labels, verifier.DecisionProbability)
+		acc, f1 = append(acc, 100*a), append(f1, 100*f)
+		_, c := stats.BestThreshold(sc, labels, stats.MaxAccuracy)
+		best = append(best, 100*c.Accuracy())
+		e, _ := stats.EER(sc, labels)
+		eer = append(eer, 100*e)
+		ece = append(ece, stats.ECE(p, labels, ECEBins))
+	}
+	m, s := stats.MeanStd(auc)
+	row.AUCMean, row.AUCStd = stats.Float(m), stats.Float(s)
+	row.AccMean, row.F1Mean = stats.Float(stats.Mean(acc)), stats.Float(stats.Mean(f1))
+	row.AccBestMean, row.EERMean, row.ECE = stats.Float(stats.Mean(best)), stats.Float(stats.Mean(eer)), stats.Float(stats.Mean(ece))
+	return row
+}
+
+// evalCrossFit returns probabilities of scores from a Platt calibration
+// fitted on the other fold of anchor couples (pairs 2i and 2i+1 are one
+// anchor's positive and negative; couples alternate between folds),
+// constrained to a slope ≥ 0. A fold without both labels gives NaN
+// probabilities.
+func evalCrossFit(scores []float64, labels []bool) []float64 {
+	p := make([]float64, len(scores))
+	for fold := range 2 {
+		var s []float64
+		var l []bool
+		for i := range scores {
+			if (i/2)%2 != fold {
+				s, l = append(s, scores[i]), append(l, labels[i])
+			}
+		}
+		cal, err := verifier.FitPlatt(s, l)
+		if err == nil && cal.A < 0 {
+			// A verifier's score must rise with sameness: a fold where it
+			// falls (Harder pairs, whose negatives share a conversation and
+			// its topic) gets a flat calibration at the fold's share of
+			// positives, not a rule that reads the score backwards.
+			pos := 0.0
+			for _, x := range l {
+				if x {
+					pos++
+				}
+			}
+			cal = verifier.Calibration{Method: "platt", B: math.Log((pos + 1) / (float64(len(l)) - pos + 1))}
+		}
+		for i := range scores {
+			if (i/2)%2 == fold {
+				p[i] = math.NaN()
+				if err == nil {
+					p[i] = cal.Probability(scores[i])
+				}
+			}
+		}
+	}
+	return p
+}
+
+// evalVsScorer builds encoder name, fits it on the sets' texts (with
+// their sources for a SourceFitter) and returns its pair score by set ID
+// and the function that releases it (after the last score).
+func evalVsScorer(ctx context.Context, name string, sets []*pairs.UtteranceSet, o EvalOptions) (score func(a, b string) float64, done func(), err error) {
+	if _, ft := sv.SplitFineTuned(name); ft {
+		return nil, nil, fmt.Errorf("eval: --vs %s: compare with untuned encoders (a trained one is a bundle: evaluate it with --verifier)", name)
+	}
+	enc, err := sv.NewEncoder(name, sv.EncoderOptions{Backend: o.Backend, BatchSize: o.BatchSize, Logf: o.Logf})
+	if err != nil {
+		return nil, nil, fmt.Errorf("eval: --vs %s: %w", name, err)
+	}
+	done = func() {}
+	if c, ok := enc.(sv.Closer); ok {
+		done = func() { _ = c.Close() }
+	}
+	if f, ok := enc.(sv.Fitter); ok {
+		var texts, sources []string
+		for _, s := range sets {
+			for _, t := range s.Texts {
+				texts, sources = append(texts, t), append(sources, s.Source)
+			}
+		}
+		if err := sv.FitWithSources(ctx, f, texts, sources); err != nil {
+			done()
+			return nil, nil, fmt.Errorf("eval: --vs %s: fit: %w", name, err)
+		}
+	}
+	emb, err := sv.EmbedSets(ctx, enc, sets, o.stage(name+" embed"))
+	if err != nil {
+		done()
+		return nil, nil, fmt.Errorf("eval: --vs %s: %w", name, err)
+	}
+	return func(a, b string) float64 { return sv.ScorePair(enc, emb[a], emb[b]) }, done, nil
+}
+
+// evalDomain checks every set against d, per corpus.
+func evalDomain(d *verifier.Domain, sets []*pairs.UtteranceSet) []EvalDomain {
+	by := map[string]*EvalDomain{}
+	var out []EvalDomain
+	var names []string
+	for _, s := range sets {
+		c := pairs.CorpusOf(s.Source)
+		e, ok := by[c]
+		if !ok {
+			e = &EvalDomain{Corpus: c}
+			by[c] = e
+			names = append(names, c)
+		}
+		e.Sets++
+		if !d.Check(s.Texts).InDomain {
+			e.OutOfDomain++
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		e := *by[n]
+		e.InDomain = 2*e.OutOfDomain <= e.Sets
+		out = append(out, e)
+	}
+	return out
+}
