@@ -352,6 +352,7 @@ type thresholdSweep struct {
 	labels   []bool
 	cuts     []float64 // ascending; the last is above every score
 	fpr, tpr []float64 // the ROC curve (gonum stat.ROC)
+	auc      float64   // stats.AUC, as Table 2's AUC column
 }
 
 // newThresholdSweep checks the scores (equal lengths, finite, both
@@ -379,7 +380,7 @@ func newThresholdSweep(scores []float64, labels []bool) (*thresholdSweep, error)
 	y, c := slices.Clone(scores), slices.Clone(labels)
 	stat.SortWeightedLabeled(y, c, nil)
 	tpr, fpr, _ := stat.ROC(nil, y, c, nil)
-	return &thresholdSweep{scores: scores, labels: labels, cuts: cuts, fpr: fpr, tpr: tpr}, nil
+	return &thresholdSweep{scores: scores, labels: labels, cuts: cuts, fpr: fpr, tpr: tpr, auc: stats.AUC(scores, labels)}, nil
 }
 
 // Len is the number of slider positions.
@@ -436,6 +437,7 @@ func (s *thresholdSweep) html(i int, dev float64, title string) (string, error) 
 	fmt.Fprintf(&b, `<table><tbody><tr><th style="text-align:left">same speaker at</th><td>%s</td></tr>`, html.EscapeString(thr))
 	fmt.Fprintf(&b, `<tr><th style="text-align:left">ACC</th><td>%.2f</td></tr><tr><th style="text-align:left">macro-F1</th><td>%.2f</td></tr>`, 100*p.ACC, 100*p.F1)
 	fmt.Fprintf(&b, `<tr><th style="text-align:left">TPR</th><td>%.3f</td></tr><tr><th style="text-align:left">FPR</th><td>%.3f</td></tr>`, p.TPR, p.FPR)
+	fmt.Fprintf(&b, `<tr><th style="text-align:left">AUC</th><td>%.2f (any threshold)</td></tr>`, 100*s.auc)
 	fmt.Fprintf(&b, `<tr><th style="text-align:left">TP FP TN FN</th><td>%d %d %d %d</td></tr>`, p.Confusion.TP, p.Confusion.FP, p.Confusion.TN, p.Confusion.FN)
 	if devPoint != nil {
 		fmt.Fprintf(&b, `<tr><th style="text-align:left">dev-chosen</th><td>score ≥ %.4f: ACC %.2f, F1 %.2f (Table 2)</td></tr>`, dev, 100*devPoint.ACC, 100*devPoint.F1)

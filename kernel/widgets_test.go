@@ -304,7 +304,8 @@ func TestThresholdSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<svg", "tfidf on unseen-unseen-base", "dev-chosen", "macro-F1"} {
+	auc := fmt.Sprintf("<td>%.2f (any threshold)</td>", 100*stats.AUC(scores, labels))
+	for _, want := range []string{"<svg", "tfidf on unseen-unseen-base", "dev-chosen", "macro-F1", auc} {
 		if !strings.Contains(h, want) {
 			t.Errorf("html lacks %q", want)
 		}
