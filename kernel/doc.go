@@ -33,6 +33,12 @@
 // Parquet; nb.PaperUtterances loads the seed paper's corpora. kernel sits
 // above report and plots and imports no importer itself.
 //
+// Two interactive cells serve teaching: [Notebook.VerifyDemo] (two text
+// areas judged live by a verifier bundle) and [Notebook.ThresholdDemo] (a
+// slider over a Table 2 ROC showing ACC and F1 at each threshold). Their
+// widgets talk to the cell through GoNB's comms; outside a notebook they
+// do nothing, and without a browser (nbconvert) they say so and return.
+//
 // Sub-package nbcheck checks executed notebooks (errors, panics, failed
 // tests, missing figures) for CI.
 package kernel
