@@ -290,11 +290,11 @@ func speakersNote(v *verifier.Verifier) string {
 // TPR and FPR of deciding "same speaker" at or above it, as Table 2
 // computes them (stats.ConfusionAt). The slider starts at the run's
 // dev-chosen threshold, whose ACC and F1 are the row's Table 2 cell. It
-// needs the pair scores (Table2Config.KeepScores).
+// needs the pair scores (Config.KeepScores).
 //
 // It serves the slider as VerifyDemo serves its text areas; outside a
 // notebook (nb.Display nil) it does nothing.
-func (nb *Notebook) ThresholdDemo(ctx context.Context, t *table2.Table2, k pairs.TestKey, round int, encoder string) error {
+func (nb *Notebook) ThresholdDemo(ctx context.Context, t *table2.Result, k pairs.TestKey, round int, encoder string) error {
 	d := nb.Display
 	if d == nil {
 		return nil
@@ -322,7 +322,7 @@ func (nb *Notebook) ThresholdDemo(ctx context.Context, t *table2.Table2, k pairs
 
 // sweepOf finds encoder's pair scores on k in round and its dev-chosen
 // threshold.
-func sweepOf(t *table2.Table2, k pairs.TestKey, round int, encoder string) (*thresholdSweep, float64, error) {
+func sweepOf(t *table2.Result, k pairs.TestKey, round int, encoder string) (*thresholdSweep, float64, error) {
 	if t == nil {
 		return nil, 0, fmt.Errorf("threshold demo: no Table 2 result")
 	}

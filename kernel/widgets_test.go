@@ -286,10 +286,10 @@ func TestThresholdSweep(t *testing.T) {
 		t.Errorf("beyond the highest threshold: %+v, want TPR 0 FPR 0 at the last position", p)
 	}
 	for _, dev := range []float64{0.35, 0.4, -5, 9} {
-		cell := table2.EvaluateCell(scores, labels, dev)
+		acc, f1 := stats.AccuracyF1(scores, labels, dev) // as a Table 2 cell computes them
 		p := sw.at(sw.position(dev))
-		if p.ACC != float64(cell.ACC) || p.F1 != float64(cell.F1) {
-			t.Errorf("dev threshold %v: ACC %v F1 %v, Table 2 cell %v %v", dev, p.ACC, p.F1, cell.ACC, cell.F1)
+		if p.ACC != acc || p.F1 != f1 {
+			t.Errorf("dev threshold %v: ACC %v F1 %v, Table 2 cell %v %v", dev, p.ACC, p.F1, acc, f1)
 		}
 	}
 	tpr, fpr, _ := func() ([]float64, []float64, []float64) {
@@ -321,9 +321,9 @@ func TestThresholdSweep(t *testing.T) {
 }
 
 // demoTable2 is a Table 2 result with one row's pair scores on k.
-func demoTable2(k pairs.TestKey, dev float64) (*table2.Table2, []float64, []bool) {
+func demoTable2(k pairs.TestKey, dev float64) (*table2.Result, []float64, []bool) {
 	scores, labels := sweepData(200)
-	return &table2.Table2{PerRound: []table2.EncoderRound{{Round: 1, Encoder: "tfidf", Threshold: stats.Float(dev),
+	return &table2.Result{PerRound: []table2.EncoderRound{{Round: 1, Encoder: "tfidf", Threshold: stats.Float(dev),
 		Scores: map[string]table2.TestScoreSet{k.String(): {Scores: scores, Positive: labels}}}}}, scores, labels
 }
 
