@@ -63,7 +63,7 @@ func Embed(s *Sound, cfg EmbedConfig) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	deltas := Deltas(m.Frames, cfg.DeltaWidth)
+	deltas := deltas(m.Frames, cfg.DeltaWidth)
 	// Speech frames: energy within SpeechRangeDB of the 95th percentile.
 	e := append([]float64(nil), m.LogEnergy...)
 	sort.Float64s(e)

@@ -54,12 +54,12 @@ func TestMFCCOfSine(t *testing.T) {
 	if c := edges[best+1]; math.Abs(c-1000) > 0.5*(edges[best+2]-edges[best]) {
 		t.Errorf("strongest filter centred at %.0f Hz, want about 1000 Hz", c)
 	}
-	// Deltas of a linear ramp are its slope (away from the ends).
+	// deltas of a linear ramp are its slope (away from the ends).
 	ramp := make([][]float64, 10)
 	for i := range ramp {
 		ramp[i] = []float64{2 * float64(i)}
 	}
-	if dd := Deltas(ramp, 2); math.Abs(dd[5][0]-2) > 1e-12 {
+	if dd := deltas(ramp, 2); math.Abs(dd[5][0]-2) > 1e-12 {
 		t.Errorf("delta of slope-2 ramp = %g", dd[5][0])
 	}
 }

@@ -147,7 +147,7 @@ func Analyze(s *Sound, transcript string, cfg Config) (*Features, error) {
 		WordsPerS:            math.NaN(),
 	}
 	if transcript != "" {
-		f.Words = CountWords(transcript)
+		f.Words = countWords(transcript)
 		f.WordsPerS = float64(f.Words) / f.DurationS
 	}
 	return f, nil
@@ -162,10 +162,10 @@ func AnalyzeFile(path, transcript string, cfg Config) (*Features, error) {
 	return Analyze(s, transcript, cfg)
 }
 
-// CountWords counts the words of a transcript: maximal runs of letters and
+// countWords counts the words of a transcript: maximal runs of letters and
 // digits, with inner apostrophes and hyphens kept inside a word ("don't",
 // "well-known" are one word each).
-func CountWords(text string) int {
+func countWords(text string) int {
 	n := 0
 	in := false
 	rs := []rune(text)
@@ -184,7 +184,7 @@ func CountWords(text string) int {
 }
 
 // unvoiceBelowFloor clears the F0 of pitch frames where the intensity is
-// below the silence floor (SilenceFloorDBFS): the pitch tracker's voicing
+// below the silence floor (silenceFloorDBFS): the pitch tracker's voicing
 // threshold is relative to the sound's own peak, so it finds a "voice" in
 // the hum of a near-silent stretch.
 func unvoiceBelowFloor(p *Pitch, in *Intensity) {

@@ -87,8 +87,8 @@ func TestCountWords(t *testing.T) {
 		"  'Tis  the 2nd time...  ":     4,
 		"C'est déjà l'été":              3,
 	} {
-		if got := CountWords(text); got != want {
-			t.Errorf("CountWords(%q) = %d, want %d", text, got, want)
+		if got := countWords(text); got != want {
+			t.Errorf("countWords(%q) = %d, want %d", text, got, want)
 		}
 	}
 }

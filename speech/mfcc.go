@@ -183,9 +183,9 @@ func dctMatrix(n, k int) [][]float64 {
 	return d
 }
 
-// Deltas returns the regression deltas of frames over ±n neighbours
+// deltas returns the regression deltas of frames over ±n neighbours
 // (the HTK formula Σ t·(c[i+t] − c[i−t]) / (2 Σ t²), ends repeated).
-func Deltas(frames [][]float64, n int) [][]float64 {
+func deltas(frames [][]float64, n int) [][]float64 {
 	if n < 1 {
 		n = 2
 	}

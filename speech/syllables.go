@@ -33,7 +33,7 @@ type SyllableConfig struct {
 	PitchRate float64
 }
 
-// SilenceFloorDBFS is the absolute silence floor of the speech measures,
+// silenceFloorDBFS is the absolute silence floor of the speech measures,
 // in dB relative to a full-scale RMS of 1 (a full-scale sine is −3 dBFS):
 // a stretch whose intensity stays below −60 dBFS (an RMS of a thousandth
 // of full scale, 34 dB on Praat's intensity scale) is a pause, with no
@@ -43,11 +43,11 @@ type SyllableConfig struct {
 // at all) taken for speech: 3 s of digital silence measured 3 s of
 // phonation and a pause ratio of 0. Speech recorded at any usable level
 // is far above the floor (a quiet recording peaks near −30 dBFS).
-const SilenceFloorDBFS = -60.0
+const silenceFloorDBFS = -60.0
 
-// silenceFloorDB is SilenceFloorDBFS on the intensity scale (dB re
+// silenceFloorDB is silenceFloorDBFS on the intensity scale (dB re
 // (2·10⁻⁵)², so an RMS of 1 is 93.98 dB).
-var silenceFloorDB = SilenceFloorDBFS - 10*math.Log10(4e-10)
+var silenceFloorDB = silenceFloorDBFS - 10*math.Log10(4e-10)
 
 // DefaultSyllableConfig returns de Jong & Wempe's defaults.
 func DefaultSyllableConfig() SyllableConfig {
