@@ -63,7 +63,7 @@ func Embed(s *Sound, cfg EmbedConfig) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	deltas := deltas(m.Frames, cfg.DeltaWidth)
+	dfr := deltas(m.Frames, cfg.DeltaWidth)
 	// Speech frames: energy within SpeechRangeDB of the 95th percentile.
 	e := append([]float64(nil), m.LogEnergy...)
 	sort.Float64s(e)
@@ -87,7 +87,7 @@ func Embed(s *Sound, cfg EmbedConfig) ([]float64, error) {
 		}
 		out[c-1], out[k+c-1] = stats.MeanStd(col)
 		for j, i := range keep {
-			col[j] = deltas[i][c]
+			col[j] = dfr[i][c]
 		}
 		_, out[2*k+c-1] = stats.MeanStd(col)
 	}
