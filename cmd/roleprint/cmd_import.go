@@ -144,23 +144,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err := guardPaths(inputs, fsx.Output{Flag: "--out", Path: *out}); err != nil {
 		return err
 	}
-	var detected *importers.Detection
-	if *format == "" && len(columns) > 0 {
-		*format = "lines" // --map is the lines format's
-	}
-	if *format == "" {
-		d, err := importers.Detect(inputs)
-		if err != nil {
-			if d != nil && d.Proposal != nil {
-				return fmt.Errorf("%s", d.Proposal.Message(inputs, *out))
-			}
-			return err
-		}
-		detected, *format = d, d.Format
-		e.Logf("format: %s (detected: %s)", d.Format, d.Reason)
-	}
-	if len(columns) > 0 && *format != "lines" {
-		return usagef("--map applies to the lines format only")
+	detected, err := importFormat(e, format, inputs, *out, len(columns) > 0)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	report, finish := e.progress("import " + *format)
@@ -328,4 +314,30 @@ func skippedPaths(s []importers.SkippedFile) []string {
 		out = append(out, f.File)
 	}
 	return out
+}
+
+// importFormat settles the import's format: --map implies lines, no
+// --format means detection (its proposal, for a table it can read as
+// lines, is the error), and --map goes with lines only. detected is the
+// detection, nil when the format was given.
+func importFormat(e *env, format *string, inputs []string, out string, mapped bool) (*importers.Detection, error) {
+	if *format == "" && mapped {
+		*format = "lines" // --map is the lines format's
+	}
+	var detected *importers.Detection
+	if *format == "" {
+		d, err := importers.Detect(inputs)
+		if err != nil {
+			if d != nil && d.Proposal != nil {
+				return nil, fmt.Errorf("%s", d.Proposal.Message(inputs, out))
+			}
+			return nil, err
+		}
+		detected, *format = d, d.Format
+		e.Logf("format: %s (detected: %s)", d.Format, d.Reason)
+	}
+	if mapped && *format != "lines" {
+		return nil, usagef("--map applies to the lines format only")
+	}
+	return detected, nil
 }

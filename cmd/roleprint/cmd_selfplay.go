@@ -110,41 +110,12 @@ func runSelfPlay(ctx context.Context, e *env, args []string) error {
 		*journalPath = selfplay.SidePath(*out, ".journal.jsonl")
 	}
 	manifestPath := selfplay.SidePath(*out, ".manifest.json")
-	lockPath := selfplay.SidePath(*out, ".lock")
-	if err := guardPaths([]string{*rolesFile, *interview},
-		fsx.Output{Flag: "--out", Path: *out}, fsx.Output{Flag: "--journal", Path: *journalPath},
-		fsx.Output{Flag: "manifest", Path: manifestPath}, fsx.Output{Flag: "lock", Path: lockPath}); err != nil {
-		return err
-	}
-	if err := fsx.CheckOwned("--journal", *journalPath, "selfplay journal", selfplay.IsJournalFirstLine); err != nil {
-		return guardError(err)
-	}
-	for _, p := range []string{*out, *journalPath} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-	}
-	// One run per output and per journal: a --journal shared by two
-	// outputs is locked as well.
-	locks := []string{lockPath}
-	if *journalPath != selfplay.SidePath(*out, ".journal.jsonl") {
-		locks = append(locks, *journalPath+".lock")
-	}
-	for _, l := range locks {
-		unlock, err := fsx.Lock(l, e.Logf)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
-	journal, err := selfplay.OpenJournal(*journalPath)
+	journal, unlock, err := openSelfPlayOutputs(e, *rolesFile, *interview, *out, *journalPath, manifestPath)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	defer journal.Close()
-	if n := journal.Len(); n > 0 {
-		e.Logf("selfplay: resuming: %d completed requests in %s", n, *journalPath)
-	}
 	mode := "selfplay"
 	if questions != nil {
 		mode = "interview"
@@ -202,4 +173,53 @@ func checkSomeReplies(res *selfplay.Result, model, journal string) error {
 	}
 	return fmt.Errorf("model %s gave no usable reply: all %d conversations ended on an empty reply; nothing written "+
 		"(check the model name and the server; the replies are kept in %s, delete it to ask again)", model, len(res.Scenes), journal)
+}
+
+// openSelfPlayOutputs guards selfplay's outputs (the corpus, journal,
+// manifest and lock beside it) against its inputs, creates their folders,
+// takes one lock per output and per journal (a --journal shared by two
+// outputs is locked as well) and opens the journal, saying when it
+// resumes. unlock releases the locks.
+func openSelfPlayOutputs(e *env, rolesFile, interview, out, journalPath, manifestPath string) (journal *selfplay.Journal, unlock func(), err error) {
+	lockPath := selfplay.SidePath(out, ".lock")
+	if err := guardPaths([]string{rolesFile, interview},
+		fsx.Output{Flag: "--out", Path: out}, fsx.Output{Flag: "--journal", Path: journalPath},
+		fsx.Output{Flag: "manifest", Path: manifestPath}, fsx.Output{Flag: "lock", Path: lockPath}); err != nil {
+		return nil, nil, err
+	}
+	if err := fsx.CheckOwned("--journal", journalPath, "selfplay journal", selfplay.IsJournalFirstLine); err != nil {
+		return nil, nil, guardError(err)
+	}
+	for _, p := range []string{out, journalPath} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, nil, err
+		}
+	}
+	locks := []string{lockPath}
+	if journalPath != selfplay.SidePath(out, ".journal.jsonl") {
+		locks = append(locks, journalPath+".lock")
+	}
+	var unlocks []func()
+	unlock = func() {
+		for i := len(unlocks) - 1; i >= 0; i-- {
+			unlocks[i]()
+		}
+	}
+	for _, l := range locks {
+		u, err := fsx.Lock(l, e.Logf)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		unlocks = append(unlocks, u)
+	}
+	journal, err = selfplay.OpenJournal(journalPath)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	if n := journal.Len(); n > 0 {
+		e.Logf("selfplay: resuming: %d completed requests in %s", n, journalPath)
+	}
+	return journal, unlock, nil
 }

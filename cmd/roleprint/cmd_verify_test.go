@@ -60,68 +60,7 @@ func TestVerifierBundleEndToEnd(t *testing.T) {
 		!strings.Contains(stderr, "a.txt is outside the text the verifier was trained on (shakespeare)") {
 		t.Fatalf("verify of modern lines: in_domain %v, corpora %v; stderr %s", v.InDomain, v.Corpora, stderr)
 	}
-	// The issue's three calls, in miniature: a sitcom physicist against his
-	// neighbour, against counselling clients, against Hamlet (the training
-	// corpus): no verdict contradicts its probability, and none says
-	// "same speaker" without flagging the text as outside the domain.
-	sheldon := filepath.Join(dir, "sheldon.txt")
-	os.WriteFile(sheldon, []byte(`Okay, that is my spot on the couch and it is not negotiable.
-I'm not crazy, my mother had me tested.
-The physics of the problem are trivial, even for an engineer.
-You're sitting in my seat, and this conversation is over.
-I need to update my blog about the new comic book store.
-Leonard, the internet is down and I have an online game scheduled.
-Technically, a string theory paper is not a hobby.
-Please don't touch my laptop, it's calibrated for optimal typing.
-Our roommate agreement clearly covers the thermostat settings.
-I'm a theoretical physicist; I don't do laundry on a Tuesday.
-Could you drive me to the dentist, the bus has germs.
-That's not sarcasm, that's my actual opinion of your haircut.
-`), 0o644)
-	penny := filepath.Join(dir, "penny.txt")
-	os.WriteFile(penny, []byte(`Hey guys, I'm gonna grab a drink after my shift.
-Oh my God, that's so sweet, sweetie.
-Yeah, whatever, I'm going to bed.
-I've got an audition tomorrow for a commercial.
-Can I borrow your wifi password again?
-My car's making that weird noise, it's totally fine.
-Okay, so the restaurant's hiring and the tips are pretty good.
-Don't look at me like that, I totally paid my rent.
-We should order pizza and watch a movie tonight.
-Seriously, who eats cereal for dinner?
-I'm just saying, your date was kind of a jerk.
-Ugh, my phone's dead and I have a callback.
-`), 0o644)
-	clients := filepath.Join(dir, "clients.txt")
-	os.WriteFile(clients, []byte(`I guess I've been drinking more since I lost my job.
-My doctor says my blood pressure is too high.
-I wanna quit smoking but it's really stressful at work.
-Honestly I don't think I have a problem with alcohol.
-My wife keeps nagging me about the weekends.
-I tried the nicotine patches but they gave me a rash.
-It's hard to exercise when you're working two shifts.
-I mean, everybody at the office goes out for drinks on Friday.
-My kids are worried, and that's kind of why I'm here.
-I've cut down to maybe five cigarettes a day.
-The counselor at school said I should talk to somebody.
-I feel like I'm okay most days, just anxious sometimes.
-`), 0o644)
-	hamlet := filepath.Join(dir, "hamlet.txt")
-	os.WriteFile(hamlet, []byte(strings.Join(hamletLines(t, 12), "\n")+"\n"), 0o644)
-	for _, other := range []string{penny, clients, hamlet} {
-		code, stdout, stderr := neuralRun("verify", "--verifier", tr.Verifier, "--backend", "go", "--json", sheldon, other)
-		var r struct {
-			Probability, Threshold float64
-			Same                   bool
-			InDomain               *bool `json:"in_domain"`
-		}
-		if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil {
-			t.Fatalf("verify sheldon %s: exit %d: %s\n%s", filepath.Base(other), code, stderr, stdout)
-		}
-		if r.Same != (r.Probability >= r.Threshold) || r.InDomain == nil || (r.Same && *r.InDomain) || *r.InDomain {
-			t.Fatalf("verify sheldon %s: %s", filepath.Base(other), stdout)
-		}
-	}
+	checkThreeVerdicts(t, tr.Verifier, dir)
 
 	checkEval(t, tr.Verifier)
 
@@ -209,4 +148,72 @@ func hamletLines(t *testing.T, n int) []string {
 		t.Fatalf("%d lines of Hamlet in the embedded corpus, want %d", len(out), n)
 	}
 	return out
+}
+
+// checkThreeVerdicts makes the bundle in verifierDir (trained on the
+// embedded Shakespeare) verify a sitcom physicist against his neighbour,
+// against counselling clients and against Hamlet: no verdict contradicts
+// its probability, and none says "same speaker" without flagging the text
+// as outside the domain. The files go into dir.
+func checkThreeVerdicts(t *testing.T, verifierDir, dir string) {
+	t.Helper()
+	sheldon := filepath.Join(dir, "sheldon.txt")
+	os.WriteFile(sheldon, []byte(`Okay, that is my spot on the couch and it is not negotiable.
+I'm not crazy, my mother had me tested.
+The physics of the problem are trivial, even for an engineer.
+You're sitting in my seat, and this conversation is over.
+I need to update my blog about the new comic book store.
+Leonard, the internet is down and I have an online game scheduled.
+Technically, a string theory paper is not a hobby.
+Please don't touch my laptop, it's calibrated for optimal typing.
+Our roommate agreement clearly covers the thermostat settings.
+I'm a theoretical physicist; I don't do laundry on a Tuesday.
+Could you drive me to the dentist, the bus has germs.
+That's not sarcasm, that's my actual opinion of your haircut.
+`), 0o644)
+	penny := filepath.Join(dir, "penny.txt")
+	os.WriteFile(penny, []byte(`Hey guys, I'm gonna grab a drink after my shift.
+Oh my God, that's so sweet, sweetie.
+Yeah, whatever, I'm going to bed.
+I've got an audition tomorrow for a commercial.
+Can I borrow your wifi password again?
+My car's making that weird noise, it's totally fine.
+Okay, so the restaurant's hiring and the tips are pretty good.
+Don't look at me like that, I totally paid my rent.
+We should order pizza and watch a movie tonight.
+Seriously, who eats cereal for dinner?
+I'm just saying, your date was kind of a jerk.
+Ugh, my phone's dead and I have a callback.
+`), 0o644)
+	clients := filepath.Join(dir, "clients.txt")
+	os.WriteFile(clients, []byte(`I guess I've been drinking more since I lost my job.
+My doctor says my blood pressure is too high.
+I wanna quit smoking but it's really stressful at work.
+Honestly I don't think I have a problem with alcohol.
+My wife keeps nagging me about the weekends.
+I tried the nicotine patches but they gave me a rash.
+It's hard to exercise when you're working two shifts.
+I mean, everybody at the office goes out for drinks on Friday.
+My kids are worried, and that's kind of why I'm here.
+I've cut down to maybe five cigarettes a day.
+The counselor at school said I should talk to somebody.
+I feel like I'm okay most days, just anxious sometimes.
+`), 0o644)
+	hamlet := filepath.Join(dir, "hamlet.txt")
+	os.WriteFile(hamlet, []byte(strings.Join(hamletLines(t, 12), "\n")+"\n"), 0o644)
+	for _, other := range []string{penny, clients, hamlet} {
+		code, stdout, stderr := neuralRun("verify", "--verifier", verifierDir, "--backend", "go", "--json", sheldon, other)
+		var r struct {
+			Probability, Threshold float64
+			Same                   bool
+			InDomain               *bool `json:"in_domain"`
+		}
+		if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil {
+			t.Fatalf("verify sheldon %s: exit %d: %s\n%s", filepath.Base(other), code, stderr, stdout)
+		}
+		if r.Same != (r.Probability >= r.Threshold) || r.InDomain == nil || (r.Same && *r.InDomain) || *r.InDomain {
+			t.Fatalf("verify sheldon %s: %s", filepath.Base(other), stdout)
+		}
+	}
+
 }
