@@ -11,9 +11,11 @@ import (
 // CharacterAliasGroups returns RolePrint's one table of character names:
 // each group lists the names, short forms and misspellings under which
 // corpora label one character, its first entry being the full name. The
-// speaker-name matcher of data/genimport (role names of generated data),
-// Character-LLM's role names and the HPD importer's speaker merging all
-// read it, so a name is fixed in one place. Entries were checked against
+// role-name matcher of role-play scoring (genimport.DefaultNameMatcher,
+// which relates an agent's role to real speakers across corpora) reads
+// it; the importers do not: they name speakers and roles as each release
+// states them (a header, a system prompt, the records, the most frequent
+// speaker), so a role no table lists imports alike. Entries were checked against
 // the shared corpora: HPD labels Ollivander "Ollivanders", Filch "Filth",
 // Lockhart "Lohate" and Peeves "Pippi" (names back-translated from the
 // Chinese edition); Character-LLM names its folders "Beethoven" and
@@ -176,7 +178,10 @@ func FullCharacterName(name string) (string, bool) {
 // (friends-json, the EmoryNLP CSV) give the six friends full names ("Joey
 // Tribbiani") where the fangj pages and MELD give first names, so the full
 // names are merged into the first ones and a corpus mixing those imports
-// does not count Joey twice. (The seed paper's code
+// does not count Joey twice. The Harry Potter Dialogue set, its names
+// back-translated from the Chinese edition, writes Filch "Filth",
+// Ollivander "Ollivanders", Lockhart "Lohate" and Peeves "Pippi" in some
+// sessions; its importer keeps the labels as written. (The seed paper's code
 // also merges Friends' "Celia" into "Cecilia" and "Cailin" into "Caitlin";
 // in the fangj transcripts those are different women of seasons 1/7 and
 // 3/5, so they are not merged here.)
@@ -189,6 +194,7 @@ func SpeakerAliases() []string {
 		"friends:Racel=Rachel", "friends:Rache=Rachel", "friends:Chandlers=Chandler",
 		"friends:Rachel Green=Rachel", "friends:Ross Geller=Ross", "friends:Monica Geller=Monica",
 		"friends:Chandler Bing=Chandler", "friends:Joey Tribbiani=Joey", "friends:Phoebe Buffay=Phoebe",
+		"hpd:Filth=Filch", "hpd:Ollivanders=Ollivander", "hpd:Lohate=Lockhart", "hpd:Pippi=Peeves",
 	}
 }
 

@@ -70,7 +70,10 @@ func (kv keyValues) Set(s string) error {
 		if !ok || k == "" {
 			return fmt.Errorf("%q: expected key=value", part)
 		}
-		kv[k] = strings.TrimSpace(v)
+		if t := strings.TrimSpace(v); t != "" {
+			v = t // a value of spaces only is kept: "delimiter= " is a space
+		}
+		kv[k] = v
 	}
 	return nil
 }
@@ -119,6 +122,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("corpus %s: folder %s not found under %q (set $%s)", c.Name, c.Dir, d, data.SharedEnv)
 		}
 		*format, inputs = c.Format, in
+		if len(columns) == 0 {
+			maps.Copy(columns, c.Columns) // the catalog's column names (lines format)
+		}
 	}
 	if *format != "" {
 		if _, ok := importers.Lookup(*format); !ok {
@@ -144,6 +150,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if *format == "" {
 		d, err := importers.Detect(inputs)
 		if err != nil {
+			if d != nil && d.Proposal != nil {
+				return fmt.Errorf("%s", d.Proposal.Message(inputs, *out))
+			}
 			return err
 		}
 		detected, *format = d, d.Format

@@ -38,7 +38,51 @@ const (
 	defaultGoimportsVersion = "v0.44.0"
 	// aptPackages are Debian's packages that provide Jupyter's executor.
 	aptPackages = "jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel"
+	// uiPackage is Debian's package that provides the browser front end
+	// (`jupyter notebook`); the executor packages above do not include it.
+	uiPackage = "jupyter-notebook"
+	// launchCommand opens the notebooks in the browser; the README's
+	// notebook section names the same command (TestReadmeLaunchCommand).
+	launchCommand = "jupyter notebook notebooks/"
 )
+
+// jupyterFrontEnds are the browser front ends `notebook setup` looks for,
+// in the order it recommends them: the command that opens the notebooks
+// and the `jupyter` subcommand whose `--version` proves it is installed.
+var jupyterFrontEnds = []struct{ launch, sub string }{
+	{launchCommand, "notebook"},
+	{"jupyter lab notebooks/", "lab"},
+}
+
+// notebookFrontEnd returns the command that opens the notebooks in a
+// browser with the given jupyter executable, or "" when Jupyter has no
+// front end installed (only nbconvert: the notebooks can be executed but
+// not opened).
+func notebookFrontEnd(ctx context.Context, jupyter string) string {
+	for _, f := range jupyterFrontEnds {
+		cmd := exec.CommandContext(ctx, jupyter, f.sub, "--version")
+		if cmd.Run() == nil {
+			return f.launch
+		}
+	}
+	return ""
+}
+
+// frontEndAdvice is the closing line of `notebook setup`: the launch command
+// that works here, or what to install for one (never a command that is not
+// installed).
+func frontEndAdvice(launch string) string {
+	if launch != "" {
+		root := ""
+		if os.Geteuid() == 0 {
+			root = " (as root add --allow-root: Jupyter refuses to serve as root without it)"
+		}
+		return fmt.Sprintf("open the notebooks with `%s`%s, or execute and check them with `roleprint notebook run`", launch, root)
+	}
+	return fmt.Sprintf("Jupyter here can execute notebooks but has no browser front end (`jupyter notebook` is not installed): "+
+		"install it with `sudo apt-get install -y %s` (or `pip install jupyterlab`), or rerun `roleprint notebook setup --install-ui`; "+
+		"meanwhile `roleprint notebook run` executes and checks them", uiPackage)
+}
 
 func runNotebook(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
@@ -102,6 +146,7 @@ func notebookSetup(ctx context.Context, e *env, args []string) error {
 	goimports := fs.String("goimports-version", defaultGoimportsVersion, "golang.org/x/tools version for goimports")
 	gobin := fs.String("gobin", "", "where to put the gonb and goimports binaries (default $GOBIN or $(go env GOPATH)/bin)")
 	dry := fs.Bool("dry-run", false, "print the commands instead of running them")
+	installUI := fs.Bool("install-ui", false, "also install Jupyter's browser front end ("+uiPackage+") with apt-get when it is missing")
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
@@ -197,6 +242,9 @@ func notebookSetup(ctx context.Context, e *env, args []string) error {
 			},
 		},
 	}
+	if *installUI && (jerr != nil || notebookFrontEnd(ctx, jupyter) == "") {
+		steps = append(steps, aptStep(e, uiPackage))
+	}
 	if *dry {
 		if jerr != nil {
 			fmt.Fprintf(e.stdout, "# jupyter is missing: sudo apt-get install -y %s\n", aptPackages)
@@ -216,11 +264,33 @@ func notebookSetup(ctx context.Context, e *env, args []string) error {
 	if !bytes.Contains(out, []byte("gonb")) {
 		return errors.New("gonb does not appear in `jupyter kernelspec list` after installing it")
 	}
-	e.Logf("notebook setup: done; GoNB %s is registered. Open the notebooks with `jupyter notebook notebooks/` (or JupyterLab), or run them with `roleprint notebook run`.", *version)
+	e.Logf("notebook setup: done; GoNB %s is registered; %s.", *version, frontEndAdvice(notebookFrontEnd(ctx, jupyter)))
 	if !strings.Contains(os.Getenv("PATH"), bin) {
 		e.Logf("notebook setup: add %s to PATH so that Jupyter finds gonb and goimports", bin)
 	}
 	return nil
+}
+
+// aptStep installs Debian packages with apt-get (through sudo when not
+// root).
+func aptStep(e *env, pkgs ...string) setupStep {
+	args := append([]string{"apt-get", "install", "-y", "--no-install-recommends"}, pkgs...)
+	if os.Geteuid() != 0 {
+		args = append([]string{"sudo"}, args...)
+	}
+	return setupStep{
+		what: "install " + strings.Join(pkgs, " "),
+		show: strings.Join(args, " "),
+		run: func(ctx context.Context) error {
+			cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+			cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+			cmd.Stdout, cmd.Stderr = e.stderr, e.stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s: %w", strings.Join(args, " "), err)
+			}
+			return nil
+		},
+	}
 }
 
 // exitDetail adds a command's stderr to its error.

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/kernel"
 )
 
 const nbFixtures = "../../kernel/nbcheck/testdata/"
@@ -139,5 +142,67 @@ func TestNotebookList(t *testing.T) {
 		if !strings.HasPrefix(n.Name, fmt.Sprintf("%02d-", i+1)) || n.Title == "" || n.MinImages < 1 {
 			t.Errorf("notebook %d: %+v", i, n)
 		}
+	}
+}
+
+// fakeJupyter writes a stand-in jupyter executable that succeeds for
+// `jupyter SUB --version` only for the subcommands given.
+func fakeJupyter(t *testing.T, subs ...string) string {
+	t.Helper()
+	script := "#!/bin/sh\ncase \"$1\" in\n"
+	for _, s := range subs {
+		script += "  " + s + ") echo 6.4.12; exit 0;;\n"
+	}
+	script += "esac\necho \"Jupyter command \\`jupyter-$1\\` not found.\" >&2\nexit 1\n"
+	p := filepath.Join(t.TempDir(), "jupyter")
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestNotebookFrontEnd checks that setup recommends only a front end that
+// is installed, and names the package to install when none is.
+func TestNotebookFrontEnd(t *testing.T) {
+	ctx := context.Background()
+	if got := notebookFrontEnd(ctx, fakeJupyter(t)); got != "" {
+		t.Errorf("nbconvert only: front end %q, want none", got)
+	}
+	if got := notebookFrontEnd(ctx, fakeJupyter(t, "lab")); got != "jupyter lab notebooks/" {
+		t.Errorf("lab only: front end %q", got)
+	}
+	if got := notebookFrontEnd(ctx, fakeJupyter(t, "lab", "notebook")); got != launchCommand {
+		t.Errorf("notebook and lab: front end %q, want %q", got, launchCommand)
+	}
+	none := frontEndAdvice("")
+	if strings.Contains(none, "open the notebooks with") || !strings.Contains(none, "apt-get install -y "+uiPackage) {
+		t.Errorf("advice without a front end must name the package, not a launch command: %s", none)
+	}
+	if adv := frontEndAdvice(launchCommand); !strings.Contains(adv, "`"+launchCommand+"`") {
+		t.Errorf("advice with a front end lacks the launch command: %s", adv)
+	}
+}
+
+// TestReadmeLaunchCommand checks that the README's notebook section
+// installs the front end and launches the notebooks with the command
+// `notebook setup` recommends, and, where Jupyter is installed (CI installs
+// it), that the command exists.
+func TestReadmeLaunchCommand(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(kernel.RepoRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	for _, want := range []string{uiPackage, "roleprint notebook setup", launchCommand} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README's notebook commands lack %q", want)
+		}
+	}
+	jupyter, err := exec.LookPath("jupyter")
+	if err != nil {
+		t.Skip("jupyter is not installed here")
+	}
+	if got := notebookFrontEnd(context.Background(), jupyter); got != launchCommand {
+		t.Errorf("this machine's Jupyter opens the notebooks with %q, the README says %q (install %s)", got, launchCommand, uiPackage)
 	}
 }

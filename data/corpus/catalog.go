@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,6 +28,9 @@ type Entry struct {
 	Dir string `json:"dir"`
 	// Paths are the files or folders inside Dir to import; empty: Dir.
 	Paths []string `json:"paths,omitempty"`
+	// Columns is, for the lines format, the column of each field
+	// (importers.Options.Columns): the corpus's own header names.
+	Columns map[string]string `json:"columns,omitempty"`
 	// About says what the corpus is.
 	About string `json:"about"`
 	// Paper is true for the corpora of the seed paper's Table 2 (Yang et
@@ -71,6 +75,8 @@ var catalog = []Entry{
 		About: "RoleBench Chinese (release sample)"},
 	{Name: "cornell-head", Format: "cornell", Dir: "releases/cornell-head",
 		About: "Cornell Movie-Dialogs corpus (first files)"},
+	{Name: "starwars", Format: "lines", Dir: "starwars-scripts", Columns: map[string]string{"speaker": "character", "text": "dialogue"},
+		About: "the three original Star Wars films' dialogue, R write.table tables (one conversation per film)"},
 }
 
 // Catalog returns every corpus of the catalog, the paper's first; a fresh
@@ -79,6 +85,7 @@ func Catalog() []Entry {
 	out := make([]Entry, len(catalog))
 	for i, e := range catalog {
 		e.Paths = slices.Clone(e.Paths)
+		e.Columns = maps.Clone(e.Columns)
 		out[i] = e
 	}
 	return out
@@ -157,6 +164,9 @@ func (e Entry) Import(ctx context.Context, opts *importers.Options) (*importers.
 	var o importers.Options
 	if opts != nil {
 		o = *opts
+	}
+	if len(o.Columns) == 0 {
+		o.Columns = maps.Clone(e.Columns)
 	}
 	res, err := importers.Import(ctx, e.Format, in, o)
 	if err != nil {

@@ -67,6 +67,14 @@ func TestCatalogOnSharedCorpora(t *testing.T) {
 			}
 		}
 	}
+	// The Star Wars tables, read with the catalog's column names.
+	sw, err := MustLookup("starwars").Import(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sw.Counts; c.Utterances != 2523 || c.Conversations != 3 || c.Files != 3 {
+		t.Errorf("starwars: %+v; want 2523 utterances in 3 conversations from 3 files", c)
+	}
 	res, err := MustLookup("tbbt").Import(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -100,11 +101,15 @@ func isThinking(action string) bool {
 // Only the role's own content is kept, never the action (stage business
 // like "(smiles)"), never a piece whose action is "(thinking)" (inner
 // monologue, dropped as "inner-monologue"), and never a reply or piece
-// whose role is someone else (dropped as "other-speaker"). The role comes
-// from the records (reply.role, character) or the folder name and is given
-// its full name from data.CharacterAliasGroups ("Hermonie" → "Hermione
-// Granger", "Beethoven" → "Ludwig van Beethoven"), so a role's single- and
-// multi-turn rows share one name. The model is opts.AgentModel when set,
+// whose role is someone else (dropped as "other-speaker"). The role is
+// named as the release names it, never by a list of known characters: a
+// multi-turn record's character field ("Ludwig van Beethoven") names the
+// role of every folder labelled like its folder ("Beethoven_chatgpt_result"
+// and "multiturn_Beethoven_chatgpt_result"), so a role's single- and
+// multi-turn rows share one name when both are read; else the role's name
+// in the replies ("Hermonie", the release's spelling), else the folder
+// label. A piece is the role's when its role is one of those names (or
+// relates to one by the name matcher: "Professor X" and "X"). The model is opts.AgentModel when set,
 // else the folder's label ("Beethoven_chatgpt_result" → "chatgpt"), else
 // the record's model: the folder labels are the ones single- and
 // multi-turn folders share, where the multi-turn records name the same
@@ -124,15 +129,29 @@ func ReadCharacterLLM(paths []string, opts Options) ([]data.Utterance, Stats, er
 	if err != nil {
 		return nil, st, fmt.Errorf("character-llm: %w", err)
 	}
-	names := opts.names()
+	names := opts.Names
+	if names == nil {
+		names = NewNameMatcher(nil, DefaultDistinct())
+	}
+	// The full names the multi-turn records state, by folder label.
+	stated := map[string]string{}
+	for _, path := range files {
+		if strings.HasSuffix(path, ".jsonl") {
+			if label, name := characterLLMStated(path); name != "" {
+				if _, ok := stated[label]; !ok {
+					stated[label] = name
+				}
+			}
+		}
+	}
 	var out []data.Utterance
 	for _, path := range files {
 		st.Files++
 		var rows []data.Utterance
 		if strings.HasSuffix(path, ".jsonl") {
-			rows, err = readCharacterLLMMulti(path, opts, names, &st)
+			rows, err = readCharacterLLMMulti(path, opts, names, stated, &st)
 		} else {
-			rows, err = readCharacterLLMSingle(path, opts, names, &st)
+			rows, err = readCharacterLLMSingle(path, opts, names, stated, &st)
 		}
 		if err != nil {
 			return nil, st, fmt.Errorf("character-llm: %w", err)
@@ -164,7 +183,82 @@ func splitCharacterLLMFolder(folder, role string) (string, string) {
 	return r, m
 }
 
-func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, st *Stats) ([]data.Utterance, error) {
+// characterLLMStated returns the folder label of a multi-turn file and
+// the character its first record names ("Beethoven", "Ludwig van
+// Beethoven"), or "" when it names none.
+func characterLLMStated(path string) (label, name string) {
+	_ = eachFileLine(path, func(n int, line []byte) error {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		var r struct {
+			Character string `json:"character"`
+		}
+		if json.Unmarshal(line, &r) == nil {
+			name = strings.TrimSpace(r.Character)
+		}
+		return errStopFile
+	})
+	if name == "" {
+		return "", ""
+	}
+	label, _ = splitCharacterLLMFolder(filepath.Base(filepath.Dir(path)), name)
+	return data.NormalizeCharacterName(strings.ReplaceAll(label, "_", " ")), name
+}
+
+// characterLLMRole is a role as one folder's records name it.
+type characterLLMRole struct {
+	display string   // the name rows carry
+	names   []string // every name the release gives it here
+	matcher *NameMatcher
+}
+
+// newCharacterLLMRole names the role of a folder labelled label: the
+// name a multi-turn record states for the label, else the label.
+func newCharacterLLMRole(label string, names *NameMatcher, stated map[string]string) characterLLMRole {
+	label = strings.TrimSpace(strings.ReplaceAll(label, "_", " "))
+	r := characterLLMRole{matcher: names, display: firstNonEmpty(stated[data.NormalizeCharacterName(label)], label)}
+	r.add(r.display)
+	r.add(label)
+	return r
+}
+
+// add gives the role one more name.
+func (r *characterLLMRole) add(name string) {
+	if name = strings.TrimSpace(name); name != "" && !slices.Contains(r.names, name) {
+		r.names = append(r.names, name)
+	}
+}
+
+// mostFrequentRole returns the role most pieces carry, ties broken by
+// first appearance.
+func mostFrequentRole(pieces []characterLLMPiece) string {
+	count := map[string]int{}
+	best := ""
+	for _, p := range pieces {
+		r := strings.TrimSpace(p.Role)
+		if r == "" {
+			continue
+		}
+		count[r]++
+		if count[r] > count[best] {
+			best = r
+		}
+	}
+	return best
+}
+
+// is reports whether name is the role's.
+func (r characterLLMRole) is(name string) bool {
+	for _, n := range r.names {
+		if r.matcher.Compare(name, n) != MatchNone {
+			return true
+		}
+	}
+	return false
+}
+
+func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, stated map[string]string, st *Stats) ([]data.Utterance, error) {
 	text, err := importers.ReadTextFile(path, "")
 	if err != nil {
 		return nil, err
@@ -179,38 +273,37 @@ func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, st *S
 	source := "character-llm/" + folder
 	var out []data.Utterance
 	usedConv := map[string]bool{}
-	for i, r := range recs {
+	// The replies are the character's: the name most of their pieces
+	// carry is the character's name as the records write it.
+	var all []characterLLMPiece
+	for _, rec := range recs {
+		all = append(all, rec.Reply...)
+	}
+	recRole := mostFrequentRole(all)
+	folderRole, folderModel := splitCharacterLLMFolder(folder, recRole)
+	r := newCharacterLLMRole(folderRole, names, stated)
+	r.add(recRole)
+	role := r.display
+	for i, rec := range recs {
 		st.Records++
-		recRole := ""
-		for _, p := range r.Reply {
-			if recRole = strings.TrimSpace(p.Role); recRole != "" {
-				break
-			}
-		}
-		folderRole, folderModel := splitCharacterLLMFolder(folder, recRole)
-		folderRole = strings.ReplaceAll(folderRole, "_", " ")
-		if folderRole == "" {
-			folderRole = recRole
-		}
-		role := fullRoleName(folderRole)
 		model := firstNonEmpty(opts.AgentModel, folderModel)
 		if model == "" {
 			return nil, &LineError{File: path, Err: fmt.Errorf("record %d: no model name in the folder name %q (expected <Role>_<model>_result); set the agent model", i+1, folder)}
 		}
-		text, why := rolePieces(r.Reply, role, names, st)
+		text, why := rolePieces(rec.Reply, r, st)
 		if text == "" {
 			if why != "" {
 				st.drop(why)
 			}
 			continue
 		}
-		conv := stem + ":" + topicID(r.TopicID, i)
+		conv := stem + ":" + topicID(rec.TopicID, i)
 		if usedConv[conv] {
 			conv += "." + strconv.Itoa(i+1) // a topic asked more than once
 		}
 		usedConv[conv] = true
 		if opts.Context {
-			if q := collapseSpace(r.Question); q != "" {
+			if q := collapseSpace(rec.Question); q != "" {
 				out = append(out, data.Utterance{Source: source, ConversationID: conv, Turn: 0, Speaker: "User",
 					Text: q, AgentModel: model, Role: role})
 			}
@@ -221,7 +314,7 @@ func readCharacterLLMSingle(path string, opts Options, names *NameMatcher, st *S
 	return out, nil
 }
 
-func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, st *Stats) ([]data.Utterance, error) {
+func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, stated map[string]string, st *Stats) ([]data.Utterance, error) {
 	folder := filepath.Base(filepath.Dir(path))
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	source := "character-llm/" + folder
@@ -236,11 +329,18 @@ func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, st *St
 		}
 		st.Records++
 		folderRole, folderModel := splitCharacterLLMFolder(folder, r.Character)
-		role := strings.TrimSpace(r.Character)
-		if role == "" {
-			role = strings.ReplaceAll(folderRole, "_", " ")
+		cr := newCharacterLLMRole(folderRole, names, stated)
+		cr.add(r.Character)
+		// The turns marked as the character's: the name most of their
+		// pieces carry is the character's as this record writes it.
+		var own []characterLLMPiece
+		for _, t := range r.Content {
+			if strings.EqualFold(strings.TrimSpace(t.TurnRole), "character") || cr.is(t.TurnRole) {
+				own = append(own, t.TurnContent...)
+			}
 		}
-		role = fullRoleName(role)
+		cr.add(mostFrequentRole(own))
+		role := cr.display
 		model := firstNonEmpty(opts.AgentModel, folderModel, strings.TrimSpace(r.Model))
 		if model == "" {
 			return fmt.Errorf("no model name in the record or the folder name %q", folder)
@@ -248,9 +348,9 @@ func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, st *St
 		conv := stem + ":L" + strconv.Itoa(n)
 		for k, t := range r.Content {
 			turnRole := strings.TrimSpace(t.TurnRole)
-			isRole := strings.EqualFold(turnRole, "character") || names.Compare(turnRole, role) != MatchNone
+			isRole := strings.EqualFold(turnRole, "character") || cr.is(turnRole)
 			if isRole {
-				text, why := rolePieces(t.TurnContent, role, names, st)
+				text, why := rolePieces(t.TurnContent, cr, st)
 				if text == "" {
 					if why != "" {
 						st.drop(why)
@@ -288,24 +388,17 @@ func readCharacterLLMMulti(path string, opts Options, names *NameMatcher, st *St
 	return out, err
 }
 
-// fullRoleName returns the full name the shared name table gives a role
-// ("Hermonie" → "Hermione Granger"), or the role as written.
-func fullRoleName(role string) string {
-	full, _ := data.FullCharacterName(role)
-	return full
-}
-
 // rolePieces joins the spoken content of the pieces voiced by role. Pieces
 // by someone else count as DropOtherSpeaker and inner monologue as
 // DropInnerMonologue, each piece once. When nothing is left it returns ""
 // and why: DropOtherSpeaker when no piece was the role's, "action-only"
 // when the role's pieces held only actions, "" when the thinking pieces
 // were all there was (already counted), "empty" otherwise.
-func rolePieces(pieces characterLLMPieces, role string, names *NameMatcher, st *Stats) (string, string) {
+func rolePieces(pieces characterLLMPieces, role characterLLMRole, st *Stats) (string, string) {
 	var parts []string
 	own, action, thinking := 0, false, false
 	for _, p := range pieces {
-		if p.Role != "" && names.Compare(p.Role, role) == MatchNone {
+		if p.Role != "" && !role.is(p.Role) {
 			st.drop(DropOtherSpeaker)
 			continue
 		}

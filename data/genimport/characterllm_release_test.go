@@ -25,10 +25,22 @@ func TestReadCharacterLLMReleaseShapes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows:\n%q\nwant\n%q", got, want)
 	}
+	// The full name is the one the multi-turn record states for the
+	// folder label Hermonie, given to the single-turn folders of that
+	// label too; its pieces say "Hermione", the most frequent name in the
+	// turns marked as the character's.
 	for _, u := range utts {
 		if u.Role != "Hermione Granger" {
 			t.Errorf("role %q, want the full name", u.Role)
 		}
+	}
+	// Without the multi-turn file, the release's own spelling.
+	single, _, err := ReadCharacterLLM([]string{"testdata/character-llm-release/interview_single"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(single) != 3 || single[0].Speaker != "Hermonie" || single[0].Role != "Hermonie" {
+		t.Errorf("single-turn alone: %q", rowsOf(single, nil))
 	}
 	if utts[1].ConversationID != "2023-00-00-00-00-00:topic-1" || utts[1].AgentModel != "chatgpt" || utts[3].AgentModel != "chatgpt" {
 		t.Errorf("conversation %q, models %q %q", utts[1].ConversationID, utts[1].AgentModel, utts[3].AgentModel)

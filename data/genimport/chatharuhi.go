@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/data/importers"
 )
 
 // ChatHaruhiModel is the model name of ChatHaruhi's synthesized dialogues.
@@ -82,8 +83,8 @@ func (r *haruhiRecord) shape() string {
 //     line. Rows are real (no AgentModel): Source "chatharuhi",
 //     ConversationID "<Role>/<file stem>", Episode the folder's role, Turn
 //     the line's position in the file. Only the folder role's own lines
-//     are kept (the speaker related to the folder name by the name
-//     matcher: "Professor McGonagall" in McGonagall's folder), under the
+//     are kept (the speakers that bear a name the release gives the role,
+//     see below: "Professor McGonagall" in McGonagall's folder), under the
 //     one name the folder's texts use most for that role, unless
 //     opts.AllSpeakers; a line repeated within the role's texts (the texts
 //     are overlapping excerpts) is kept once. Narration (empty speaker,
@@ -109,11 +110,17 @@ func (r *haruhiRecord) shape() string {
 //     with a reason (Stats.Skipped), not an error.
 //
 // Character folders are named in pinyin or English ("haruhi") while the
-// Chinese lines name the role in Chinese ("春日"): a speaker is the
-// folder's role when the name matcher relates it to the folder name
-// (through data.CharacterAliasGroups) or to the role the folder's
-// system_prompt.txt plays ("你正在扮演凉宫春日" → 凉宫春日), a Chinese
-// name also matching by a part of two characters or more ("春日").
+// Chinese lines name the role in Chinese ("春日"), so the role of a folder
+// is taken from what the release says about it, never from a list of
+// known roles: the names its system_prompt.txt states ("你正在扮演凉宫春日",
+// "你正在cosplay涼宮ハルヒ", "I want you to act like Raj Koothrappali from
+// Big Bang Theory", "You are now cosplay Professor McGonagall") and the
+// folder name itself. A speaker of the folder's texts is the role when the
+// name matcher relates it to one of those names (exactly, or by words:
+// "Professor McGonagall" and "McGonagall"), a Chinese name also matching
+// by a part of two characters or more ("春日" of "凉宫春日"). A folder
+// without a system prompt, or whose prompt names no speaker of its texts,
+// takes the speaker its texts give most lines to (noted in Stats).
 //
 // Generated lines that copy one of the role's real lines verbatim (by
 // CopyKey) are dropped unless opts.KeepRealCopies; the check needs the
@@ -127,24 +134,37 @@ func ReadChatHaruhi(paths []string, opts Options) ([]data.Utterance, Stats, erro
 	if err != nil {
 		return nil, st, fmt.Errorf("chatharuhi: %w", err)
 	}
-	names := opts.names()
+	names := opts.Names
+	if names == nil {
+		// The release names its roles (system prompts, folders, dialogue
+		// files); no table of known characters is consulted.
+		names = NewNameMatcher(nil, DefaultDistinct())
+	}
 	roles := newHaruhiRoles(names)
 	var out []data.Utterance
-	// Real lines first, so generated copies can be recognised.
+	// Real lines first, so generated copies can be recognised. Every text
+	// is parsed before any is filtered: a folder whose prompt names no
+	// speaker takes its most frequent one, known only once all its texts
+	// are read.
 	realKeys := map[string]map[string]bool{} // real speaker → CopyKeys
 	seenReal := map[string]bool{}            // folder role + speaker + key
 	var dialogues []string
+	var texts []haruhiText
 	for _, path := range files {
 		if strings.HasSuffix(path, ".jsonl") {
 			dialogues = append(dialogues, path)
 			continue
 		}
 		st.Files++
-		rows, err := readHaruhiText(path, opts, roles, &st, seenReal)
+		t, err := parseHaruhiText(path, roles, &st)
 		if err != nil {
 			return nil, st, fmt.Errorf("chatharuhi: %w", err)
 		}
-		out = append(out, rows...)
+		texts = append(texts, t)
+	}
+	roles.resolve(texts, &st)
+	for _, t := range texts {
+		out = append(out, filterHaruhiText(t, opts, roles, &st, seenReal)...)
 	}
 	unifyFolderSpeakers(out, roles)
 	for _, u := range out {
@@ -196,15 +216,28 @@ func unifyFolderSpeakers(rows []data.Utterance, roles *haruhiRoles) {
 	}
 }
 
-// readHaruhiText reads one character text file.
-func readHaruhiText(path string, opts Options, roles *haruhiRoles, st *Stats, seen map[string]bool) ([]data.Utterance, error) {
+// haruhiText is one character text file, parsed: its folder's role name,
+// conversation ID and the lines that have a speaker, in order.
+type haruhiText struct {
+	folder, conv string
+	lines        []haruhiTextLine
+}
+
+type haruhiTextLine struct {
+	turn          int32
+	speaker, text string // text as written, before CleanLine
+}
+
+// parseHaruhiText reads one character text file: every `Name:「line」`
+// line with a speaker that is not the narrator. Narration is counted in
+// st.
+func parseHaruhiText(path string, roles *haruhiRoles, st *Stats) (haruhiText, error) {
 	charDir := filepath.Dir(filepath.Dir(path))
 	folderRole := filepath.Base(charDir)
 	roles.learn(charDir)
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	conv := folderRole + "/" + stem
+	t := haruhiText{folder: folderRole, conv: folderRole + "/" + stem}
 	st.Records++
-	var out []data.Utterance
 	turn := int32(0)
 	err := eachFileLine(path, func(n int, line []byte) error {
 		s := strings.TrimSpace(string(line))
@@ -217,45 +250,56 @@ func readHaruhiText(path string, opts Options, roles *haruhiRoles, st *Stats, se
 			return nil
 		}
 		speaker := strings.Trim(m[1], "[] \t") // "[[Dr. Koothrappali]]": wiki links
-		t := turn
+		tn := turn
 		turn++
 		if speaker == "" || narrators[strings.ToLower(speaker)] {
 			st.drop("narration")
 			return nil
 		}
-		if !opts.AllSpeakers && !roles.isFolderRole(speaker, folderRole) {
+		t.lines = append(t.lines, haruhiTextLine{turn: tn, speaker: speaker, text: m[2]})
+		return nil
+	})
+	return t, err
+}
+
+// filterHaruhiText keeps the lines of a parsed text that belong to the
+// folder's role (every line with opts.AllSpeakers), cleaned, each line
+// once per folder.
+func filterHaruhiText(t haruhiText, opts Options, roles *haruhiRoles, st *Stats, seen map[string]bool) []data.Utterance {
+	var out []data.Utterance
+	for _, l := range t.lines {
+		if !opts.AllSpeakers && !roles.isFolderRole(l.speaker, t.folder) {
 			st.drop("other-speaker")
-			return nil
+			continue
 		}
-		text := CleanLine(SpeechOnly(m[2]))
+		text := CleanLine(SpeechOnly(l.text))
 		if text == "" {
 			st.drop("empty")
-			return nil
+			continue
 		}
 		// Overlapping excerpts repeat lines: keep each once per folder
 		// (per corpus when every speaker is read, since the folders then
 		// overlap too).
-		scope := folderRole
+		scope := t.folder
 		if opts.AllSpeakers {
 			scope = ""
 		}
-		key := scope + "\x00" + data.NormalizeCharacterName(speaker) + "\x00" + CopyKey(text)
+		key := scope + "\x00" + data.NormalizeCharacterName(l.speaker) + "\x00" + CopyKey(text)
 		if seen[key] {
 			st.drop("duplicate")
-			return nil
+			continue
 		}
 		seen[key] = true
-		out = append(out, data.Utterance{Source: "chatharuhi", ConversationID: conv, Episode: folderRole,
-			Turn: t, Speaker: speaker, Text: text})
-		return nil
-	})
-	return out, err
+		out = append(out, data.Utterance{Source: "chatharuhi", ConversationID: t.conv, Episode: t.folder,
+			Turn: l.turn, Speaker: l.speaker, Text: text})
+	}
+	return out
 }
 
 // readHaruhiDialogues reads one dialogue file of any of the shapes
 // haruhiRecord lists.
 func readHaruhiDialogues(path string, opts Options, roles *haruhiRoles, realKeys map[string]map[string]bool, st *Stats) ([]data.Utterance, error) {
-	names := roles.names
+	same := roles.same
 	var ds []haruhiDialogue
 	var lines []int
 	shape, hint := "", ""
@@ -323,14 +367,14 @@ func readHaruhiDialogues(path string, opts Options, roles *haruhiRoles, realKeys
 			}
 		}
 	}
-	played, playedName := haruhiPlayedRole(path, ds, names, hint)
+	played, playedName := haruhiPlayedRole(path, ds, same, hint)
 	if played == "" {
 		return nil, &LineError{File: path, Err: fmt.Errorf("cannot tell which role the agent plays (no role in the file name or dialogues)")}
 	}
 	// The real lines of the played role, for the copy check.
 	var real []map[string]bool
 	for spk, keys := range realKeys {
-		if names.Compare(spk, played) != MatchNone {
+		if same(spk, played) {
 			real = append(real, keys)
 		}
 	}
@@ -348,7 +392,7 @@ func readHaruhiDialogues(path string, opts Options, roles *haruhiRoles, realKeys
 		conv := stem + ":" + strconv.Itoa(lines[i])
 		last := -1
 		for k, t := range d.Dialogue {
-			if names.Compare(t.Role, played) != MatchNone {
+			if same(t.Role, played) {
 				last = k
 			}
 		}
@@ -360,7 +404,7 @@ func readHaruhiDialogues(path string, opts Options, roles *haruhiRoles, realKeys
 		replies := 0
 		for k, t := range d.Dialogue {
 			speaker := strings.TrimSpace(t.Role)
-			isRole := names.Compare(speaker, played) != MatchNone
+			isRole := same(speaker, played)
 			isReply := isRole && (k == last || opts.AllReplies)
 			if !isReply && !opts.Context {
 				continue
@@ -407,7 +451,7 @@ func readHaruhiDialogues(path string, opts Options, roles *haruhiRoles, realKeys
 // it, else the role found in the most dialogues. display is the form of that name the dialogues use most
 // ("Professor McGonagall" in McGonagall's file), recorded as Role and
 // Speaker on every reply so that one file gives one role.
-func haruhiPlayedRole(path string, ds []haruhiDialogue, names *NameMatcher, hint string) (played, display string) {
+func haruhiPlayedRole(path string, ds []haruhiDialogue, same func(a, b string) bool, hint string) (played, display string) {
 	count := map[string]int{}
 	var order []string
 	for _, d := range ds {
@@ -426,7 +470,7 @@ func haruhiPlayedRole(path string, ds []haruhiDialogue, names *NameMatcher, hint
 	}
 	if m := haruhiFile.FindStringSubmatch(filepath.Base(path)); m != nil {
 		for _, r := range order {
-			if names.Compare(r, m[1]) != MatchNone {
+			if same(r, m[1]) {
 				played = m[1]
 				break
 			}
@@ -443,7 +487,7 @@ func haruhiPlayedRole(path string, ds []haruhiDialogue, names *NameMatcher, hint
 		}
 	}
 	for _, r := range order {
-		if names.Compare(r, played) != MatchNone && count[r] > count[display] {
+		if same(r, played) && count[r] > count[display] {
 			display = r
 		}
 	}
@@ -476,22 +520,42 @@ func haruhiSource(path string) string {
 	return "chatharuhi/" + filepath.Base(dir)
 }
 
-// haruhiRoles relates speakers to the role of a character folder: by the
-// name matcher (the folder name "haruhi" and "春日" share an alias group)
-// or through the role the folder's system_prompt.txt plays.
+// haruhiRoles relates speakers to the role of a character folder, by the
+// names the release gives it: those its system_prompt.txt states and the
+// folder name, else (resolve) the folder's most frequent speaker.
 type haruhiRoles struct {
 	names  *NameMatcher
-	prompt map[string]string // folder name → role named by its system prompt
-	dirs   map[string]bool   // character folders already looked at
+	stated map[string][]string // folder name → role names: its prompt's, then the folder name
+	dirs   map[string]bool     // character folders already looked at
 }
 
 func newHaruhiRoles(names *NameMatcher) *haruhiRoles {
-	return &haruhiRoles{names: names, prompt: map[string]string{}, dirs: map[string]bool{}}
+	return &haruhiRoles{names: names, stated: map[string][]string{}, dirs: map[string]bool{}}
 }
 
-// promptRoleRe finds the role a system prompt plays: "你正在扮演凉宫春日，"
-// or "You are now playing Harry Potter."
-var promptRoleRe = regexp.MustCompile(`(?:扮演|(?i:you are (?:now )?(?:playing|role-?playing(?: as)?)))\s*([^，,。.\n「」"“”]{1,40})`)
+// promptRoleRe finds the names a system prompt gives the role it plays,
+// in the phrasings of the release's prompts: "你正在扮演凉宫春日，",
+// "你正在cosplay涼宮ハルヒ。", "I want you to act like Sheldon Cooper from
+// Big Bang Theory.", "You are now cosplay Professor Dumbledore", "You are
+// now playing Harry Potter." The name ends at punctuation or a line end;
+// English names also before " from " or " in " (the work).
+var promptRoleRe = regexp.MustCompile(`(?:扮演|(?i:\bact(?:ing)?\s+(?:like|as)|\bcosplay(?:ing)?(?:\s+as)?|\byou\s+are\s+(?:now\s+)?(?:playing|role-?playing(?:\s+as)?)))\s*([^，,。.\n「」"“”!！?？;；:：]{1,60})`)
+
+// promptWorkRe cuts the work off a name: "Harry from Harry Potter".
+var promptWorkRe = regexp.MustCompile(`(?i)\s+(?:from|in|of)\s.*$`)
+
+// promptRoles returns the role names a system prompt states, in order,
+// each once.
+func promptRoles(prompt string) []string {
+	var out []string
+	for _, m := range promptRoleRe.FindAllStringSubmatch(prompt, -1) {
+		n := strings.TrimSpace(promptWorkRe.ReplaceAllString(m[1], ""))
+		if n != "" && len([]rune(n)) <= 40 && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // learn reads the system prompt of character folder dir, once.
 func (r *haruhiRoles) learn(dir string) {
@@ -499,12 +563,50 @@ func (r *haruhiRoles) learn(dir string) {
 		return
 	}
 	r.dirs[dir] = true
-	b, err := os.ReadFile(filepath.Join(dir, "system_prompt.txt"))
-	if err != nil {
-		return // no prompt: the folder name alone names the role
+	folder := filepath.Base(dir)
+	var names []string
+	if b, err := importers.ReadTextFile(filepath.Join(dir, "system_prompt.txt"), ""); err == nil {
+		names = promptRoles(b)
 	}
-	if m := promptRoleRe.FindSubmatch(b); m != nil {
-		r.prompt[filepath.Base(dir)] = strings.TrimSpace(string(m[1]))
+	r.stated[folder] = append(names, folder)
+}
+
+// resolve checks, for each folder of texts, that one of its speakers
+// bears a name the release states for its role; a folder where none does
+// (no system prompt, or a prompt naming the role otherwise than its lines
+// do) takes its most frequent speaker, ties broken by name, with a note.
+func (r *haruhiRoles) resolve(texts []haruhiText, st *Stats) {
+	count := map[string]map[string]int{} // folder → speaker → lines
+	var folders []string
+	for _, t := range texts {
+		if count[t.folder] == nil {
+			count[t.folder] = map[string]int{}
+			folders = append(folders, t.folder)
+		}
+		for _, l := range t.lines {
+			count[t.folder][l.speaker]++
+		}
+	}
+	for _, f := range folders {
+		best, named := "", false
+		for spk, n := range count[f] {
+			named = named || r.isFolderRole(spk, f)
+			if b := count[f][best]; n > b || (n == b && spk < best) {
+				best = spk
+			}
+		}
+		if named || best == "" {
+			continue
+		}
+		stated := r.stated[f]
+		r.stated[f] = []string{best}
+		if len(stated) > 1 {
+			st.note("chatharuhi: no speaker of %s's texts is named as its system prompt names the role (%s); took the most frequent speaker, %s (%d lines)",
+				f, strings.Join(stated[:len(stated)-1], ", "), best, count[f][best])
+		} else {
+			st.note("chatharuhi: %s has no system prompt naming its role; took the most frequent speaker of its texts, %s (%d lines)",
+				f, best, count[f][best])
+		}
 	}
 }
 
@@ -522,16 +624,42 @@ func (r *haruhiRoles) folderOf(path string) string {
 }
 
 // isFolderRole reports whether speaker is the role of character folder
-// folder.
+// folder: related by the name matcher, or as a Chinese name part
+// (cjkPart), to one of the role's names.
 func (r *haruhiRoles) isFolderRole(speaker, folder string) bool {
-	if r.names.Compare(speaker, folder) != MatchNone {
+	names, ok := r.stated[folder]
+	if !ok {
+		names = []string{folder}
+	}
+	for _, n := range names {
+		if r.related(speaker, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// related reports whether names a and b name one character by their form:
+// the name matcher relates them, or one is a Chinese name part of the
+// other (cjkPart).
+func (r *haruhiRoles) related(a, b string) bool {
+	return r.names.Compare(a, b) != MatchNone || cjkPart(a, b)
+}
+
+// same reports whether names a and b name one character: related by form,
+// or both names of one character folder's role (its system prompt says
+// "act like Malfoy" and "cosplay Draco Malfoy": a generated dialogue file
+// named after Malfoy whose turns say "Draco Malfoy" is his).
+func (r *haruhiRoles) same(a, b string) bool {
+	if r.related(a, b) {
 		return true
 	}
-	p := r.prompt[folder]
-	if p == "" {
-		return false
+	for f := range r.stated {
+		if r.isFolderRole(a, f) && r.isFolderRole(b, f) {
+			return true
+		}
 	}
-	return r.names.Compare(speaker, p) != MatchNone || cjkPart(speaker, p)
+	return false
 }
 
 // cjkPart reports whether a and b are Chinese or Japanese names, one of

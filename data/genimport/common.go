@@ -45,16 +45,13 @@ type Options struct {
 	// after (the texts are overlapping excerpts, so another role's lines
 	// there repeat those of its own folder).
 	AllSpeakers bool
-	// Names relates role names ("McGonagall" and "Professor McGonagall");
-	// nil means DefaultNameMatcher().
+	// Names relates role names ("McGonagall" and "Professor McGonagall").
+	// nil means a matcher without alias groups (NewNameMatcher(nil,
+	// DefaultDistinct())): the readers take role names from what each
+	// release states (system prompts, records, folders), never from a
+	// table of known characters. A caller may pass DefaultNameMatcher()
+	// or its own groups to relate names no release states.
 	Names *NameMatcher
-}
-
-func (o Options) names() *NameMatcher {
-	if o.Names != nil {
-		return o.Names
-	}
-	return DefaultNameMatcher()
 }
 
 // Stats counts what a reader read and why it left rows out.

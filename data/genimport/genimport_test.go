@@ -177,10 +177,12 @@ func TestReadCharacterLLM(t *testing.T) {
 	}
 	mustValid(t, utts)
 	got := rowsOf(utts, nil)
+	// The records name him Beethoven, the multi-turn one too: no list of
+	// known characters makes him "Ludwig van Beethoven".
 	want := []string{
-		"Ludwig van Beethoven|Nature, and the struggle of the human soul.",
-		"Ludwig van Beethoven|Vienna is noisy, but it is home.",
-		"Ludwig van Beethoven|Good evening. Shall we speak of symphonies?",
+		"Beethoven|Nature, and the struggle of the human soul.",
+		"Beethoven|Vienna is noisy, but it is home.",
+		"Beethoven|Good evening. Shall we speak of symphonies?",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rows:\n%q\nwant\n%q", got, want)

@@ -53,7 +53,11 @@ func ReadRoleBench(paths []string, opts Options) ([]data.Utterance, Stats, error
 	if err != nil {
 		return nil, st, fmt.Errorf("rolebench: %w", err)
 	}
-	names := opts.names()
+	names := opts.Names
+	if names == nil {
+		// The record names its role; no table of known characters.
+		names = NewNameMatcher(nil, DefaultDistinct())
+	}
 	sources := roleBenchSources(files)
 	var out []data.Utterance
 	for _, path := range files {

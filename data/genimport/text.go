@@ -2,8 +2,11 @@ package genimport
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/roleprint/roleprint/data"
 )
 
 var (
@@ -84,14 +87,27 @@ func CopyKey(s string) string {
 }
 
 // stripSpeakerPrefix removes a leading "Name:" from a generated answer
-// when Name relates to role (RoleGPT sometimes starts with "Coriolanus:").
+// when Name relates to role by the name matcher or is one word of it
+// (RoleGPT sometimes starts with "Coriolanus:" or "Holmes:").
 func stripSpeakerPrefix(s, role string, m *NameMatcher) string {
 	head, rest, ok := strings.Cut(s, ":")
 	if !ok || len(head) > 40 || strings.TrimSpace(rest) == "" {
 		return s
 	}
-	if m.Compare(strings.TrimSpace(head), role) == MatchNone {
+	head = strings.TrimSpace(head)
+	if m.Compare(head, role) == MatchNone && !roleWord(head, role) {
 		return s
 	}
 	return strings.TrimSpace(rest)
+}
+
+// roleWord reports whether name is one word of the role's name, titles
+// aside ("Holmes:" written by Sherlock Holmes, "Sparrow:" by Jack
+// Sparrow): the short form an answer may open with.
+func roleWord(name, role string) bool {
+	n := data.NormalizeCharacterName(name)
+	if n == "" || strings.Contains(n, " ") {
+		return false
+	}
+	return slices.Contains(nameTokens(data.NormalizeCharacterName(role)), n)
 }

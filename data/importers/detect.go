@@ -3,6 +3,7 @@ package importers
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +40,52 @@ type Candidate struct {
 	Reason string `json:"reason"`
 	// Example is the best file.
 	Example string `json:"example"`
+	// Columns is, for the lines format, the column of each field
+	// (speaker, text) the best file's content suggests.
+	Columns map[string]string `json:"columns,omitempty"`
+}
+
+// Proposal is a format, with the settings it needs, that Detect proposes
+// without choosing it: a delimited table whose speaker and text columns
+// were guessed from their content, for the user to check.
+type Proposal struct {
+	// Format is the format name ("lines").
+	Format string `json:"format"`
+	// Columns maps fields to columns (--map).
+	Columns map[string]string `json:"columns"`
+	// Reason says what was seen, and in which file.
+	Reason string `json:"reason"`
+}
+
+// Command returns the roleprint command line that imports paths into out
+// with the proposal, its arguments quoted for a POSIX shell where needed.
+func (p *Proposal) Command(out string, paths []string) string {
+	args := []string{"roleprint", "import", "--format", p.Format}
+	if len(p.Columns) > 0 {
+		args = append(args, "--map", fmtColumns(p.Columns))
+	}
+	args = append(args, "--out", out)
+	args = append(args, paths...)
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// Message says what was proposed for paths and the command that imports
+// them into out.
+func (p *Proposal) Message(paths []string, out string) string {
+	return fmt.Sprintf("cannot tell the format of %s for sure: it reads as the %s format, %s; if those are the speaker and text columns, run: %s",
+		strings.Join(paths, ", "), p.Format, p.Reason, p.Command(out, paths))
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// letters, digits and -_./=,:+@%.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Detection is the outcome of Detect.
@@ -50,6 +97,9 @@ type Detection struct {
 	Reason string `json:"reason"`
 	// Candidates lists every format with a score above zero, best first.
 	Candidates []Candidate `json:"candidates"`
+	// Proposal, when Format is "", is the format Detect proposes for the
+	// user to check (a table whose columns were guessed).
+	Proposal *Proposal `json:"proposal,omitempty"`
 }
 
 // Detect guesses the format of paths (files, or folders walked like
@@ -110,6 +160,11 @@ func Detect(paths []string) (*Detection, error) {
 			}
 			if score > c.Score {
 				c.Score, c.Reason, c.Example = score, why, f
+				if name == "lines" {
+					if lc, ok := guessLineColumns(head); ok {
+						c.Columns = map[string]string{"speaker": lc.Speaker, "text": lc.Text}
+					}
+				}
 			}
 		}
 	}
@@ -125,6 +180,12 @@ func Detect(paths []string) (*Detection, error) {
 	case len(d.Candidates) == 0:
 		return d, fmt.Errorf("cannot tell the format of %s: no file looks like any known format; pass --format (one of: %s)",
 			where, strings.Join(Formats(), ", "))
+	case d.Candidates[0].Format == "lines" && d.Candidates[0].Score < 0.5 && d.Candidates[0].Columns != nil:
+		// A table whose speaker and text columns were guessed: propose,
+		// never import on a guess.
+		c := d.Candidates[0]
+		d.Proposal = &Proposal{Format: c.Format, Columns: c.Columns, Reason: fmt.Sprintf("%s in %s", c.Reason, c.Example)}
+		return d, errors.New(d.Proposal.Message(paths, "OUT.parquet"))
 	case d.Candidates[0].Score < 0.5 ||
 		(len(d.Candidates) > 1 && d.Candidates[1].Score > d.Candidates[0].Score-0.15):
 		var parts []string
@@ -301,10 +362,16 @@ var sniffRules = map[string]func(path, head string) (float64, string){
 		return 0, ""
 	},
 	"lines": func(_, h string) (float64, string) {
-		if headerHas(h, "speaker", "text") || headerHas(h, "speaker", "utterance") {
-			return 0.5, "header has speaker and text columns"
+		lc, ok := guessLineColumns(h)
+		switch {
+		case !ok:
+			return 0, ""
+		case lc.Defaults:
+			return 0.5, fmt.Sprintf("a table (%s) whose header has %s and %s columns", lc.Dialect.describe(), lc.Speaker, lc.Text)
 		}
-		return 0, ""
+		// Below 0.5: a guess is proposed (Detection.Proposal), never taken.
+		return 0.45, fmt.Sprintf("a table (%s) whose column %q looks like speakers (short names that repeat) and %q like text (long, distinct)",
+			lc.Dialect.describe(), lc.Speaker, lc.Text)
 	},
 	"rolebench": func(_, h string) (float64, string) {
 		if firstJSONLine(h) && hasKeys(firstLine(h), "role", "question", "generated") {

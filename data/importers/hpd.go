@@ -5,18 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/roleprint/roleprint/data"
 )
 
 func init() {
 	Register("hpd", &FileFormat{
 		Description: "Harry Potter Dialogue dataset (Chen et al. 2023) JSON ({\"Session-N\": {position, scene, speakers, " +
 			"dialogue: [\"Name: text\", ...], positive_response, ...}}, e.g. en_test_set.json); source \"hpd\", " +
-			"each session a conversation, speakers under their full names (Harry → Harry Potter)",
+			"each session a conversation, speakers as the release labels them",
 		Extensions: []string{".json"},
 		Parameters: []Param{{Name: "responses", Default: "false",
 			Doc: "also import each session's positive_response as Harry Potter's closing turn (the dataset's reference " +
@@ -37,22 +36,25 @@ type hpdSession struct {
 	PositiveResponse string   `json:"positive_response"`
 }
 
-// hpdResponder is who speaks the sessions' positive_response: the dataset
-// is built to align agents with Harry.
-const hpdResponder = "Harry Potter"
+// hpdRelationsKey starts the key of each session that names the
+// character the dataset is built around ("relations with Harry"): the one
+// who gives the sessions' positive_response.
+const hpdRelationsKey = "relations with "
 
 // readHPD reads one HPD file. Sessions are read in file order; each is a
 // conversation named by its key ("Session-1"), with its position
 // ("Book1-chapter2") as Episode and its scene description as Scene. A
 // dialogue line "Name: text" is split at its first colon; the name is
 // normalised like every speaker label (group labels such as "Harry and
-// Ron" dropped as multiple_speakers, an empty name as no_speaker) and then
-// given its full name from data.CharacterAliasGroups, the merging the
-// dataset's paper applies (Harry → Harry Potter, Ron → Ron Weasley,
-// Hermione → Hermione Granger), which also merges the set's misspelled
-// labels ("Filth" for Filch, "Ollivanders"). A label the table does not
-// list ("Classmate 1", "Weasley", said by both Mr. and Mrs. Weasley) is
-// kept as written. A line without a colon is an error naming the session.
+// Ron" dropped as multiple_speakers, an empty name as no_speaker) and kept
+// as the release writes it, as its sessions' "speakers" lists do ("Harry",
+// "Ron"); a one-word label is merged into the one longer label of the
+// file that starts with it ("Colin" into "Colin Creevey"), never by a
+// list of known characters. Second spellings the release uses for one
+// person ("Filth" for Filch) stay apart here; data.SpeakerAliases merges
+// them when pairs are built. With responses, the positive_response is
+// spoken by the character the session's "relations with NAME" key names.
+// A line without a colon is an error naming the session.
 func readHPD(ctx context.Context, path string, opts Options, c *Collector) error {
 	enc, err := resolveEncoding(opts.Encoding, UTF8)
 	if err != nil {
@@ -72,6 +74,11 @@ func readHPD(ctx context.Context, path string, opts Options, c *Collector) error
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return Errorf(Pos{File: path, Line: 1}, "expected %s", hpdExpect)
 	}
+	type hpdLine struct {
+		l     Line
+		label string
+	}
+	var lines []hpdLine
 	for dec.More() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -85,28 +92,86 @@ func readHPD(ctx context.Context, path string, opts Options, c *Collector) error
 		if strings.TrimSpace(key) == "" {
 			return Errorf(Pos{File: path, Line: lineAt(b, off+1)}, "a session with an empty name; expected %s", hpdExpect)
 		}
-		var s hpdSession
-		if err := dec.Decode(&s); err != nil {
+		var raw map[string]json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return jsonError(path, b, err, hpdExpect)
 		}
 		pos := Pos{File: path, Line: lineAt(b, off+1)}
+		var s hpdSession
+		if err := hpdFields(raw, &s); err != nil {
+			return Errorf(pos, "session %q: %v; expected %s", key, err, hpdExpect)
+		}
 		if s.Dialogue == nil {
 			return Errorf(pos, "session %q has no \"dialogue\" list; expected %s", key, hpdExpect)
 		}
-		for i, raw := range s.Dialogue {
-			name, text, ok := strings.Cut(raw, ":")
+		for i, r := range s.Dialogue {
+			name, text, ok := strings.Cut(r, ":")
 			if !ok {
-				return Errorf(hpdLinePos(b, off, raw, pos), "session %q, dialogue line %d %q: expected \"Name: text\"", key, i+1, clip(raw, 60))
+				return Errorf(hpdLinePos(b, off, r, pos), "session %q, dialogue line %d %q: expected \"Name: text\"", key, i+1, clip(r, 60))
 			}
-			hpdAdd(c, Line{Source: source, ConversationID: key, Episode: s.Position, Scene: s.Scene, Text: text, Pos: pos}, name)
+			lines = append(lines, hpdLine{Line{Source: source, ConversationID: key, Episode: s.Position, Scene: s.Scene, Text: text, Pos: pos}, name})
 		}
 		if responses && strings.TrimSpace(s.PositiveResponse) != "" {
-			hpdAdd(c, Line{Source: source, ConversationID: key, Episode: s.Position, Scene: s.Scene,
-				Text: s.PositiveResponse, Pos: pos}, hpdResponder)
+			responder := ""
+			for k := range raw {
+				if strings.HasPrefix(k, hpdRelationsKey) {
+					responder = strings.TrimSpace(strings.TrimPrefix(k, hpdRelationsKey))
+				}
+			}
+			if responder == "" {
+				return Errorf(pos, "session %q has a positive_response but no %q key naming who gives it; expected %s", key, hpdRelationsKey+"NAME", hpdExpect)
+			}
+			lines = append(lines, hpdLine{Line{Source: source, ConversationID: key, Episode: s.Position, Scene: s.Scene,
+				Text: s.PositiveResponse, Pos: pos}, responder})
 		}
 	}
 	if _, err := dec.Token(); err != nil && !errors.Is(err, io.EOF) {
 		return jsonError(path, b, err, hpdExpect)
+	}
+	// One-word labels that start exactly one longer label of the file.
+	labels := map[string]bool{}
+	for _, l := range lines {
+		if name, reason := normalizeSpeaker(l.label); reason == "" {
+			labels[name] = true
+		}
+	}
+	longer := map[string]string{} // one-word label → its longer label, "" when several
+	for name := range labels {
+		first, _, more := strings.Cut(name, " ")
+		if !more || !labels[first] {
+			continue
+		}
+		if _, seen := longer[first]; seen {
+			longer[first] = ""
+		} else {
+			longer[first] = name
+		}
+	}
+	for _, l := range lines {
+		name, reason := normalizeSpeaker(l.label)
+		if reason != "" {
+			c.Drop(l.l, reason)
+			continue
+		}
+		if full := longer[name]; full != "" {
+			name = full
+		}
+		l.l.Speaker = name
+		l.l.SpeakerIsID = true
+		c.Add(l.l)
+	}
+	return nil
+}
+
+// hpdFields fills s from a session's JSON fields.
+func hpdFields(raw map[string]json.RawMessage, s *hpdSession) error {
+	for k, dst := range map[string]any{"position": &s.Position, "scene": &s.Scene, "speakers": &s.Speakers,
+		"dialogue": &s.Dialogue, "positive_response": &s.PositiveResponse} {
+		if v, ok := raw[k]; ok && string(v) != "null" {
+			if err := json.Unmarshal(v, dst); err != nil {
+				return fmt.Errorf("field %q: %v", k, err)
+			}
+		}
 	}
 	return nil
 }
@@ -125,19 +190,6 @@ func hpdLinePos(b []byte, off int, s string, session Pos) Pos {
 		return Pos{File: session.File, Line: lineAt(b, off+i)}
 	}
 	return session
-}
-
-// hpdAdd normalises a speaker label, gives it its full name and adds the
-// line, or drops it for the label's reason.
-func hpdAdd(c *Collector, l Line, label string) {
-	name, reason := normalizeSpeaker(label)
-	if reason != "" {
-		c.Drop(l, reason)
-		return
-	}
-	l.Speaker, _ = data.FullCharacterName(name)
-	l.SpeakerIsID = true
-	c.Add(l)
 }
 
 // clip shortens s to at most n runes for a message.

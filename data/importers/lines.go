@@ -10,17 +10,46 @@ import (
 )
 
 func init() {
-	Register("lines", &FileFormat{
-		Description: "your own table, one line per row (CSV, or TSV for .tsv/.tab files) with a header; " +
-			"--map field=column names the columns (fields: " + strings.Join(lineFields, ", ") + ")",
+	Register("lines", &linesFormat{FileFormat{
+		Description: "your own delimited table, one line per row, with a header: any extension; the separator " +
+			"(comma, tab, semicolon, bar or space), the quoting (\"\" or \\\") and a row-name column (a header one field " +
+			"shorter, as R's write.table writes) are read from the content; --map field=column names the columns (fields: " +
+			strings.Join(lineFields, ", ") + ")",
 		Extensions: []string{".csv", ".tsv", ".tab"},
 		Parameters: []Param{
-			{Name: "delimiter", Default: "", Doc: "field separator: \"tab\", \",\", \";\" or \"|\"; empty = tab for .tsv/.tab files, comma otherwise"},
+			{Name: "delimiter", Default: "", Doc: "field separator: tab, space, \",\", \";\" or \"|\"; empty or auto = read from the content"},
 			{Name: "normalize", Default: "true", Doc: "\"true\" applies the speaker and text rules of every importer; " +
 				"\"false\" keeps speakers as IDs (trimmed) and text as written"},
 		},
 		ReadFile: readLines,
-	})
+	}})
+}
+
+// linesFormat is the lines format: a FileFormat that also takes, while
+// walking a folder, files of any extension whose content is a delimited
+// table (R's write.table output is often saved as .txt).
+type linesFormat struct{ FileFormat }
+
+// Match accepts .csv, .tsv and .tab files, and any file whose start reads
+// as a delimited table.
+func (f *linesFormat) Match(path string) bool {
+	return f.FileFormat.Match(path) || isTableFile(path)
+}
+
+// parseDelimiter reads the delimiter setting: 0 means read it from the
+// content.
+func parseDelimiter(d string) (rune, error) {
+	switch strings.ToLower(d) {
+	case "", "auto":
+		return 0, nil
+	case "tab", "\\t", "\t":
+		return '\t', nil
+	case "space", " ":
+		return ' ', nil
+	case ",", ";", "|":
+		return rune(d[0]), nil
+	}
+	return 0, fmt.Errorf("lines: setting delimiter=%q: expected tab, space, \",\", \";\", \"|\" or auto", d)
 }
 
 // lineFields are the utterance fields a lines table can fill, in the
@@ -36,12 +65,15 @@ var lineDefaults = map[string][]string{
 	"end_s": {"end_s", "end"}, "audio_path": {"audio_path", "audio"}, "agent_model": {"agent_model"}, "role": {"role"},
 }
 
-// readLines reads one table. speaker and text are required columns (by
-// default named "speaker" and "text"); without a conversation column the
-// whole file is one conversation named after the file; without a source
-// column the source is Options.Source, else the file name without
-// extension. Rows keep file order as turns. start_s/end_s must be numbers
-// of seconds when present.
+// readLines reads one delimited table of any extension, its dialect
+// (separator, quoting, a row-name column) read from its content
+// (scanTable) unless the delimiter setting fixes the separator. speaker
+// and text are required columns: named with --map, else by the default
+// names ("speaker", "text"), else the columns whose content looks like
+// speakers and text (guessLineColumns), with a note saying which; without a conversation column the whole file is one
+// conversation named after the file; without a source column the source
+// is Options.Source, else the file name without extension. Rows keep file
+// order as turns. start_s/end_s must be numbers of seconds when present.
 func readLines(ctx context.Context, path string, opts Options, c *Collector) error {
 	enc, err := resolveEncoding(opts.Encoding, UTF8)
 	if err != nil {
@@ -52,18 +84,9 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 			return fmt.Errorf("lines: --map names unknown field %q (fields: %s)", f, strings.Join(lineFields, ", "))
 		}
 	}
-	comma := ','
-	if hasExt(path, ".tsv", ".tab") {
-		comma = '\t'
-	}
-	switch d := opts.Param("delimiter", ""); d {
-	case "":
-	case "tab", "\\t", "\t":
-		comma = '\t'
-	case ",", ";", "|":
-		comma = rune(d[0])
-	default:
-		return fmt.Errorf("lines: setting delimiter=%q: expected tab, \",\", \";\" or \"|\"", d)
+	comma, err := parseDelimiter(opts.Param("delimiter", ""))
+	if err != nil {
+		return err
 	}
 	normalize, err := strconv.ParseBool(opts.Param("normalize", "true"))
 	if err != nil {
@@ -79,7 +102,7 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 		}
 	}
 	slices.Sort(required)
-	return scanCSV(ctx, path, enc, comma, required, expect, func(r csvRow) error {
+	return scanTable(ctx, path, enc, comma, required, expect, opts.logf, func(r csvRow) error {
 		if cols == nil {
 			cols = map[string]string{}
 			for _, f := range lineFields {
@@ -94,9 +117,30 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 					}
 				}
 			}
+			if cols["speaker"] == "" || cols["text"] == "" {
+				// The header names neither as the format looks for by
+				// default: take the columns the content shows (short
+				// names that repeat, long distinct lines), saying so.
+				if head, ok := tableHead(path, sampleBytes); ok {
+					if lc, ok := guessLineColumns(head); ok && !lc.Defaults {
+						var guessed []string
+						for f, col := range map[string]string{"speaker": lc.Speaker, "text": lc.Text} {
+							if cols[f] == "" && !slices.Contains(slices.Collect(maps.Values(cols)), col) {
+								cols[f] = col
+								guessed = append(guessed, f+"="+col)
+							}
+						}
+						slices.Sort(guessed)
+						if len(guessed) > 0 {
+							opts.logf("%s: no speaker/text column named in the header; by their content %s (short names that repeat, long distinct lines); pass --map to choose others",
+								path, strings.Join(guessed, ", "))
+						}
+					}
+				}
+			}
 			for _, f := range []string{"speaker", "text"} {
 				if cols[f] == "" {
-					return Errorf(Pos{File: path, Line: 1}, "no %s column (looked for %s); name it with --map %s=COLUMN",
+					return Errorf(Pos{File: path, Line: 1}, "no %s column (looked for %s, and none looks like one by its content); name it with --map %s=COLUMN",
 						f, strings.Join(lineDefaults[f], ", "), f)
 				}
 			}
