@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +71,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	maxPairs := fs.Int("max-pairs", pairs.DefaultPairConfig().MaxTestPairs, "pairs per test set and round at most")
 	reps := fs.Int("bootstrap", 0, "paired bootstrap replicates of the AUC differences (0: 2000)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts and encoders (go, onnx, xla:cuda); default: automatic")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
+	adapt := fs.String("adapt", verifier.EvalAdaptAuto, "adapt the bundle, without labels, to each evaluated corpus before scoring it: auto (the corpora it was not trained on), all, or none (the bundle as saved)")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, adapt, adapted, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -87,6 +89,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return usagef("--seeds %q: want comma-separated integers", *seeds)
 		}
 		seedList = append(seedList, s)
+	}
+	if !slices.Contains(verifier.EvalAdaptModes(), *adapt) {
+		return usagef("--adapt %q: want one of %s", *adapt, strings.Join(verifier.EvalAdaptModes(), ", "))
 	}
 	if *maxPairs < 2 {
 		return usagef("--max-pairs %d: want ≥ 2", *maxPairs)
@@ -143,7 +148,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		bar(done, total)
 	}
 	rep, err := verifier.Evaluate(ctx, v, utts, verifier.EvalOptions{Seeds: seedList, Pairs: &cfg, Vs: vsList, Replicates: *reps,
-		Backend: *backend, Logf: e.Logf, Progress: progress})
+		Adapt: *adapt, Backend: *backend, Logf: e.Logf, Progress: progress})
 	if err != nil {
 		return err
 	}

@@ -59,8 +59,12 @@ type EvalOptions struct {
 	// "ENCODER embed").
 	Backend   string
 	BatchSize int
-	Logf      func(string, ...any)
-	Progress  func(stage string, done, total int)
+	// Adapt is the adaptation mode (EvalAdaptAuto when empty; see
+	// eval_adapt.go): which evaluated corpora the bundle is adapted to,
+	// without labels, before it scores their pairs.
+	Adapt    string
+	Logf     func(string, ...any)
+	Progress func(stage string, done, total int)
 }
 
 // stage returns the sv.Progress of one stage (nil without o.Progress).
@@ -142,6 +146,11 @@ type EvalReport struct {
 	Input  pairs.InputCounts   `json:"input"`
 	Splits [][]pairs.SplitInfo `json:"splits"`
 	Notes  []string            `json:"notes"`
+	// Adapt is the adaptation mode; Adapted the corpora the bundle was
+	// adapted to (its Hard and Harder pairs scored adapted, and the Base
+	// pairs by the bundle adapted to every evaluated text when any is).
+	Adapt   string   `json:"adapt"`
+	Adapted []string `json:"adapted"`
 }
 
 // Evaluate scores the pairs of the evaluated utterances (every speaker
@@ -213,11 +222,39 @@ func Evaluate(ctx context.Context, v *Verifier, utts []data.Utterance, o EvalOpt
 	// Scores of every encoder, by set ID.
 	logf("eval: %s on %d sets of %s (%d rounds)", name, len(sets), strings.Join(ep.Corpora, ", "), len(seeds))
 	scorers := map[string]func(a, b string) float64{}
-	emb, err := sv.EmbedSets(ctx, v.Encoder(), sets, o.stage(name+" embed"))
+	adaptMode := o.Adapt
+	if adaptMode == "" {
+		adaptMode = EvalAdaptAuto
+	}
+	adapt, err := evalAdaptCorpora(v, adaptMode, ep.Corpora)
+	if err != nil {
+		return nil, err
+	}
+	rep.Adapt, rep.Adapted = adaptMode, append([]string{}, adapt...)
+	// The bundle as saved first (Adapt changes it), on the corpora it is
+	// not adapted to.
+	var frozen []*pairs.UtteranceSet
+	for _, s := range sets {
+		if !slices.Contains(adapt, pairs.CorpusOf(s.Source)) {
+			frozen = append(frozen, s)
+		}
+	}
+	emb, err := sv.EmbedSets(ctx, v.Encoder(), frozen, o.stage(name+" embed"))
 	if err != nil {
 		return nil, fmt.Errorf("eval: %s: %w", name, err)
 	}
+	perCorpus, union, err := evalAdaptedEmbeddings(ctx, v, sets, adapt, ep.Corpora, o)
+	if err != nil {
+		return nil, err
+	}
+	for id, e := range perCorpus {
+		emb[id] = e // Hard and Harder pairs lie within one corpus
+	}
 	scorers[name] = func(a, b string) float64 { return sv.ScorePair(v.Encoder(), emb[a], emb[b]) }
+	baseScore := scorers[name]
+	if union != nil {
+		baseScore = func(a, b string) float64 { return sv.ScorePair(v.Encoder(), union[a], union[b]) }
+	}
 	for _, vsName := range vs {
 		f, done, err := evalVsScorer(ctx, vsName, sets, o)
 		if err != nil {
@@ -242,8 +279,12 @@ func Evaluate(ctx context.Context, v *Verifier, utts []data.Utterance, o EvalOpt
 			tk := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: s.Level}.String()
 			for _, enc := range encoders {
 				sc := make([]float64, len(s.Pairs))
+				score := scorers[enc]
+				if enc == name && s.Level == pairs.Base {
+					score = baseScore
+				}
 				for i, p := range s.Pairs {
-					sc[i] = scorers[enc](p.A, p.B)
+					sc[i] = score(p.A, p.B)
 				}
 				perRound[k] = append(perRound[k], table2.EncoderRound{Round: ri + 1, Seed: r.Seed, Encoder: enc,
 					Scores: map[string]table2.TestScoreSet{tk: {Scores: sc, Positive: labels}}})
