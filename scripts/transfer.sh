@@ -61,7 +61,7 @@ name() { basename "$1" .parquet; }
 # train DIR CORPUS...: a bundle of $enc in DIR (kept when present).
 train() {
 	local dir=$1; shift
-	if [[ -f $dir/verifier/spec.json ]]; then
+	if [[ -f $dir/verifier/verifier.json ]]; then
 		echo "transfer: reusing $dir/verifier" >&2
 		return
 	fi
@@ -83,7 +83,7 @@ evaluate() {
 		| . as $c
 		| ($r.rows[] | select(.encoder == $r.name and .level == $c.level and .corpus == $c.corpus)) as $b
 		| ($r.rows[] | select(.encoder == $c.b and .level == $c.level and .corpus == $c.corpus)) as $v
-		| [$held, $on, $c.level, $b.auc_mean, $v.auc_mean, $c.auc_diff, $c.auc_diff_ci[0], $c.auc_diff_ci[1], $b.ece, $b.pairs]
+		| [$held, $on, $c.level, $b.auc_mean, $v.auc_mean, 100 * $c.auc_diff, 100 * $c.auc_diff_ci[0], 100 * $c.auc_diff_ci[1], $b.ece, $b.pairs]
 		| @tsv' "$js" >>"$tsv"
 }
 
