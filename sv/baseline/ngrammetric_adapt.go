@@ -64,6 +64,7 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 			if !ok {
 				w = 1
 			} else {
+				w = float32(1 + e.opts.AdaptKeep*(float64(w)-1))
 				kept++
 			}
 			c.w[i] = w
