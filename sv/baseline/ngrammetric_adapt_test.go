@@ -18,6 +18,7 @@ func TestNgramMetricAdapt(t *testing.T) {
 	c := styleCorpus(7)
 	o := corpusMetricOptions()
 	o.WordWeight, o.GroupWeight = 1, 1
+	o.AdaptKeep = 1 // the trained weights kept whole; shares below 1 at the end
 	m := newTestMetric(t, o, 3, t.TempDir())
 	fitSources(t, m, c)
 	if err := m.Train(ctx, c, nil); err != nil {

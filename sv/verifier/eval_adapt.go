@@ -68,11 +68,13 @@ func evalAdaptCorpora(v *Verifier, mode string, corpora []string) ([]string, err
 }
 
 // canAdapt reports whether a part of the bundle is an sv.Adapter.
-func (v *Verifier) canAdapt() bool {
-	if v.enc == nil {
-		return false
-	}
-	for _, p := range v.enc.parts {
+func (v *Verifier) canAdapt() bool { return v.enc != nil && v.enc.CanAdapt() }
+
+// CanAdapt reports whether a part of the mixture is an sv.Adapter (what
+// Adapt needs): the bundle's encoder and Similarity say so to a caller
+// that adapts by default (`roleprint score`).
+func (m *mixture) CanAdapt() bool {
+	for _, p := range m.parts {
 		if _, ok := p.(sv.Adapter); ok {
 			return true
 		}
