@@ -75,8 +75,17 @@ evaluate() {
 	local dir=$1 held=$2 on=$3 js
 	js=$out/eval${tag:+-$tag}-$(name "$held").json
 	# shellcheck disable=SC2086
-	nice -n 5 "$rp" eval --json $eval_flags --verifier "$dir/verifier" "$held" >"$js" 2>"${js%.json}.log" ||
-		{ echo "transfer: eval of $held failed (see ${js%.json}.log)" >&2; exit 1; }
+	if ! nice -n 5 "$rp" eval --json $eval_flags --verifier "$dir/verifier" "$held" >"$js" 2>"${js%.json}.log"; then
+		if grep -q "no utterance set passed the filters" "${js%.json}.log"; then
+			# A corpus that forms no pairs under the paper's filters is
+			# reported, not fatal (e.g. one conversation per film).
+			echo "transfer: $(name "$held") forms no pairs: $(grep -o 'no utterance set passed.*' "${js%.json}.log")" >&2
+			echo "$(name "$held") forms no pairs under the paper's filters (see ${js%.json}.log)" >>"$out/transfer${tag:+-$tag}.notes"
+			return
+		fi
+		echo "transfer: eval of $held failed (see ${js%.json}.log)" >&2
+		exit 1
+	fi
 	jq -r --arg held "$(name "$held")" --arg on "$on" '
 		. as $r
 		| .comparisons[]
@@ -88,6 +97,7 @@ evaluate() {
 }
 
 tsv=$out/transfer${tag:+-$tag}.tsv
+rm -f "$out/transfer${tag:+-$tag}.notes"
 printf 'held_out\ttrained_on\tlevel\tbundle_auc\tvs_auc\tdiff\tlo\thi\tbundle_ece\tpairs\n' >"$tsv"
 for held in "${train[@]}"; do
 	others=()
@@ -117,5 +127,9 @@ md=${tsv%.tsv}.md
 	echo "| held out | trained on | level | $enc AUC | tfidf AUC | Δ AUC [95 % CI] | ECE | pairs |"
 	echo "|---|---|---|---:|---:|---:|---:|---:|"
 	tail -n +2 "$tsv" | awk -F'\t' '{ printf "| %s | %s | %s | %.2f | %.2f | %+.2f [%+.2f, %+.2f] | %.3f | %d |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
+	if [[ -f $out/transfer${tag:+-$tag}.notes ]]; then
+		echo
+		sed 's/^/- /' "$out/transfer${tag:+-$tag}.notes"
+	fi
 } >"$md"
 cat "$md"
