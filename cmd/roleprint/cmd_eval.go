@@ -18,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "eval",
-		Summary: "a saved verifier, frozen, on corpora it was not trained on (every speaker unseen), against tfidf on the same pairs",
+		Summary: "a saved verifier, weights frozen (adapted without labels to each corpus it was not trained on), on corpora it was not trained on (every speaker unseen), against tfidf on the same pairs",
 		Run:     runEval,
 	})
 }

@@ -14,11 +14,12 @@ import (
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
-// Evaluation of a frozen verifier on corpora it was not trained on: the
-// paper's test pairs drawn with every speaker unseen
-// (pairs.BuildEvalPairs), scored by the bundle as saved (nothing is
-// refitted or adapted) and by untuned encoders fitted on the evaluated
-// texts alone, on the very same pairs.
+// Evaluation of a verifier, its weights frozen, on corpora it was not
+// trained on: the paper's test pairs drawn with every speaker unseen
+// (pairs.BuildEvalPairs), scored by the bundle (as saved, or adapted
+// without labels to each corpus it was not trained on: EvalOptions.Adapt,
+// eval_adapt.go) and by untuned encoders fitted on the evaluated texts
+// alone, on the very same pairs.
 
 // EvalDefaultVs is the encoder a verifier is compared with by default.
 const EvalDefaultVs = "tfidf"
@@ -154,10 +155,11 @@ type EvalReport struct {
 }
 
 // Evaluate scores the pairs of the evaluated utterances (every speaker
-// unseen; pairs.BuildEvalPairs) with the verifier v as saved and with
-// each Vs encoder fitted on the evaluated texts, and compares them on the
-// same pairs. It refuses utterances that share texts with the bundle's
-// training data (CheckOverlap).
+// unseen; pairs.BuildEvalPairs) with the verifier v (adapted to the
+// corpora o.Adapt picks, which leaves v adapted to the last of them) and
+// with each Vs encoder fitted on the evaluated texts, and compares them on
+// the same pairs. It refuses utterances that share texts with the
+// bundle's training data (CheckOverlap).
 func Evaluate(ctx context.Context, v *Verifier, utts []data.Utterance, o EvalOptions) (*EvalReport, error) {
 	logf := o.Logf
 	if logf == nil {
