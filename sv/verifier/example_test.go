@@ -22,7 +22,7 @@ func ExampleEvaluate() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := verifier.Evaluate(ctx, v, utts, verifier.EvalOptions{}) // seeds 1, 2, 3; --vs tfidf
+	rep, err := verifier.Evaluate(ctx, v, utts, verifier.EvalOptions{}) // seeds 1, 2, 3; --vs tfidf; adapted to tbbt unless trained on it (Adapt: verifier.EvalAdaptNone scores as saved)
 	if err != nil {
 		log.Fatal(err) // a corpus the bundle was trained on is refused here
 	}
