@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "eval",
-		Summary: "a saved verifier, frozen, on corpora it was not trained on (every speaker unseen), against tfidf on the same pairs",
+		Summary: "a saved verifier, weights frozen (adapted without labels to each corpus it was not trained on), on corpora it was not trained on (every speaker unseen), against tfidf on the same pairs",
 		Run:     runEval,
 	})
 }
@@ -71,7 +72,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	maxPairs := fs.Int("max-pairs", pairs.DefaultPairConfig().MaxTestPairs, "pairs per test set and round at most")
 	reps := fs.Int("bootstrap", 0, "paired bootstrap replicates of the AUC differences (0: 2000)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts and encoders (go, onnx, xla:cuda); default: automatic")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
+	adapt := fs.String("adapt", evaluate.EvalAdaptAuto, "adapt the bundle, without labels, to each evaluated corpus before scoring it: auto (the corpora it was not trained on), all, or none (the bundle as saved)")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, adapt, adapted, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -88,6 +90,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return usagef("--seeds %q: want comma-separated integers", *seeds)
 		}
 		seedList = append(seedList, s)
+	}
+	if !slices.Contains(evaluate.EvalAdaptModes(), *adapt) {
+		return usagef("--adapt %q: want one of %s", *adapt, strings.Join(evaluate.EvalAdaptModes(), ", "))
 	}
 	if *maxPairs < 2 {
 		return usagef("--max-pairs %d: want ≥ 2", *maxPairs)
@@ -144,7 +149,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		bar(done, total)
 	}
 	rep, err := evaluate.Evaluate(ctx, v, utts, evaluate.EvalOptions{Seeds: seedList, Pairs: &cfg, Vs: vsList, Replicates: *reps,
-		Backend: *backend, Logf: e.Logf, Progress: progress})
+		Adapt: *adapt, Backend: *backend, Logf: e.Logf, Progress: progress})
 	if err != nil {
 		return err
 	}

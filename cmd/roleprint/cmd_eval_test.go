@@ -92,6 +92,9 @@ func checkEval(t *testing.T, dir string) {
 	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--backend", "go", shakespeare); code != 1 || !strings.Contains(stderr, "the verifier was trained on this text") {
 		t.Fatalf("eval on the training corpus: exit %d: %s", code, stderr)
 	}
+	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--adapt", "sometimes", fixture); code != 2 || !strings.Contains(stderr, "auto, all, none") {
+		t.Fatalf("eval --adapt sometimes: exit %d: %s", code, stderr)
+	}
 	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--out", dir, fixture); code != 2 || !strings.Contains(stderr, "bundle's folder") {
 		t.Fatalf("eval --out the bundle: exit %d: %s", code, stderr)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -72,7 +73,7 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	fitReal := fs.Bool("fit-real-only", false, "fit TF-IDF and feature statistics on the real texts only (default: on all texts scored)")
 	var fitOn scorePathList
 	fs.Var(&fitOn, "fit-on", "fit TF-IDF and feature statistics on these texts instead of the scored ones: a verifier bundle folder (its training texts, fit.txt: what the verifier saw), corpus .parquet files or text files (one per line); comma-separated or repeated")
-	adapt := fs.Bool("adapt", false, "with --verifier: re-centre its n-gram parts on the texts scored (those --fit-real-only picks): domain adaptation for corpora it was not trained on")
+	adapt := fs.Bool("adapt", false, "with --verifier: re-centre its n-gram parts on the texts scored (those --fit-real-only picks): domain adaptation, without labels, for corpora it was not trained on; default on for a bundle with an n-gram part (--adapt=false scores with the bundle as saved)")
 	roleMap := fs.String("role-map", "", "file mapping generated roles to real speakers (\"Role = Speaker; Speaker\" lines, or JSON); overrides automatic matching")
 	models := fs.String("models", "", "score only these agent models (comma-separated)")
 	perRole := fs.Bool("per-role", false, "also print every model's per-role rows")
@@ -89,6 +90,8 @@ func runScore(ctx context.Context, e *env, args []string) error {
 	}
 	genFiles = append(genFiles, fs.Args()...)
 	*verifierDir = scoreDefaultVerifier(e, *name, *verifierDir)
+	adaptSet := false
+	fs.Visit(func(f *flag.Flag) { adaptSet = adaptSet || f.Name == "adapt" })
 	if err := scoreCheckFlags(*adapt, *fitReal, len(fitOn) > 0, *name, *verifierDir, len(realFiles), len(genFiles)); err != nil {
 		return err
 	}
@@ -112,6 +115,13 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeEnc()
+	if c, ok := enc.(interface{ CanAdapt() bool }); ok && !adaptSet && c.CanAdapt() {
+		// A bundle's n-gram parts know the shows they were trained on;
+		// adapted to the scored texts they transfer (docs/eval.md,
+		// "Transfer to unseen corpora").
+		*adapt, cfg.Adapt = true, true
+		e.Logf("score: adapting the verifier's n-gram parts to the scored texts (the default for a bundle; --adapt=false scores with it as saved)")
+	}
 	vsOpts := sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Seed: *seed, Logf: e.Logf}
 	var vsEnc sv.Encoder
 	if *vs != "" {

@@ -10,7 +10,9 @@ import (
 // TestScoreAdaptVerifier checks `score --adapt` with an ngram-metric_ft
 // bundle from reproduce: the part is adapted to the scored texts (a
 // line on stderr says so), the scores change, the JSON config records it,
-// and --adapt without --verifier is a usage error.
+// and --adapt without --verifier is a usage error. Without the flag a
+// bundle with an n-gram part is adapted (the default); --adapt=false
+// scores with it as saved.
 func TestScoreAdaptVerifier(t *testing.T) {
 	in := reproFixture(t)
 	out := t.TempDir()
@@ -35,10 +37,18 @@ func TestScoreAdaptVerifier(t *testing.T) {
 		}
 		return rep, stderr
 	}
-	plain, plainErr := score()
+	plain, plainErr := score("--adapt=false")
 	adapted, adaptErr := score("--adapt")
 	if strings.Contains(plainErr, "adapted to") || !strings.Contains(adaptErr, "adapted to") {
-		t.Errorf("stderr without --adapt:\n%s\nwith:\n%s", plainErr, adaptErr)
+		t.Errorf("stderr with --adapt=false:\n%s\nwith --adapt:\n%s", plainErr, adaptErr)
+	}
+	byDefault, defaultErr := score()
+	if !strings.Contains(defaultErr, "adapted to") || !strings.Contains(defaultErr, "the default for a bundle") {
+		t.Errorf("stderr without --adapt: %s; want the bundle adapted by default, and said so", defaultErr)
+	}
+	sim0 := func(rep map[string]any) any { return rep["models"].([]any)[0].(map[string]any)["simulation"] }
+	if c, _ := byDefault["config"].(map[string]any); c["adapt"] != true || sim0(byDefault) != sim0(adapted) {
+		t.Errorf("default: config.adapt %v, Simulation %v; want those of --adapt (%v)", c["adapt"], sim0(byDefault), sim0(adapted))
 	}
 	cfgOf := func(rep map[string]any) map[string]any { c, _ := rep["config"].(map[string]any); return c }
 	if cfgOf(adapted)["adapt"] != true || cfgOf(plain)["adapt"] != false {

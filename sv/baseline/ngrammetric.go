@@ -85,6 +85,15 @@ type NgramMetricOptions struct {
 	// group-channel dot product added to their s-norm (what tells two
 	// shows apart at the Base level). Default 4.
 	CohortGroupWeight float64 `opt:"cohort_group_weight" json:"cohort_group_weight,omitempty"`
+	// AdaptKeep is the share of each trained per-feature weight an
+	// adapted encoder keeps (Adapt): an n-gram's weight becomes
+	// 1 + AdaptKeep·(w − 1), so 1 keeps the trained weights and 0 scores
+	// the new domain with the untrained ones (weights learned on other
+	// shows partly encode which show a text is from). Default 0: on
+	// shows held out of training the untrained weights transfer better
+	// (docs/training.md, "Transfer to unseen corpora": TBBT Hard AUC
+	// 60.02 against 57.70, ChatHaruhi's separation 81.26 against 80.81).
+	AdaptKeep float64 `opt:"adapt_keep" json:"adapt_keep"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -142,6 +151,7 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		Decay:             0,
 		CenterBy:          centerGlobal,
 		CohortGroupWeight: 4,
+		AdaptKeep:         0,
 	}
 }
 

@@ -12,8 +12,10 @@ var _ sv.Adapter = (*ngramMetric)(nil)
 // Adapt implements sv.Adapter, refitting what training fitted without
 // labels on texts, the domain to score, and keeping what it learned:
 // every channel's vocabulary, IDF and topic mask are refitted on texts,
-// each n-gram keeps its trained weight (an n-gram the training texts
-// lacked gets 1, the untrained weight), and every set is centred on the
+// each n-gram keeps the share adapt_keep of its trained weight's offset
+// from 1 (default 0: the untrained weight, which transfers better to a
+// show held out of training; an n-gram the training texts lacked gets 1),
+// and every set is centred on the
 // mean of texts' TF-IDF vectors whatever its predicted corpus. The group
 // channel (which training show a set is like) is left out: in a domain
 // the verifier never saw, every set belongs to that one new domain, and
@@ -64,6 +66,7 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 			if !ok {
 				w = 1
 			} else {
+				w = float32(1 + e.opts.AdaptKeep*(float64(w)-1))
 				kept++
 			}
 			c.w[i] = w

@@ -18,6 +18,7 @@ func TestNgramMetricAdapt(t *testing.T) {
 	c := styleCorpus(7)
 	o := corpusMetricOptions()
 	o.WordWeight, o.GroupWeight = 1, 1
+	o.AdaptKeep = 1 // the trained weights kept whole; shares below 1 at the end
 	m := newTestMetric(t, o, 3, t.TempDir())
 	fitSources(t, m, c)
 	if err := m.Train(ctx, c, nil); err != nil {
@@ -106,6 +107,26 @@ func TestNgramMetricAdapt(t *testing.T) {
 	}
 	if err := m.Adapt(ctx, nil); err == nil || !strings.Contains(err.Error(), "no texts") {
 		t.Errorf("Adapt(nil): %v, want an error", err)
+	}
+
+	// adapt_keep shrinks every trained weight toward 1 (the untrained
+	// weight): 0.5 halfway, 0 all the way.
+	for _, keep := range []float64{0.5, 0} {
+		m.opts.AdaptKeep = keep
+		if err := m.Adapt(ctx, domain); err != nil {
+			t.Fatal(err)
+		}
+		for ci, ch := range m.chans {
+			for i, g := range ch.tf.Vocabulary() {
+				want := float32(1)
+				if w, ok := trained[ci][g]; ok {
+					want = float32(1 + keep*(float64(w)-1))
+				}
+				if math.Abs(float64(ch.w[i]-want)) > 1e-6 {
+					t.Fatalf("adapt_keep=%v: channel %s n-gram %q weight %v, want %v", keep, ch.name, g, ch.w[i], want)
+				}
+			}
+		}
 	}
 }
 

@@ -15,11 +15,12 @@ import (
 	"github.com/roleprint/roleprint/sv/verifier"
 )
 
-// Evaluation of a frozen verifier on corpora it was not trained on: the
-// paper's test pairs drawn with every speaker unseen
-// (pairs.BuildEvalPairs), scored by the bundle as saved (nothing is
-// refitted or adapted) and by untuned encoders fitted on the evaluated
-// texts alone, on the very same pairs.
+// Evaluation of a verifier, its weights frozen, on corpora it was not
+// trained on: the paper's test pairs drawn with every speaker unseen
+// (pairs.BuildEvalPairs), scored by the bundle (as saved, or adapted
+// without labels to each corpus it was not trained on: EvalOptions.Adapt,
+// eval_adapt.go) and by untuned encoders fitted on the evaluated texts
+// alone, on the very same pairs.
 
 // EvalDefaultVs is the encoder a verifier is compared with by default.
 const EvalDefaultVs = "tfidf"
@@ -60,8 +61,12 @@ type EvalOptions struct {
 	// "ENCODER embed").
 	Backend   string
 	BatchSize int
-	Logf      func(string, ...any)
-	Progress  func(stage string, done, total int)
+	// Adapt is the adaptation mode (EvalAdaptAuto when empty; see
+	// eval_adapt.go): which evaluated corpora the bundle is adapted to,
+	// without labels, before it scores their pairs.
+	Adapt    string
+	Logf     func(string, ...any)
+	Progress func(stage string, done, total int)
 }
 
 // stage returns the sv.Progress of one stage (nil without o.Progress).
@@ -143,13 +148,19 @@ type EvalReport struct {
 	Input  pairs.InputCounts   `json:"input"`
 	Splits [][]pairs.SplitInfo `json:"splits"`
 	Notes  []string            `json:"notes"`
+	// Adapt is the adaptation mode; Adapted the corpora the bundle was
+	// adapted to (its Hard and Harder pairs scored adapted, and the Base
+	// pairs by the bundle adapted to every evaluated text when any is).
+	Adapt   string   `json:"adapt"`
+	Adapted []string `json:"adapted"`
 }
 
 // Evaluate scores the pairs of the evaluated utterances (every speaker
-// unseen; pairs.BuildEvalPairs) with the verifier v as saved and with
-// each Vs encoder fitted on the evaluated texts, and compares them on the
-// same pairs. It refuses utterances that share texts with the bundle's
-// training data (CheckOverlap).
+// unseen; pairs.BuildEvalPairs) with the verifier v (adapted to the
+// corpora o.Adapt picks, which leaves v adapted to the last of them) and
+// with each Vs encoder fitted on the evaluated texts, and compares them on
+// the same pairs. It refuses utterances that share texts with the
+// bundle's training data (CheckOverlap).
 func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, o EvalOptions) (*EvalReport, error) {
 	logf := o.Logf
 	if logf == nil {
@@ -214,11 +225,39 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 	// Scores of every encoder, by set ID.
 	logf("eval: %s on %d sets of %s (%d rounds)", name, len(sets), strings.Join(ep.Corpora, ", "), len(seeds))
 	scorers := map[string]func(a, b string) float64{}
-	emb, err := sv.EmbedSets(ctx, v.Encoder(), sets, o.stage(name+" embed"))
+	adaptMode := o.Adapt
+	if adaptMode == "" {
+		adaptMode = EvalAdaptAuto
+	}
+	adapt, err := evalAdaptCorpora(v, adaptMode, ep.Corpora)
+	if err != nil {
+		return nil, err
+	}
+	rep.Adapt, rep.Adapted = adaptMode, append([]string{}, adapt...)
+	// The bundle as saved first (Adapt changes it), on the corpora it is
+	// not adapted to.
+	var frozen []*pairs.UtteranceSet
+	for _, s := range sets {
+		if !slices.Contains(adapt, pairs.CorpusOf(s.Source)) {
+			frozen = append(frozen, s)
+		}
+	}
+	emb, err := sv.EmbedSets(ctx, v.Encoder(), frozen, o.stage(name+" embed"))
 	if err != nil {
 		return nil, fmt.Errorf("eval: %s: %w", name, err)
 	}
+	perCorpus, union, err := evalAdaptedEmbeddings(ctx, v, sets, adapt, ep.Corpora, o)
+	if err != nil {
+		return nil, err
+	}
+	for id, e := range perCorpus {
+		emb[id] = e // Hard and Harder pairs lie within one corpus
+	}
 	scorers[name] = func(a, b string) float64 { return sv.ScorePair(v.Encoder(), emb[a], emb[b]) }
+	baseScore := scorers[name]
+	if union != nil {
+		baseScore = func(a, b string) float64 { return sv.ScorePair(v.Encoder(), union[a], union[b]) }
+	}
 	for _, vsName := range vs {
 		f, done, err := evalVsScorer(ctx, vsName, sets, o)
 		if err != nil {
@@ -243,8 +282,12 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 			tk := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: s.Level}.String()
 			for _, enc := range encoders {
 				sc := make([]float64, len(s.Pairs))
+				score := scorers[enc]
+				if enc == name && s.Level == pairs.Base {
+					score = baseScore
+				}
 				for i, p := range s.Pairs {
-					sc[i] = scorers[enc](p.A, p.B)
+					sc[i] = score(p.A, p.B)
 				}
 				perRound[k] = append(perRound[k], table2.EncoderRound{Round: ri + 1, Seed: r.Seed, Encoder: enc,
 					Scores: map[string]table2.TestScoreSet{tk: {Scores: sc, Positive: labels}}})

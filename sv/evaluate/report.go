@@ -110,8 +110,13 @@ func (r *EvalReport) WriteMarkdown(w io.Writer) error {
 		trained = "trained on " + strings.Join(r.TrainedOn, ", ")
 	}
 	fmt.Fprintf(&b, "# Verifier %s on corpora it was not trained on\n\n", r.Name)
-	fmt.Fprintf(&b, "Bundle `%s` (%s), frozen, on %s; every speaker unseen; %d rounds of pair sampling (seeds %v). ",
-		r.Verifier, trained, strings.Join(r.Corpora, ", "), len(r.Seeds), r.Seeds)
+	frozen := "frozen"
+	if len(r.Adapted) > 0 {
+		frozen = "its weights frozen, adapted without labels to " + strings.Join(r.Adapted, ", ") +
+			" (vocabularies, centring and s-norm cohort refitted on that corpus's texts; --adapt " + r.Adapt + ")"
+	}
+	fmt.Fprintf(&b, "Bundle `%s` (%s), %s, on %s; every speaker unseen; %d rounds of pair sampling (seeds %v). ",
+		r.Verifier, trained, frozen, strings.Join(r.Corpora, ", "), len(r.Seeds), r.Seeds)
 	fmt.Fprintf(&b, "Compared with %s fitted on the evaluated texts only, on the same pairs.\n\n", orNone(r.Vs))
 	if r.Demonstration != "" {
 		fmt.Fprintf(&b, "**Demonstration bundle**: %s.\n\n", r.Demonstration)
