@@ -232,6 +232,10 @@ func (d *Distributions) build(c draw.Canvas, shared bool) (*built, error) {
 	// Headroom for an inside legend.
 	if !shared && d.Legend != LegendBelow && d.Legend != LegendHidden {
 		p.Y.Max *= 1.12 + 0.08*float64(len(d.groups))
+	} else {
+		// A little headroom, so that the tallest bar does not end at the
+		// axis' end, above its last tick.
+		p.Y.Max *= 1.05
 	}
 	pos := d.Legend
 	if pos == LegendAuto {

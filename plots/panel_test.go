@@ -167,7 +167,8 @@ func TestChanceLines(t *testing.T) {
 
 // TestGridSharesDistributionBins: distribution panels of different ranges
 // in a grid sharing x are binned on the shared range with the same edges,
-// and their density lines span the whole axis, not only their own data.
+// and their density lines span the whole axis, not only their own data;
+// the y axis ends a little above the data.
 func TestGridSharesDistributionBins(t *testing.T) {
 	var panels []Figure
 	for k, mean := range []float64{0.1, 0.5} {
@@ -194,9 +195,31 @@ func TestGridSharesDistributionBins(t *testing.T) {
 	if a.binWidth <= 0 || a.binLo != b.binLo || a.binWidth != b.binWidth {
 		t.Errorf("bins: panel 0 from %g width %g, panel 1 from %g width %g; want the same edges", a.binLo, a.binWidth, b.binLo, b.binWidth)
 	}
+	top := 0.0 // the tallest bar or density of any panel
+	for _, d := range panels {
+		for _, grp := range d.(*Distributions).groups {
+			counts := map[int]int{}
+			for _, v := range grp.Values {
+				counts[int((v-a.binLo)/a.binWidth)]++
+			}
+			for _, n := range counts {
+				top = math.Max(top, float64(n)/(float64(len(grp.Values))*a.binWidth))
+			}
+			at := make([]float64, 256)
+			for k := range at {
+				at[k] = a.curveLo + (a.curveHi-a.curveLo)*float64(k)/255
+			}
+			for _, y := range KDE(grp.Values, SilvermanBandwidth(grp.Values), at) {
+				top = math.Max(top, y)
+			}
+		}
+	}
 	for i, p := range bs {
 		if p.curveLo != p.p.X.Min || p.curveHi != p.p.X.Max {
 			t.Errorf("panel %d: density over [%g, %g], axis [%g, %g]", i, p.curveLo, p.curveHi, p.p.X.Min, p.p.X.Max)
+		}
+		if p.p.Y.Max < 1.03*top {
+			t.Errorf("panel %d: y axis ends at %g, the data at %g: no headroom", i, p.p.Y.Max, top)
 		}
 	}
 	if _, err := Bytes(g, PNG, WideSize()); err != nil {
