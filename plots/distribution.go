@@ -78,6 +78,26 @@ func (d *Distributions) xRange() (lo, hi float64) {
 	return lo, hi
 }
 
+// xData implements xBinned.
+func (d *Distributions) xData() (lo, hi float64, values []float64) {
+	lo, hi = d.xRange()
+	for _, g := range d.groups {
+		values = append(values, g.Values...)
+	}
+	return lo, hi, values
+}
+
+// onXRange implements xBinned: a copy of d over [lo, hi] with bins bins
+// unless d fixes its own.
+func (d *Distributions) onXRange(lo, hi float64, bins int) panel {
+	cp := *d
+	cp.XMin, cp.XMax = lo, hi
+	if cp.Bins <= 0 {
+		cp.Bins = bins
+	}
+	return &cp
+}
+
 // bins returns the number of histogram bins.
 func (d *Distributions) bins(lo, hi float64) int {
 	if d.Bins > 0 {
@@ -87,6 +107,13 @@ func (d *Distributions) bins(lo, hi float64) int {
 	for _, g := range d.groups {
 		all = append(all, g.Values...)
 	}
+	return freedmanDiaconisBins(all, lo, hi)
+}
+
+// freedmanDiaconisBins returns the Freedman–Diaconis number of bins of
+// values over [lo, hi], clamped to 10–50 (20 when the IQR is 0).
+func freedmanDiaconisBins(values []float64, lo, hi float64) int {
+	all := append([]float64(nil), values...)
 	sort.Float64s(all)
 	iqr := stat.Quantile(0.75, stat.LinInterp, all, nil) - stat.Quantile(0.25, stat.LinInterp, all, nil)
 	if iqr <= 0 {
@@ -125,6 +152,12 @@ func (d *Distributions) build(c draw.Canvas, shared bool) (*built, error) {
 	var entries []legendEntry
 	var sumMed float64
 	out := &built{p: p, st: st}
+	if d.Histogram {
+		out.binLo, out.binWidth = lo, width
+	}
+	if d.KDE {
+		out.curveLo, out.curveHi = lo, hi
+	}
 	names := make([]string, len(d.groups))
 	for i, g := range d.groups {
 		names[i] = g.Name
@@ -199,6 +232,10 @@ func (d *Distributions) build(c draw.Canvas, shared bool) (*built, error) {
 	// Headroom for an inside legend.
 	if !shared && d.Legend != LegendBelow && d.Legend != LegendHidden {
 		p.Y.Max *= 1.12 + 0.08*float64(len(d.groups))
+	} else {
+		// A little headroom, so that the tallest bar does not end at the
+		// axis' end, above its last tick.
+		p.Y.Max *= 1.05
 	}
 	pos := d.Legend
 	if pos == LegendAuto {

@@ -243,12 +243,32 @@ func (g *Grid) build(c draw.Canvas) ([]*built, []legendEntry, draw.Canvas, error
 	c = withMargin(c)
 	area := c
 	var bs []*built
+	// Panels that bin or evaluate over their x range are built on the
+	// shared one, with one bin count from all their values, so that
+	// their bars have the same edges and their curves span the axis.
+	xlo, xhi, bins := math.Inf(1), math.Inf(-1), 0
+	if g.ShareX {
+		var all []float64
+		for _, f := range g.Panels {
+			if xb, ok := f.(xBinned); ok {
+				lo, hi, v := xb.xData()
+				xlo, xhi = math.Min(xlo, lo), math.Max(xhi, hi)
+				all = append(all, v...)
+			}
+		}
+		if xhi > xlo {
+			bins = freedmanDiaconisBins(all, xlo, xhi)
+		}
+	}
 	// Tiles differ in height only by the legend strip, which the panels'
 	// builds do not depend on: build on the full canvas, then measure.
 	for i, f := range g.Panels {
 		p, ok := f.(panel)
 		if !ok {
 			return nil, nil, c, errorf("grid panel %d (%T) cannot share a legend or axes: not a figure of this package", i, f)
+		}
+		if xb, ok := f.(xBinned); ok && bins > 0 {
+			p = xb.onXRange(xlo, xhi, bins)
 		}
 		b, err := p.build(withMargin(tiles.At(area, i%g.Cols, i/g.Cols)), g.SharedLegend)
 		if err != nil {

@@ -34,6 +34,23 @@ type built struct {
 	// line (ROC diagonal, horizontal baseline) is drawn.
 	series []SeriesLook
 	chance bool
+	// binLo and binWidth are a histogram's first bin edge and bin width,
+	// curveLo and curveHi the x span of its density lines (zero without):
+	// a grid sharing x gives every panel the same ones.
+	binLo, binWidth, curveLo, curveHi float64
+}
+
+// xBinned is a panel whose drawing, not only its axis, depends on its x
+// range (histogram bins, a density evaluated over the range). A grid that
+// shares x builds such panels on the shared range and one bin count, so
+// that their bars and curves can be compared, not just their axes.
+type xBinned interface {
+	panel
+	// xData returns the panel's own x range and its finite values.
+	xData() (lo, hi float64, values []float64)
+	// onXRange returns a copy of the panel drawn over [lo, hi] with bins
+	// bins (0: the panel's own choice).
+	onXRange(lo, hi float64, bins int) panel
 }
 
 // draw draws the built panel on c.

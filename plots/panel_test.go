@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // lineOf returns a series through (0, y0), (1, y1), (2, y2).
@@ -160,5 +162,67 @@ func TestChanceLines(t *testing.T) {
 		if lay.Legends != 1 || lay.LegendNames[len(lay.LegendNames)-1] != "chance" {
 			t.Errorf("%s: legend %v lacks the chance line", name, lay.LegendNames)
 		}
+	}
+}
+
+// TestGridSharesDistributionBins: distribution panels of different ranges
+// in a grid sharing x are binned on the shared range with the same edges,
+// and their density lines span the whole axis, not only their own data;
+// the y axis ends a little above the data.
+func TestGridSharesDistributionBins(t *testing.T) {
+	var panels []Figure
+	for k, mean := range []float64{0.1, 0.5} {
+		d, err := NewDistributions(GroupSlice{
+			{"same", sims(uint64(60+k), 60, mean+0.1, 0.05+0.1*float64(k))},
+			{"different", sims(uint64(70+k), 60, mean, 0.05+0.1*float64(k))},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		panels = append(panels, d)
+	}
+	g, err := NewGrid(2, panels...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.SharedLegend, g.ShareX, g.ShareY = true, true, true
+	c := draw.New(vgimg.NewWith(vgimg.UseWH(WideSize().Width, WideSize().Height), vgimg.UseDPI(72)))
+	bs, _, _, err := g.build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := bs[0], bs[1]
+	if a.binWidth <= 0 || a.binLo != b.binLo || a.binWidth != b.binWidth {
+		t.Errorf("bins: panel 0 from %g width %g, panel 1 from %g width %g; want the same edges", a.binLo, a.binWidth, b.binLo, b.binWidth)
+	}
+	top := 0.0 // the tallest bar or density of any panel
+	for _, d := range panels {
+		for _, grp := range d.(*Distributions).groups {
+			counts := map[int]int{}
+			for _, v := range grp.Values {
+				counts[int((v-a.binLo)/a.binWidth)]++
+			}
+			for _, n := range counts {
+				top = math.Max(top, float64(n)/(float64(len(grp.Values))*a.binWidth))
+			}
+			at := make([]float64, 256)
+			for k := range at {
+				at[k] = a.curveLo + (a.curveHi-a.curveLo)*float64(k)/255
+			}
+			for _, y := range KDE(grp.Values, SilvermanBandwidth(grp.Values), at) {
+				top = math.Max(top, y)
+			}
+		}
+	}
+	for i, p := range bs {
+		if p.curveLo != p.p.X.Min || p.curveHi != p.p.X.Max {
+			t.Errorf("panel %d: density over [%g, %g], axis [%g, %g]", i, p.curveLo, p.curveHi, p.p.X.Min, p.p.X.Max)
+		}
+		if p.p.Y.Max < 1.03*top {
+			t.Errorf("panel %d: y axis ends at %g, the data at %g: no headroom", i, p.p.Y.Max, top)
+		}
+	}
+	if _, err := Bytes(g, PNG, WideSize()); err != nil {
+		t.Fatal(err)
 	}
 }
