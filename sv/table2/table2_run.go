@@ -126,7 +126,10 @@ type RoundInfo struct {
 	// Round (1-based) and the Seed its pairs were built with.
 	Round int   `json:"round"`
 	Seed  int64 `json:"seed"`
-	// Pairs counts pairs by split: "train", "dev" and each test set.
+	// Pairs counts pairs by split: "train", "dev" and each test set, and
+	// the dev pairs of each level ("dev-base", "dev-hard", "dev-harder":
+	// what each level's threshold is chosen on; pairs without a level are
+	// in "dev" only).
 	Pairs map[string]int `json:"pairs"`
 	// Sets is the number of utterance sets; EvalTexts the distinct
 	// utterances of the dev and test sets (what each encoder embeds).
@@ -430,6 +433,14 @@ func roundInfo(r int, seed int64, c *pairs.PairCorpus) RoundInfo {
 	info := RoundInfo{Round: r, Seed: seed, Sets: len(c.Sets), Pairs: map[string]int{"train": len(c.Train), "dev": len(c.Dev)}}
 	for _, k := range allTestKeys() {
 		info.Pairs[k.String()] = len(c.Tests[k])
+	}
+	for _, l := range pairs.Levels {
+		info.Pairs["dev-"+string(l)] = 0
+	}
+	for _, p := range c.Dev {
+		if p.Level != "" {
+			info.Pairs["dev-"+string(p.Level)]++
+		}
 	}
 	texts := map[string]bool{}
 	for _, s := range sv.EvalSets(c) {
