@@ -320,8 +320,8 @@ func (nb *Notebook) ThresholdDemo(ctx context.Context, t *table2.Result, k pairs
 	return serveDemo(ctx, nb, "ThresholdDemo", []widget{w}, func(_ int, i int) { render(i) })
 }
 
-// sweepOf finds encoder's pair scores on k in round and its dev-chosen
-// threshold.
+// sweepOf finds encoder's pair scores on k in round and the dev-chosen
+// threshold its ACC and F1 used (table2.DecisionRule: k's level).
 func sweepOf(t *table2.Result, k pairs.TestKey, round int, encoder string) (*thresholdSweep, float64, error) {
 	if t == nil {
 		return nil, 0, fmt.Errorf("threshold demo: no Table 2 result")
@@ -339,7 +339,7 @@ func sweepOf(t *table2.Result, k pairs.TestKey, round int, encoder string) (*thr
 		if err != nil {
 			return nil, 0, fmt.Errorf("threshold demo: %s on %s, round %d: %w", encoder, k, round, err)
 		}
-		return sw, float64(er.Threshold), nil
+		return sw, float64(er.Cells[k.String()].Threshold), nil
 	}
 	return nil, 0, fmt.Errorf("threshold demo: no row %q in round %d of this Table 2 result", encoder, round)
 }

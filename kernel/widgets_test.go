@@ -323,8 +323,12 @@ func TestThresholdSweep(t *testing.T) {
 // demoTable2 is a Table 2 result with one row's pair scores on k.
 func demoTable2(k pairs.TestKey, dev float64) (*table2.Result, []float64, []bool) {
 	scores, labels := sweepData(200)
-	return &table2.Result{PerRound: []table2.EncoderRound{{Round: 1, Encoder: "tfidf", Threshold: stats.Float(dev),
-		Scores: map[string]table2.TestScoreSet{k.String(): {Scores: scores, Positive: labels}}}}}, scores, labels
+	// The threshold on all dev pairs differs from k's level's, which k's
+	// cell used (table2.DecisionRule), so a demo marking the former fails.
+	return &table2.Result{PerRound: []table2.EncoderRound{{Round: 1, Encoder: "tfidf", Threshold: stats.Float(dev - 0.2),
+		Thresholds: map[string]stats.Float{string(k.Level): stats.Float(dev)},
+		Cells:      map[string]table2.CellMetrics{k.String(): {Threshold: stats.Float(dev)}},
+		Scores:     map[string]table2.TestScoreSet{k.String(): {Scores: scores, Positive: labels}}}}}, scores, labels
 }
 
 // Outside a notebook the demos return at once without showing anything

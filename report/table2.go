@@ -14,6 +14,16 @@ import (
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
+// table2DecisionRule is the result's decision rule for a caption; a
+// result decoded from JSON written without one says only where its
+// threshold came from.
+func table2DecisionRule(res *table2.Result) string {
+	if res.DecisionRule != "" {
+		return res.DecisionRule
+	}
+	return "the threshold of ACC and F1 is chosen on the dev pairs"
+}
+
 // Table2Options choose what Table2Table shows.
 type Table2Options struct {
 	// Paper adds the paper's row of each of our encoders' counterparts
@@ -31,7 +41,7 @@ type Table2Options struct {
 func Table2Table(res *table2.Result, opts Table2Options) *Table {
 	t := &Table{Name: "table2", Scale: 100, Wide: true, BestPerGroup: true,
 		Title: fmt.Sprintf("Table 2 (RolePrint): speaker verification, %d round(s).", len(res.Rounds)),
-		Caption: "AUC, average precision (AP), accuracy and macro-F1 ×100, mean ± std over rounds; the threshold of ACC and F1 is chosen on the dev pairs; " +
+		Caption: "AUC, average precision (AP), accuracy and macro-F1 ×100, mean ± std over rounds; " + table2DecisionRule(res) + "; " +
 			"AP's chance level is the share of same-speaker pairs. Bold: the best of our rows in each column within a level (ties all bold" +
 			map[bool]string{true: "; the paper's rows are not counted). Italics: the paper's numbers for the counterpart models, one row per paper model.", false: ")."}[opts.Paper]}
 	t.Columns = []string{"Model"}

@@ -212,3 +212,21 @@ func TestRemoveStale(t *testing.T) {
 		t.Errorf("reproduce's manifest: %v %v", got, err)
 	}
 }
+
+// TestTable2CaptionStatesDecisionRule checks that Table 2's caption (HTML
+// and LaTeX) states the result's decision rule.
+func TestTable2CaptionStatesDecisionRule(t *testing.T) {
+	res := &table2.Result{DecisionRule: table2.DecisionRule(stats.MaxMacroF1)}
+	for _, l := range pairs.Levels {
+		for _, e := range pairs.Exposures {
+			res.Rows = append(res.Rows, table2.Row{Encoder: "tfidf", Exposure: string(e), Level: string(l), AUCMean: 0.8, ACCMean: 0.7, F1Mean: 0.7})
+		}
+	}
+	tab := Table2Table(res, Table2Options{})
+	if !strings.Contains(tab.Caption, res.DecisionRule) {
+		t.Errorf("caption %q lacks the rule %q", tab.Caption, res.DecisionRule)
+	}
+	if tex := tab.LaTeX(); !strings.Contains(tex, "macro_f1") && !strings.Contains(tex, `macro\_f1`) {
+		t.Errorf("LaTeX lacks the rule's criterion:\n%s", tex)
+	}
+}

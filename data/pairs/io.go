@@ -195,6 +195,8 @@ func checkPair(p Pair, known func(string) bool) error {
 		return fmt.Errorf("pair %s: set_a %q is not in %s", p.ID, p.A, PairSetsFile)
 	case !known(p.B):
 		return fmt.Errorf("pair %s: set_b %q is not in %s", p.ID, p.B, PairSetsFile)
+	case p.Level != "" && !slices.Contains(Levels, p.Level):
+		return fmt.Errorf("pair %s: level %q, want empty or one of %v", p.ID, p.Level, Levels)
 	}
 	return nil
 }

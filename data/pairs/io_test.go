@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -263,5 +264,58 @@ func TestWritePairDirFailureKeepsOldDir(t *testing.T) {
 	}
 	if len(r.Train) != len(a.Train) || len(r.Dev) != len(a.Dev) {
 		t.Errorf("read back %d train / %d dev pairs, want the old %d / %d", len(r.Train), len(r.Dev), len(a.Train), len(a.Dev))
+	}
+}
+
+// TestPairDirLevels checks the level column of pair files: the dev pairs
+// keep their levels through a round trip, a file written without the
+// column (older pair folders) reads with empty levels, and an unknown
+// level is refused naming the pair.
+func TestPairDirLevels(t *testing.T) {
+	c := mustBuild(t, pairFixture(fixtureConvs), pairs.DefaultPairConfig())
+	dir := filepath.Join(t.TempDir(), "pairs")
+	if err := pairs.WritePairDir(dir, c); err != nil {
+		t.Fatal(err)
+	}
+	r, err := pairs.ReadPairDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := map[pairs.Level]int{}
+	for _, p := range r.Dev {
+		levels[p.Level]++
+	}
+	if levels[pairs.Base] == 0 || levels[""] != 0 {
+		t.Fatalf("dev levels after a round trip %v, want Base pairs and none without a level", levels)
+	}
+	type oldPair struct {
+		ID    string `parquet:"pair_id"`
+		A     string `parquet:"set_a,dict"`
+		B     string `parquet:"set_b,dict"`
+		Label int8   `parquet:"label"`
+	}
+	old := make([]oldPair, len(c.Dev))
+	for i, p := range c.Dev {
+		old[i] = oldPair{p.ID, p.A, p.B, p.Label}
+	}
+	if err := data.WriteParquet(filepath.Join(dir, "dev.parquet"), old); err != nil {
+		t.Fatal(err)
+	}
+	r, err = pairs.ReadPairDir(dir)
+	if err != nil {
+		t.Fatalf("a dev file without levels: %v", err)
+	}
+	for _, p := range r.Dev {
+		if p.Level != "" {
+			t.Fatalf("pair %s read level %q from a file without the column", p.ID, p.Level)
+		}
+	}
+	bad := slices.Clone(c.Dev)
+	bad[3].Level = "medium"
+	if err := data.WriteParquet(filepath.Join(dir, "dev.parquet"), bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pairs.ReadPairDir(dir); err == nil || !strings.Contains(err.Error(), bad[3].ID) || !strings.Contains(err.Error(), `level "medium"`) {
+		t.Errorf("unknown level: %v", err)
 	}
 }

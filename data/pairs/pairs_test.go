@@ -244,6 +244,9 @@ func TestBuildPairsLevelSemantics(t *testing.T) {
 			k := pairs.TestKey{Exposure: e, Level: l}
 			crossSource := 0
 			for _, p := range c.Tests[k] {
+				if p.Level != l {
+					t.Errorf("%s pair %s has level %q", k, p.ID, p.Level)
+				}
 				a, b := c.Sets[p.A], c.Sets[p.B]
 				if p.Label == 1 {
 					// One speaker: the same source, two conversations.
@@ -271,6 +274,22 @@ func TestBuildPairsLevelSemantics(t *testing.T) {
 				t.Errorf("%s: no negative crosses sources; Base should draw from any source", k)
 			}
 		}
+	}
+	// Dev pairs record the level they were made for (Table 2 chooses a
+	// threshold per level on them), and their negatives follow it.
+	devLevels := map[pairs.Level]int{}
+	for _, p := range c.Dev {
+		devLevels[p.Level]++
+		a, b := c.Sets[p.A], c.Sets[p.B]
+		if p.Label == 1 {
+			continue
+		}
+		if (p.Level == pairs.Hard && a.Source != b.Source) || (p.Level == pairs.Harder && convOf(a) != convOf(b)) {
+			t.Errorf("dev %s negative %s: %s/%s vs %s/%s", p.Level, p.ID, a.Source, a.ConversationID, b.Source, b.ConversationID)
+		}
+	}
+	if devLevels[pairs.Base] == 0 || devLevels[""] != 0 {
+		t.Errorf("dev levels %v, want Base pairs and none without a level", devLevels)
 	}
 }
 

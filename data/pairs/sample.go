@@ -386,6 +386,7 @@ func (r *splitRun) pairs(idx *pairIndex) []Pair {
 			A:     idx.sets[r.a[i]].ID,
 			B:     idx.sets[r.b[i]].ID,
 			Label: r.label[i],
+			Level: r.level[i],
 		}
 	}
 	return out

@@ -94,6 +94,12 @@ type Pair struct {
 	B string `parquet:"set_b,dict" json:"set_b"`
 	// Label is 1 when both sets have the same speaker, else 0.
 	Label int8 `parquet:"label" json:"label"`
+	// Level is the negative kind of the anchor's couple the pair belongs
+	// to (a positive shares its negative's level): what a dev pair stands
+	// for when Table 2 chooses one decision threshold per level. Empty for
+	// pairs made elsewhere (imported pair records, pair folders written
+	// without the column).
+	Level Level `parquet:"level,optional,dict" json:"level,omitempty"`
 }
 
 // PairCorpus is everything one round of an experiment needs: the utterance
@@ -105,7 +111,7 @@ type PairCorpus struct {
 	// Train holds the training pairs (seen speakers only).
 	Train []Pair
 	// Dev holds pairs of speakers and sets found in neither train nor test;
-	// decision thresholds are chosen on it.
+	// decision thresholds are chosen on it, per level (Pair.Level).
 	Dev []Pair
 	// Tests holds the nine test sets by exposure and level.
 	Tests map[TestKey][]Pair

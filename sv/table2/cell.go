@@ -17,10 +17,10 @@ type CellMetrics struct {
 	// level is the share of positive pairs.
 	AveragePrecision stats.Float `json:"average_precision"`
 	// ACC and F1 are accuracy and macro-F1 at Threshold, the threshold
-	// chosen on the dev pairs (see Config.Criterion).
+	// chosen on the dev pairs of the test set's level (DecisionRule).
 	ACC stats.Float `json:"acc"`
 	F1  stats.Float `json:"f1"`
-	// Threshold is the dev-chosen threshold.
+	// Threshold is the dev-chosen threshold the cell used.
 	Threshold stats.Float `json:"threshold"`
 	// BestACC and BestF1 are the highest accuracy and macro-F1 any
 	// threshold reaches on the test set itself (each maximised on its

@@ -16,7 +16,8 @@ import (
 // setsPer sets of 5 utterances each. Speaker k's utterances mix words
 // "wK" (its marker) with shared words; noise (0..1) is the share of
 // shared words, so a bag-of-words encoder separates speakers well at low
-// noise. Pairs are balanced and every split gets pairsPer pairs.
+// noise. Pairs are balanced and every split gets pairsPer pairs; the dev
+// couples take the levels in turn (Pair.Level), the test pairs their set's.
 func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) *pairs.PairCorpus {
 	rng := rand.New(rand.NewPCG(uint64(seed), 7))
 	c := &pairs.PairCorpus{Sets: map[string]*pairs.UtteranceSet{}, Tests: map[pairs.TestKey][]pairs.Pair{}, Seed: seed}
@@ -41,7 +42,7 @@ func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) 
 		}
 	}
 	n := 0
-	pairList := func(count int) []pairs.Pair {
+	pairList := func(count int, level func(i int) pairs.Level) []pairs.Pair {
 		var ps []pairs.Pair
 		for i := 0; i < count; i++ {
 			a := rng.IntN(nSpeakers)
@@ -59,15 +60,15 @@ func fixtureCorpus(seed int64, nSpeakers, setsPer, pairsPer int, noise float64) 
 				sb = bySpeaker[b][rng.IntN(setsPer)]
 			}
 			n++
-			ps = append(ps, pairs.Pair{ID: fmt.Sprint("p", n), A: sa, B: sb, Label: label})
+			ps = append(ps, pairs.Pair{ID: fmt.Sprint("p", n), A: sa, B: sb, Label: label, Level: level(i)})
 		}
 		return ps
 	}
-	c.Train = pairList(pairsPer)
-	c.Dev = pairList(pairsPer)
+	c.Train = pairList(pairsPer, func(int) pairs.Level { return pairs.Base })
+	c.Dev = pairList(pairsPer, func(i int) pairs.Level { return pairs.Levels[(i/2)%len(pairs.Levels)] })
 	for _, l := range pairs.Levels {
 		for _, e := range pairs.Exposures {
-			c.Tests[pairs.TestKey{Exposure: e, Level: l}] = pairList(pairsPer)
+			c.Tests[pairs.TestKey{Exposure: e, Level: l}] = pairList(pairsPer, func(int) pairs.Level { return l })
 		}
 	}
 	return c

@@ -10,7 +10,7 @@ func init() {
 		"BatchSize":     "Backend, CacheDir and BatchSize are passed to every encoder (see EncoderOptions). Defaults: \"\" (the encoders' defaults).",
 		"CacheDir":      "Backend, CacheDir and BatchSize are passed to every encoder (see EncoderOptions). Defaults: \"\" (the encoders' defaults).",
 		"CheckpointDir": "CheckpointDir, when not empty, keeps each (round, encoder) result there as it is computed (round-R/NAME.json, with its pair scores); a rerun with the same data and settings loads them instead of recomputing, so an interrupted run resumes. Encoders also get round-R/NAME.work as EncoderOptions.WorkDir. Default \"\" (none).",
-		"Criterion":     "Criterion is what the decision threshold maximises on the dev pairs before ACC and F1 are measured on a test set. Default MaxAccuracy.",
+		"Criterion":     "Criterion is what the decision threshold maximises on the dev pairs of a test set's level before ACC and F1 are measured on the test set (DecisionRule). Default MaxAccuracy.",
 		"Encoders":      "Encoders are the rows, by registered name (see EncoderNames). A name \"x_ft\" builds x, fine-tunes it on the round's training pairs (it must be Trainable) and reports it as \"x_ft\". Default DefaultEncoders.",
 		"Explicit":      "Explicit lists rows (and mixed parts) the user named: they must run, so a missing asset fails the run even with SkipMissing. Default none.",
 		"FitMaxTexts":   "FitMaxTexts caps the distinct training texts given to a Fitter's Fit, taken evenly across them; 0 gives all. Default 0.",

@@ -27,7 +27,7 @@ const (
 var csvHeader = []string{
 	"encoder", "exposure", "level", "auc_mean", "auc_std", "average_precision_mean", "average_precision_std", "acc_mean", "acc_std", "f1_mean", "f1_std",
 	"best_acc_mean", "best_acc_std", "best_f1_mean", "best_f1_std", "eer_mean", "eer_std", "rounds", "pairs",
-	"paper_model", "paper_auc", "paper_acc", "paper_f1",
+	"paper_model", "paper_auc", "paper_acc", "paper_f1", "decision_rule",
 }
 
 // WriteCSV writes the rows as CSV with a header (csvHeader); undefined
@@ -47,7 +47,7 @@ func (t *Result) WriteCSV(w io.Writer) error {
 		rec := []string{r.Encoder, r.Exposure, r.Level, f(r.AUCMean), f(r.AUCStd), f(r.AveragePrecisionMean), f(r.AveragePrecisionStd), f(r.ACCMean), f(r.ACCStd),
 			f(r.F1Mean), f(r.F1Std), f(r.BestACCMean), f(r.BestACCStd), f(r.BestF1Mean), f(r.BestF1Std),
 			f(r.EERMean), f(r.EERStd), strconv.Itoa(r.Rounds), strconv.Itoa(r.Pairs),
-			r.PaperModel, f(r.PaperAUC), f(r.PaperACC), f(r.PaperF1)}
+			r.PaperModel, f(r.PaperAUC), f(r.PaperACC), f(r.PaperF1), r.DecisionRule}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

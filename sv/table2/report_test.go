@@ -89,7 +89,7 @@ func readCSVRows(t *testing.T, path string) []Row {
 			switch v := rec[i]; {
 			case v == "":
 				m[k] = nil
-			case k == "encoder" || k == "exposure" || k == "level" || k == "paper_model":
+			case k == "encoder" || k == "exposure" || k == "level" || k == "paper_model" || k == "decision_rule":
 				m[k] = v
 			default:
 				x, err := strconv.ParseFloat(v, 64)

@@ -41,7 +41,8 @@ type Config struct {
 	// its pairs and its encoders. Default 1.
 	Seed int64 `json:"seed"`
 	// Criterion is what the decision threshold maximises on the dev pairs
-	// before ACC and F1 are measured on a test set. Default MaxAccuracy.
+	// of a test set's level before ACC and F1 are measured on the test set
+	// (DecisionRule). Default MaxAccuracy.
 	Criterion stats.Criterion `json:"criterion"`
 	// Backend, CacheDir and BatchSize are passed to every encoder (see
 	// EncoderOptions). Defaults: "" (the encoders' defaults).

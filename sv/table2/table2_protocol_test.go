@@ -124,8 +124,9 @@ func TestRunTable2FitsOnTrainingTextsOnly(t *testing.T) {
 }
 
 // TestRunTable2DevThresholdAppliedUnchanged checks that ACC and F1 of
-// every test set are measured at the threshold chosen on the dev pairs
-// alone, never re-chosen on the test pairs.
+// every test set are measured at the threshold chosen on the dev pairs of
+// the test set's level alone (DecisionRule), never re-chosen on the test
+// pairs.
 func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 	for _, crit := range []stats.Criterion{stats.MaxAccuracy, stats.MaxMacroF1} {
 		cfg := testConfig()
@@ -134,7 +135,7 @@ func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		belowBest := 0
+		belowBest, notPooled := 0, 0
 		for _, er := range res.PerRound {
 			c := fixtureCorpus(er.Seed, 6, 6, 40, 0.45)
 			th, _ := stats.BestThreshold(er.scores.Dev, sv.PairLabels(c.Dev), crit)
@@ -142,19 +143,34 @@ func TestRunTable2DevThresholdAppliedUnchanged(t *testing.T) {
 				t.Fatalf("%s round %d: threshold %v, the dev pairs give %v", er.Encoder, er.Round, er.Threshold, th)
 			}
 			for _, k := range allTestKeys() {
+				var ls []float64
+				var ys []bool
+				for i, p := range c.Dev {
+					if p.Level == k.Level {
+						ls, ys = append(ls, er.scores.Dev[i]), append(ys, p.Label == 1)
+					}
+				}
+				lth, _ := stats.BestThreshold(ls, ys, crit)
+				if lth != th {
+					notPooled++
+				}
 				cell := er.Cells[k.String()]
-				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], sv.PairLabels(c.Tests[k]), th)
-				if float64(cell.Threshold) != th || float64(cell.ACC) != acc || float64(cell.F1) != f1 {
-					t.Fatalf("%s round %d %s: threshold %v ACC %v F1 %v, want %v %v %v at the dev threshold",
-						er.Encoder, er.Round, k, cell.Threshold, cell.ACC, cell.F1, th, acc, f1)
+				acc, f1 := stats.AccuracyF1(er.scores.Tests[k.String()], sv.PairLabels(c.Tests[k]), lth)
+				if float64(cell.Threshold) != lth || float64(cell.ACC) != acc || float64(cell.F1) != f1 {
+					t.Fatalf("%s round %d %s: threshold %v ACC %v F1 %v, want %v %v %v at the %s dev pairs' threshold",
+						er.Encoder, er.Round, k, cell.Threshold, cell.ACC, cell.F1, lth, acc, f1, k.Level)
 				}
 				if cell.ACC < cell.BestACC {
 					belowBest++
 				}
 			}
 		}
-		// The dev threshold is not the test set's best one everywhere (else
+		// The level's dev threshold differs from the one on all dev pairs
+		// somewhere, and is not the test set's best one everywhere (else
 		// this test could not tell them apart).
+		if notPooled == 0 {
+			t.Errorf("%s: every level's dev threshold equals the one on all dev pairs", crit)
+		}
 		if belowBest == 0 {
 			t.Errorf("%s: every cell's ACC equals its best-threshold ACC", crit)
 		}

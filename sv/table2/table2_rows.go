@@ -1,6 +1,7 @@
 package table2
 
 import (
+	"encoding/json"
 	"math"
 
 	"github.com/roleprint/roleprint/data/pairs"
@@ -20,8 +21,8 @@ type Row struct {
 	Exposure string `json:"exposure" parquet:"exposure,dict"`
 	Level    string `json:"level" parquet:"level,dict"`
 	// AUC, ACC (accuracy) and F1 (macro-F1): ACC and F1 at the threshold
-	// chosen on the dev pairs; _Mean over rounds, _Std their sample
-	// standard deviation.
+	// DecisionRule chooses on the dev pairs (of the row's level); _Mean
+	// over rounds, _Std their sample standard deviation.
 	AUCMean stats.Float `json:"auc_mean" parquet:"auc_mean"`
 	AUCStd  stats.Float `json:"auc_std" parquet:"auc_std"`
 	// AveragePrecision is the average precision of the test scores
@@ -37,6 +38,10 @@ type Row struct {
 	BestACCStd  stats.Float `json:"best_acc_std" parquet:"best_acc_std"`
 	BestF1Mean  stats.Float `json:"best_f1_mean" parquet:"best_f1_mean"`
 	BestF1Std   stats.Float `json:"best_f1_std" parquet:"best_f1_std"`
+	// DecisionRule states the row's decision rule (rowDecisionRule): the
+	// dev pairs its threshold is chosen on, and any round where its level's
+	// dev pairs could not choose one.
+	DecisionRule string `json:"decision_rule" parquet:"decision_rule,dict"`
 	// EER is the equal error rate.
 	EERMean stats.Float `json:"eer_mean" parquet:"eer_mean"`
 	EERStd  stats.Float `json:"eer_std" parquet:"eer_std"`
@@ -58,7 +63,7 @@ type Row struct {
 // order, each level (Base, Hard, Harder) and exposure (Seen-Seen,
 // Seen-Unseen, Unseen-Unseen), the mean and standard deviation over rounds
 // of each metric. Encoders without results are left out.
-func aggregateRows(perRound []EncoderRound, order []string) []Row {
+func aggregateRows(perRound []EncoderRound, order []string, crit stats.Criterion) []Row {
 	var rows []Row
 	for _, enc := range order {
 		var rs []EncoderRound
@@ -71,7 +76,9 @@ func aggregateRows(perRound []EncoderRound, order []string) []Row {
 			continue
 		}
 		for _, k := range allTestKeys() {
-			rows = append(rows, aggregateCell(enc, k, rs))
+			row := aggregateCell(enc, k, rs)
+			row.DecisionRule = rowDecisionRule(crit, k.Level, rs)
+			rows = append(rows, row)
 		}
 	}
 	return rows
@@ -110,6 +117,19 @@ func aggregateCell(enc string, k pairs.TestKey, rs []EncoderRound) Row {
 		}
 	}
 	return row
+}
+
+// MarshalJSON writes the row's fields under their JSON names and repeats
+// BestACCMean and BestACCStd as acc_best_mean and acc_best_std, the names
+// `roleprint eval` gives the best-threshold accuracy, so that the two
+// commands' rows read alike.
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row
+	return json.Marshal(struct {
+		plain
+		AccBestMean stats.Float `json:"acc_best_mean"`
+		AccBestStd  stats.Float `json:"acc_best_std"`
+	}{plain(r), r.BestACCMean, r.BestACCStd})
 }
 
 // fromPercent turns a published percentage (two decimals) into a fraction

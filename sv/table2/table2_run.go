@@ -34,10 +34,15 @@ type EncoderRound struct {
 	Dim int `json:"dim"`
 	// About is the encoder's own description (see Describer).
 	About string `json:"about,omitempty"`
-	// DevAUC is the AUC on the dev pairs; Threshold the threshold chosen
-	// there and used for every test set's ACC and F1.
-	DevAUC    stats.Float `json:"dev_auc"`
-	Threshold stats.Float `json:"threshold"`
+	// DevAUC is the AUC on the dev pairs. Threshold is the threshold
+	// chosen on all of them; Thresholds holds, by level, the one each test
+	// set of that level uses for ACC and F1 (DecisionRule): chosen on the
+	// dev pairs of the level, or Threshold for the levels listed in
+	// ThresholdFallback, whose dev pairs lack a positive or a negative.
+	DevAUC            stats.Float            `json:"dev_auc"`
+	Threshold         stats.Float            `json:"threshold"`
+	Thresholds        map[string]stats.Float `json:"thresholds"`
+	ThresholdFallback []string               `json:"threshold_fallback,omitempty"`
 	// Cells holds the metrics by test set (TestKey.String()).
 	Cells map[string]CellMetrics `json:"cells"`
 	// Timing says where the time went.
@@ -121,7 +126,10 @@ type RoundInfo struct {
 	// Round (1-based) and the Seed its pairs were built with.
 	Round int   `json:"round"`
 	Seed  int64 `json:"seed"`
-	// Pairs counts pairs by split: "train", "dev" and each test set.
+	// Pairs counts pairs by split: "train", "dev" and each test set, and
+	// the dev pairs of each level ("dev-base", "dev-hard", "dev-harder":
+	// what each level's threshold is chosen on; pairs without a level are
+	// in "dev" only).
 	Pairs map[string]int `json:"pairs"`
 	// Sets is the number of utterance sets; EvalTexts the distinct
 	// utterances of the dev and test sets (what each encoder embeds).
@@ -158,6 +166,8 @@ type Result struct {
 	Skipped []SkippedEncoder `json:"skipped,omitempty"`
 	// Notes are things a reader should know about this run.
 	Notes []string `json:"notes,omitempty"`
+	// DecisionRule states how ACC and F1 decide (DecisionRule).
+	DecisionRule string `json:"decision_rule"`
 	// Comparisons hold, per test set, the best fine-tuned row against
 	// the best untuned row with a paired bootstrap interval of their AUC
 	// difference (FineTunedVsUntuned); absent without both kinds of row.
@@ -181,7 +191,8 @@ type Result struct {
 // (Fitter), fine-tunes it on the training pairs ("x_ft" rows, Trainable),
 // embeds the dev and test sets (EmbedSets: mean pooling), scores every
 // pair (ScorePair: cosine unless the encoder scores itself), chooses a
-// threshold on the dev pairs and measures AUC, ACC, macro-F1, best-
+// threshold per level on the dev pairs of that level (DecisionRule) and
+// measures AUC, ACC, macro-F1, best-
 // threshold ACC and F1, and EER on each of the nine test sets. The
 // "mixed" row fuses its parts' cosine scores by their mean, which equals the
 // cosine of the concatenated L2-normalised set embeddings (see Mixed).
@@ -222,7 +233,7 @@ func run(ctx context.Context, cfg Config, comps map[string]any, source CorpusSou
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	res := &Result{Config: cfg, Components: comps, Started: start.UTC()}
+	res := &Result{Config: cfg, Components: comps, Started: start.UTC(), DecisionRule: DecisionRule(crit)}
 	if sel := cfg.Selection; sel != nil {
 		res.Skipped = append(res.Skipped, sel.Skipped...)
 		res.Notes = append(res.Notes, selectionNote(sel, cfg.Mixed))
@@ -322,7 +333,7 @@ func run(ctx context.Context, cfg Config, comps map[string]any, source CorpusSou
 			res.PerRound[i].keepScores()
 		}
 	}
-	res.Rows = aggregateRows(res.PerRound, order)
+	res.Rows = aggregateRows(res.PerRound, order, crit)
 	res.Comparisons = FineTunedVsUntuned(res)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
@@ -422,6 +433,14 @@ func roundInfo(r int, seed int64, c *pairs.PairCorpus) RoundInfo {
 	info := RoundInfo{Round: r, Seed: seed, Sets: len(c.Sets), Pairs: map[string]int{"train": len(c.Train), "dev": len(c.Dev)}}
 	for _, k := range allTestKeys() {
 		info.Pairs[k.String()] = len(c.Tests[k])
+	}
+	for _, l := range pairs.Levels {
+		info.Pairs["dev-"+string(l)] = 0
+	}
+	for _, p := range c.Dev {
+		if p.Level != "" {
+			info.Pairs["dev-"+string(p.Level)]++
+		}
 	}
 	texts := map[string]bool{}
 	for _, s := range sv.EvalSets(c) {
@@ -562,18 +581,27 @@ func (rr *roundRunner) score(emb map[string][]float32, f func(a, b []float32) fl
 	return s
 }
 
-// evaluate fills the metrics of er from its scores.
+// evaluate fills the metrics of er from its scores, with the thresholds
+// DecisionRule chooses.
 func (rr *roundRunner) evaluate(er *EncoderRound) {
 	devLabels := sv.PairLabels(rr.corpus.Dev)
 	er.DevAUC = stats.Float(stats.AUC(er.scores.Dev, devLabels))
-	th, _ := stats.BestThreshold(er.scores.Dev, devLabels, rr.crit)
-	er.Threshold = stats.Float(th)
+	lt := chooseThresholds(er.scores.Dev, rr.corpus.Dev, rr.crit)
+	er.Threshold = stats.Float(lt.all)
+	er.Thresholds = map[string]stats.Float{}
+	er.ThresholdFallback = nil
+	for l, th := range lt.byLevel {
+		er.Thresholds[string(l)] = stats.Float(th)
+	}
+	for _, l := range lt.fallback {
+		er.ThresholdFallback = append(er.ThresholdFallback, string(l))
+	}
 	er.Cells = map[string]CellMetrics{}
 	er.labels = map[string][]bool{}
 	for _, k := range allTestKeys() {
 		ps := rr.corpus.Tests[k]
 		er.labels[k.String()] = sv.PairLabels(ps)
-		er.Cells[k.String()] = evaluateCell(er.scores.Tests[k.String()], sv.PairLabels(ps), th)
+		er.Cells[k.String()] = evaluateCell(er.scores.Tests[k.String()], sv.PairLabels(ps), lt.byLevel[k.Level])
 	}
 }
 
