@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/sv/table2"
 )
 
 // TestNgramMetricWeightsOfARun runs notebook 03's first run in quick mode
@@ -60,5 +62,33 @@ func TestNgramMetricWeightsOfARun(t *testing.T) {
 	}
 	if _, err := nb.NgramMetricWeights(res, row, 1); err == nil || !strings.Contains(err.Error(), FreshEnv) {
 		t.Errorf("weights of another run: error %v, want one naming %s", err, FreshEnv)
+	}
+}
+
+func TestRowSettingsShowThePresetsRecipe(t *testing.T) {
+	cfg := table2.DefaultConfig()
+	p, err := table2.PresetNamed(table2.DefaultPreset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(&cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := RowSettings(cfg, "ngram-metric_ft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]RowSetting{}
+	for _, r := range rows {
+		got[r.Key] = r
+	}
+	// ngramMetricFTSettings: center_by=corpus, hard_weight=3, cohort=150.
+	for key, want := range map[string]string{"center_by": "corpus", "hard_weight": "3", "cohort": "150"} {
+		if r := got[key]; r.Value != want || !r.Changed || r.Default == want || r.Doc == "" {
+			t.Errorf("%s: %+v, want value %s changed from the default, with a doc", key, r, want)
+		}
+	}
+	if r := got["margin"]; r.Changed || r.Value != r.Default {
+		t.Errorf("margin: %+v, want the default, unchanged", r)
 	}
 }
