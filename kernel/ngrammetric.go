@@ -2,9 +2,11 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/plots"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/baseline"
 	"github.com/roleprint/roleprint/sv/table2"
@@ -52,4 +54,77 @@ func (nb *Notebook) NgramMetricWeights(t *table2.Result, row string, round int) 
 			row, round, w.Path, w.Trained, er.About, FreshEnv))
 	}
 	return w, nil
+}
+
+// NgramMetricRounds is NgramMetricWeights for every round of t, in round
+// order.
+func (nb *Notebook) NgramMetricRounds(t *table2.Result, row string) ([]*baseline.NgramMetricWeights, error) {
+	var out []*baseline.NgramMetricWeights
+	for r := 1; r <= len(t.Rounds); r++ {
+		w, err := nb.NgramMetricWeights(t, row, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// CurvePoint is one epoch of one round's training curve (TableOf).
+type CurvePoint struct {
+	Round     int     `json:"round"`
+	Epoch     int     `json:"epoch"`
+	TrainLoss float64 `json:"train_loss"`
+	DevAUC    float64 `json:"dev_auc"`
+	// Kept marks the epoch whose weights the row keeps (best dev AUC).
+	Kept bool `json:"kept"`
+}
+
+// CurvePoints lists the training curves of rounds (rounds[i] is round
+// i+1), epoch 0 being the untrained weights (no training loss).
+func CurvePoints(rounds []*baseline.NgramMetricWeights) []CurvePoint {
+	var out []CurvePoint
+	for i, w := range rounds {
+		for _, p := range w.Curve {
+			out = append(out, CurvePoint{Round: i + 1, Epoch: p.Epoch, TrainLoss: p.TrainLoss, DevAUC: p.DevAUC, Kept: p.Epoch == w.BestEpoch})
+		}
+	}
+	return out
+}
+
+// CurveFigure draws the dev AUC after each epoch, one line per round
+// (rounds[i] is round i+1; epoch 0 is the untrained weights), with a gap
+// where early stopping ended a round sooner than another. Rounds without a
+// curve are an error.
+func CurveFigure(rounds []*baseline.NgramMetricWeights) (*plots.Lines, error) {
+	epochs := 0
+	for i, w := range rounds {
+		if len(w.Curve) == 0 {
+			return nil, fmt.Errorf("round %d: %s holds no training curve (weights written without one)", i+1, w.Path)
+		}
+		epochs = max(epochs, w.Curve[len(w.Curve)-1].Epoch+1)
+	}
+	xs := make([]float64, epochs)
+	for e := range xs {
+		xs[e] = float64(e)
+	}
+	names := make([]string, len(rounds))
+	ys := make([][]float64, len(rounds))
+	for i, w := range rounds {
+		names[i] = fmt.Sprintf("round %d (kept epoch %d)", i+1, w.BestEpoch)
+		ys[i] = make([]float64, epochs)
+		for e := range ys[i] {
+			ys[i][e] = math.NaN()
+		}
+		for _, p := range w.Curve {
+			ys[i][p.Epoch] = p.DevAUC
+		}
+	}
+	l, err := plots.LinesOf(xs, names, ys)
+	if err != nil {
+		return nil, err
+	}
+	l.XLabel, l.YLabel = "Epoch (0 = untrained)", "Dev AUC"
+	l.Legend = plots.LegendBelow
+	return l, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/sv/baseline"
 	"github.com/roleprint/roleprint/sv/table2"
 )
 
@@ -90,5 +91,34 @@ func TestRowSettingsShowThePresetsRecipe(t *testing.T) {
 	}
 	if r := got["margin"]; r.Changed || r.Value != r.Default {
 		t.Errorf("margin: %+v, want the default, unchanged", r)
+	}
+}
+
+func TestCurveFigureAndPoints(t *testing.T) {
+	r1 := &baseline.NgramMetricWeights{BestEpoch: 2, Curve: []baseline.NgramMetricEpoch{{Epoch: 0, DevAUC: 0.6}, {Epoch: 1, TrainLoss: 0.5, DevAUC: 0.7}, {Epoch: 2, TrainLoss: 0.4, DevAUC: 0.8}, {Epoch: 3, TrainLoss: 0.3, DevAUC: 0.75}}}
+	r2 := &baseline.NgramMetricWeights{BestEpoch: 0, Curve: []baseline.NgramMetricEpoch{{Epoch: 0, DevAUC: 0.65}, {Epoch: 1, TrainLoss: 0.6, DevAUC: 0.6}}}
+	pts := CurvePoints([]*baseline.NgramMetricWeights{r1, r2})
+	if len(pts) != 6 || pts[4].Round != 2 || !pts[2].Kept || pts[3].Kept || !pts[4].Kept || pts[5].DevAUC != 0.6 {
+		t.Errorf("points %+v", pts)
+	}
+	l, err := CurveFigure([]*baseline.NgramMetricWeights{r1, r2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.XLabel == "" || l.YLabel != "Dev AUC" {
+		t.Errorf("labels %q, %q", l.XLabel, l.YLabel)
+	}
+	if _, err := CurveFigure([]*baseline.NgramMetricWeights{r1, {Path: "x.json"}}); err == nil || !strings.Contains(err.Error(), "round 2") {
+		t.Errorf("a round without a curve: error %v, want one naming round 2", err)
+	}
+}
+
+func TestModeSaysQuickOrFull(t *testing.T) {
+	nb, _, _, _ := testNotebook(t, false)
+	nb.Quick = true
+	q := nb.Mode()
+	nb.Quick = false
+	if f := nb.Mode(); !strings.HasPrefix(q, "quick mode") || !strings.HasPrefix(f, "full run") {
+		t.Errorf("quick %q, full %q", q, f)
 	}
 }
