@@ -1,8 +1,10 @@
 package kernel
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
 )
 
@@ -40,5 +42,31 @@ func TestPairRowsTakesBothLabelsAndNamesTheNegative(t *testing.T) {
 	}
 	if _, err := PairRows(c, []pairs.Pair{{ID: "x", A: "a1", B: "nope", Label: 1}}, 2); err == nil {
 		t.Error("a pair naming an absent set: want an error")
+	}
+}
+
+func TestFirstPerSource(t *testing.T) {
+	utts := []data.Utterance{{Source: "a", Text: "1"}, {Source: "b", Text: "2"}, {Source: "a", Text: "3"}, {Source: "a", Text: "4"}, {Source: "b", Text: "5"}, {Source: "c", Text: "6"}}
+	var got string
+	for _, u := range FirstPerSource(utts, 2) {
+		got += u.Text
+	}
+	if got != "12356" {
+		t.Errorf("got %q, want 12356 (two per source, in order)", got)
+	}
+}
+
+func TestSettingsTableListsTheStruct(t *testing.T) {
+	cfg := pairs.DefaultPairConfig()
+	cfg.MaxTestPairs = 123
+	tab, err := SettingsTable("pairs", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tab.Markdown(), "123") || !strings.Contains(tab.Markdown(), "max_test_pairs") {
+		t.Errorf("table lacks max_test_pairs = 123:\n%s", tab.Markdown())
+	}
+	if _, err := SettingsTable("x", 3); err == nil {
+		t.Error("an int has no settings: want an error")
 	}
 }

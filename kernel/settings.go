@@ -69,3 +69,33 @@ func firstSentence(doc string) string {
 	}
 	return doc
 }
+
+// Setting is one setting of a configuration struct: its key, the value in
+// the struct shown, and the first sentence of its documentation.
+type Setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Doc   string `json:"doc"`
+}
+
+// SettingsTable lists every setting of cfg (a configuration struct or a
+// pointer to one, whose fields carry `opt` or `json` keys, such as
+// pairs.PairConfig, roleplay.Config or speech.Config) with its value, so a
+// notebook prints the configuration it runs. A value without settings is
+// an error.
+func SettingsTable(title string, cfg any) (*Table, error) {
+	keys := options.Keys(cfg)
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s: %T has no settings", title, cfg)
+	}
+	rows := make([]Setting, len(keys))
+	for i, k := range keys {
+		rows[i] = Setting{Key: k.Name, Value: k.Default, Doc: firstSentence(k.Doc)}
+	}
+	t, err := TableOf(rows)
+	if err != nil {
+		return nil, err
+	}
+	t.Title = title
+	return t, nil
+}
