@@ -80,19 +80,26 @@ type Setting struct {
 
 // SettingsTable lists every setting of cfg (a configuration struct or a
 // pointer to one, whose fields carry `opt` or `json` keys, such as
-// pairs.PairConfig, roleplay.Config or speech.Config) with its value, so a
-// notebook prints the configuration it runs. A value without settings is
-// an error.
+// pairs.PairConfig, roleplay.Config or distill.Config) with its value, and
+// its documentation where the type recorded it (internal/options.Document),
+// so a notebook prints the configuration it runs. A value without
+// settings is an error.
 func SettingsTable(title string, cfg any) (*Table, error) {
 	keys := options.Keys(cfg)
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("%s: %T has no settings", title, cfg)
 	}
 	rows := make([]Setting, len(keys))
+	docs := false
 	for i, k := range keys {
 		rows[i] = Setting{Key: k.Name, Value: k.Default, Doc: firstSentence(k.Doc)}
+		docs = docs || rows[i].Doc != ""
 	}
-	t, err := TableOf(rows)
+	columns := []string{"key", "value", "doc"}
+	if !docs {
+		columns = columns[:2] // a type without recorded docs: no empty column
+	}
+	t, err := TableOf(rows, columns...)
 	if err != nil {
 		return nil, err
 	}
