@@ -128,3 +128,15 @@ func CurveFigure(rounds []*baseline.NgramMetricWeights) (*plots.Lines, error) {
 	l.Legend = plots.LegendBelow
 	return l, nil
 }
+
+// FeatureWeightsTable is a table of trained feature weights (TopWeights'
+// lists) with every space of a feature shown as "␣", so that the word
+// boundaries inside character n-grams stay visible in HTML, which collapses
+// white space.
+func FeatureWeightsTable(title string, fw []baseline.FeatureWeight) *Table {
+	t := NewTable(title, "channel", "feature", "weight")
+	for _, f := range fw {
+		t.Add(f.Channel, strings.ReplaceAll(f.Feature, " ", "␣"), f.Weight)
+	}
+	return t
+}

@@ -122,3 +122,11 @@ func TestModeSaysQuickOrFull(t *testing.T) {
 		t.Errorf("quick %q, full %q", q, f)
 	}
 }
+
+func TestFeatureWeightsTableShowsSpaces(t *testing.T) {
+	tab := FeatureWeightsTable("w", []baseline.FeatureWeight{{Channel: "char", Feature: " th", Weight: 1.5}, {Channel: "char", Feature: "th ", Weight: 0.5}})
+	md := tab.Markdown()
+	if !strings.Contains(md, "␣th") || !strings.Contains(md, "th␣") || !strings.Contains(md, "1.5") {
+		t.Errorf("spaces or weights lost:\n%s", md)
+	}
+}
