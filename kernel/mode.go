@@ -7,7 +7,7 @@ package kernel
 // full run's.
 func (nb *Notebook) Mode() string {
 	if nb.Quick {
-		return "quick mode (" + QuickEnv + "=1): small data, one round, small training budgets; these outputs show that the pipeline runs, not the full run's numbers"
+		return "quick mode (" + QuickEnv + "=1, what CI runs): smaller data, fewer rounds and replicates, small training budgets; these outputs show that the pipeline runs, not the full run's numbers"
 	}
 	return "full run (" + QuickEnv + " unset): the default configuration, printed below"
 }
