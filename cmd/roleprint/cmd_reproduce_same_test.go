@@ -33,9 +33,9 @@ func TestReproduceAndNotebookResolveTheSamePlan(t *testing.T) {
 	}{
 		{"default", nil, kernel.Table2Paper, false},
 		{"quick", []string{"--quick"}, kernel.Table2Paper, true},
-		{"fine-tuning quick", []string{"--quick", "--encoders", "tfidf,transformer,transformer_ft", "--mixed", "tfidf,transformer_ft",
+		{"fine-tuning quick", []string{"--quick", "--encoders", "tfidf,ngram-metric_ft,transformer,transformer_ft", "--mixed", "tfidf,transformer_ft",
 			"--set", "transformer_ft.max_steps=40"}, kernel.Table2FineTuning, true},
-		{"fine-tuning", []string{"--encoders", "tfidf,transformer,transformer_ft,use-lite,use-lite_ft", "--mixed", "tfidf,transformer_ft,use-lite_ft"},
+		{"fine-tuning", []string{"--encoders", "tfidf,ngram-metric_ft,transformer,transformer_ft,use-lite,use-lite_ft", "--mixed", "tfidf,transformer_ft,use-lite_ft"},
 			kernel.Table2FineTuning, false},
 	}
 	for _, c := range cases {

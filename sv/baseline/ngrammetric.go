@@ -208,6 +208,9 @@ type ngramMetric struct {
 	// bestEpoch and devAUC are the kept epoch and its dev score.
 	bestEpoch int
 	devAUC    float64
+	// curve is the dev AUC before training and after each epoch
+	// (ngrammetric_inspect.go).
+	curve []NgramMetricEpoch
 }
 
 // NewNgramMetric returns an untrained "ngram-metric" encoder; seed fixes

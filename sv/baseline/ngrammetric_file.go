@@ -30,13 +30,16 @@ const (
 
 // metricFile is the content of a weights file.
 type metricFile struct {
-	Format        string              `json:"format"`
-	FormatVersion int                 `json:"format_version"`
-	Options       NgramMetricOptions  `json:"options"`
-	BestEpoch     int                 `json:"best_epoch"`
-	DevAUC        float64             `json:"dev_auc"`
-	Trained       string              `json:"trained"`
-	Channels      []metricFileChannel `json:"channels"`
+	Format        string             `json:"format"`
+	FormatVersion int                `json:"format_version"`
+	Options       NgramMetricOptions `json:"options"`
+	BestEpoch     int                `json:"best_epoch"`
+	DevAUC        float64            `json:"dev_auc"`
+	Trained       string             `json:"trained"`
+	// Curve is the training curve on the dev pairs (absent in files of
+	// weights that were never trained).
+	Curve    []NgramMetricEpoch  `json:"curve,omitempty"`
+	Channels []metricFileChannel `json:"channels"`
 	// Projection is the projection channel (over the first channel's
 	// features), absent without it.
 	Projection *metricFileProj `json:"projection,omitempty"`
@@ -70,7 +73,7 @@ func metricCheckpoint(workDir string) string {
 func (e *ngramMetric) saveWeights(path string) error {
 	opts := e.opts
 	opts.Weights = "" // the file's own training settings, not where they were loaded from
-	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained}
+	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained, Curve: e.curve}
 	for _, c := range e.chans {
 		f.Channels = append(f.Channels, metricFileChannel{Name: c.name, Beta: c.beta, Features: c.tf.Vocabulary(), Weights: c.w})
 	}
@@ -154,7 +157,7 @@ func (f *metricFile) apply(e *ngramMetric) error {
 	case len(f.Cohort) > 0:
 		e.cohort = &metricCohort{sets: f.Cohort}
 	}
-	e.trained, e.bestEpoch, e.devAUC = f.Trained, f.BestEpoch, f.DevAUC
+	e.trained, e.bestEpoch, e.devAUC, e.curve = f.Trained, f.BestEpoch, f.DevAUC, f.Curve
 	return nil
 }
 

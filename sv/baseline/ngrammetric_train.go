@@ -274,6 +274,7 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 	}
 	t.refresh(w)
 	bestAUC, bestEpoch := t.devAUC(dev), 0
+	e.curve = []NgramMetricEpoch{{Epoch: 0, DevAUC: bestAUC}}
 	e.logf("%s: epoch 0 (untrained) dev AUC %.4f", NameNgramMetric, bestAUC)
 	steps := (len(train) + o.BatchSize - 1) / o.BatchSize
 	total := steps * o.Epochs
@@ -318,6 +319,7 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 		epochs = epoch
 		lastLoss = sum / float64(steps)
 		auc := t.devAUC(dev)
+		e.curve = append(e.curve, NgramMetricEpoch{Epoch: epoch, TrainLoss: lastLoss, DevAUC: auc})
 		e.logf("%s: epoch %d train loss %.4f dev AUC %.4f", NameNgramMetric, epoch, lastLoss, auc)
 		if auc > bestAUC {
 			bestAUC, bestEpoch = auc, epoch
