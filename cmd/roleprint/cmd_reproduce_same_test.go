@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/roleprint/roleprint/kernel"
 	"github.com/roleprint/roleprint/sv/table2"
@@ -54,7 +55,10 @@ func TestReproduceAndNotebookResolveTheSamePlan(t *testing.T) {
 			if !note.KeepScores {
 				t.Error("the notebook's request drops the pair scores its ROC figures need")
 			}
-			// The same machine for both (reproRequest gave the CLI's).
+			// The same machine for both (reproRequest gave the CLI's), with
+			// a clock that times every pair building at 2 s, so that the
+			// two resolutions measure the same workload on a loaded machine.
+			cli.Machine.Now = steppingClock()
 			note.Machine = cli.Machine
 			bare := func(r table2.Request) table2.Request {
 				r.Machine, r.Logf, r.KeepScores = table2.Machine{}, nil, false
@@ -68,6 +72,7 @@ func TestReproduceAndNotebookResolveTheSamePlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			note.Machine.Now = steppingClock()
 			pn, err := table2.Resolve(ctx, note, in)
 			if err != nil {
 				t.Fatal(err)
@@ -86,6 +91,15 @@ func TestReproduceAndNotebookResolveTheSamePlan(t *testing.T) {
 			}
 			t.Logf("rows %v, mixed %v, rounds %d", pc.Config.Encoders, pc.Config.Mixed, pc.Config.Rounds)
 		})
+	}
+}
+
+// steppingClock is a clock that advances 1 s at every reading.
+func steppingClock() func() time.Time {
+	t := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		t = t.Add(time.Second)
+		return t
 	}
 }
 

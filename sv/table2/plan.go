@@ -69,12 +69,24 @@ type Request struct {
 
 // Machine is how Resolve learns what this machine affords: Detect
 // describes it for a backend name ("" automatic; nil asks the backend
-// probe sv/neural installs and the asset cache of `roleprint setup`), and
+// probe sv/neural installs and the asset cache of `roleprint setup`),
 // Calibrate measures the candidate rows' costs on it (nil is
-// CalibrateRows). Tests give Resolve a machine of their own.
+// CalibrateRows), and Now is the clock that times building round 1's
+// pairs, part of every row selection's estimate (nil is time.Now). Tests
+// give Resolve a machine of their own, so that two resolutions of the
+// same inputs measure the same.
 type Machine struct {
 	Detect    func(backend string) (RowEnvironment, error)
 	Calibrate func(ctx context.Context, candidates []sv.Row, env RowEnvironment, corpus *pairs.PairCorpus, opts CalibrationOptions) map[string]sv.RowCost
+	Now       func() time.Time
+}
+
+// now reads m's clock.
+func (m Machine) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
 }
 
 // Plan is a Request resolved for its inputs on this machine: everything
@@ -263,13 +275,13 @@ func Resolve(ctx context.Context, req Request, in Inputs) (*Plan, error) {
 		firstSeed = *req.Seed
 	}
 	// The workload of these inputs: round 1's pairs, timed.
-	t0 := time.Now()
+	t0 := req.Machine.now()
 	first, err := PairsFrom(in.Utterances, s.pairs)(ctx, 1, firstSeed)
 	if err != nil {
 		return nil, fmt.Errorf("round 1: pairs: %w", err)
 	}
 	work := sv.MeasureWorkload(first)
-	work.PairsSeconds = time.Since(t0).Seconds()
+	work.PairsSeconds = req.Machine.now().Sub(t0).Seconds()
 	work.Embedded = in.Embedded
 	work.LoadSeconds = in.LoadSeconds
 	env := s.env
