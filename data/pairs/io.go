@@ -159,7 +159,7 @@ func WritePairDir(dir string, c *PairCorpus) error {
 			return fmt.Errorf("write pairs %s: %w", dir, err)
 		}
 	}
-	return writeFileAtomic(filepath.Join(dir, PairManifestFile), append(js, '\n'))
+	return fsx.WriteFile(filepath.Join(dir, PairManifestFile), append(js, '\n'), 0o600)
 }
 
 // syncSplit makes the manifest's split counts match the written file, so a
@@ -197,12 +197,6 @@ func checkPair(p Pair, known func(string) bool) error {
 		return fmt.Errorf("pair %s: set_b %q is not in %s", p.ID, p.B, PairSetsFile)
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it, through fsx.WriteFile (mode 0600, as before).
-func writeFileAtomic(path string, data []byte) error {
-	return fsx.WriteFile(path, data, 0o600)
 }
 
 // ReadPairManifest reads a pair directory's manifest.json.
