@@ -263,7 +263,6 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 	if err != nil {
 		return csvError(path, err, expect)
 	}
-	index := map[string]int{}
 	var names []string
 	for i, h := range header {
 		if i == 0 {
@@ -272,21 +271,11 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 		if !utf8.ValidString(h) {
 			return Errorf(Pos{File: path, Line: 1}, "%s", badUTF8("header"))
 		}
-		h = strings.TrimSpace(h)
-		names = append(names, h)
-		if _, dup := index[strings.ToLower(h)]; !dup {
-			index[strings.ToLower(h)] = i
-		}
+		names = append(names, strings.TrimSpace(h))
 	}
-	var missing []string
-	for _, col := range required {
-		if _, ok := index[strings.ToLower(col)]; !ok {
-			missing = append(missing, col)
-		}
-	}
-	if len(missing) > 0 {
-		return Errorf(Pos{File: path, Line: 1}, "missing column(s) %s in header [%s]; expected %s",
-			strings.Join(missing, ", "), strings.Join(names, ", "), expect)
+	index, err := columnIndex(path, names, required, expect)
+	if err != nil {
+		return err
 	}
 	row := 0
 	for {
@@ -315,6 +304,30 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 		}
 	}
 	return nil
+}
+
+// columnIndex maps each lower-cased header name to its first column and
+// checks that every required column is present (case-insensitive); a
+// missing one is an *InputError on the header line listing the header and
+// expect.
+func columnIndex(path string, names, required []string, expect string) (map[string]int, error) {
+	index := map[string]int{}
+	for i, h := range names {
+		if _, dup := index[strings.ToLower(h)]; !dup {
+			index[strings.ToLower(h)] = i
+		}
+	}
+	var missing []string
+	for _, col := range required {
+		if _, ok := index[strings.ToLower(col)]; !ok {
+			missing = append(missing, col)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, Errorf(Pos{File: path, Line: 1}, "missing column(s) %s in header [%s]; expected %s",
+			strings.Join(missing, ", "), strings.Join(names, ", "), expect)
+	}
+	return index, nil
 }
 
 // csvError turns an encoding/csv parse error into an *InputError.

@@ -253,21 +253,9 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 		}
 		names = append(names, strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 	}
-	index := map[string]int{}
-	for i, h := range names {
-		if _, dup := index[strings.ToLower(h)]; !dup {
-			index[strings.ToLower(h)] = i
-		}
-	}
-	var missing []string
-	for _, col := range required {
-		if _, ok := index[strings.ToLower(col)]; !ok {
-			missing = append(missing, col)
-		}
-	}
-	if len(missing) > 0 {
-		return Errorf(Pos{File: path, Line: 1}, "missing column(s) %s in header [%s]; expected %s",
-			strings.Join(missing, ", "), strings.Join(names, ", "), expect)
+	index, err := columnIndex(path, names, required, expect)
+	if err != nil {
+		return err
 	}
 	row := 0
 	for {
