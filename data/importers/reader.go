@@ -279,12 +279,9 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 	}
 	row := 0
 	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return csvError(path, err, expect)
+		rec, err := readRecord(cr, path, expect)
+		if rec == nil || err != nil {
+			return err
 		}
 		row++
 		line, _ := cr.FieldPos(0)
@@ -293,14 +290,36 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 				return err
 			}
 		}
-		for i, f := range rec {
-			if !utf8.ValidString(f) {
-				l, _ := cr.FieldPos(i)
-				return Errorf(Pos{File: path, Line: l}, "row %d, column %q: %s", row, names[i], badUTF8("field"))
-			}
+		if err := checkFieldsUTF8(cr, path, row, names, rec); err != nil {
+			return err
 		}
 		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, fields: rec, index: index}); err != nil {
 			return err
+		}
+	}
+}
+
+// readRecord reads the table's next record: nil at its end, an
+// *InputError naming the line for malformed quoting.
+func readRecord(cr *csv.Reader, path, expect string) ([]string, error) {
+	rec, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, csvError(path, err, expect)
+	}
+	return rec, nil
+}
+
+// checkFieldsUTF8 checks that every field of rec (data row row, read by
+// cr) is valid UTF-8; the first that is not is an *InputError naming its
+// line and column.
+func checkFieldsUTF8(cr *csv.Reader, path string, row int, names, rec []string) error {
+	for i, f := range rec {
+		if !utf8.ValidString(f) {
+			l, _ := cr.FieldPos(i)
+			return Errorf(Pos{File: path, Line: l}, "row %d, column %q: %s", row, names[i], badUTF8("field"))
 		}
 	}
 	return nil

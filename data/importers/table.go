@@ -259,12 +259,12 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 	}
 	row := 0
 	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		rec, err := readRecord(cr, path, expect)
 		if err != nil {
-			return csvError(path, err, expect)
+			return err
+		}
+		if rec == nil {
+			break
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -281,11 +281,8 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 				row, len(rec), len(names), d.describe(), strings.Join(names, ", "))
 		}
 		if strict {
-			for i, f := range rec {
-				if !utf8.ValidString(f) {
-					l, _ := cr.FieldPos(i)
-					return Errorf(Pos{File: path, Line: l}, "row %d, column %q: %s", row, names[i], badUTF8("field"))
-				}
+			if err := checkFieldsUTF8(cr, path, row, names, rec); err != nil {
+				return err
 			}
 		}
 		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, fields: rec, index: index}); err != nil {
