@@ -120,12 +120,7 @@ func sniffTable(sample string, comma rune) (tableDialect, error) {
 // when every line gives the same number of fields (two or more; the
 // header as many or one fewer) and there is at least one data row.
 func tryDialect(sample string, comma rune, backslash bool) (tableDialect, bool) {
-	if backslash {
-		sample = strings.ReplaceAll(sample, `\"`, `""`)
-	}
-	cr := csv.NewReader(strings.NewReader(sample))
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(sample, comma, backslash)
 	header, err := cr.Read()
 	if err != nil || len(header) == 0 {
 		return tableDialect{}, false
@@ -230,14 +225,7 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 	if logf != nil {
 		logf("%s: table %s", path, d.describe())
 	}
-	if d.BackslashQuote {
-		// Turned into RFC 4180's doubled quotes; no line changes, so the
-		// line numbers of errors stay right.
-		text = strings.ReplaceAll(text, `\"`, `""`)
-	}
-	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = d.Comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(text, d.Comma, d.BackslashQuote)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
@@ -302,9 +290,7 @@ func firstBadLine(text string, comma rune) int {
 	if comma == 0 {
 		comma = ','
 	}
-	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(text, comma, false)
 	header, err := cr.Read()
 	if err != nil {
 		var pe *csv.ParseError
@@ -332,15 +318,24 @@ func firstBadLine(text string, comma rune) int {
 	}
 }
 
-// wholeTable reports whether all of text parses in dialect d, every row
-// of the width the dialect says.
-func wholeTable(text string, d tableDialect) bool {
-	if d.BackslashQuote {
+// tableReader is a csv.Reader of text with separator comma, rows of any
+// width (the callers check widths themselves). With backslash, \" quote
+// escapes are turned into RFC 4180's doubled quotes first; no line
+// changes, so the line numbers of errors stay right.
+func tableReader(text string, comma rune, backslash bool) *csv.Reader {
+	if backslash {
 		text = strings.ReplaceAll(text, `\"`, `""`)
 	}
 	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = d.Comma
+	cr.Comma = comma
 	cr.FieldsPerRecord = -1
+	return cr
+}
+
+// wholeTable reports whether all of text parses in dialect d, every row
+// of the width the dialect says.
+func wholeTable(text string, d tableDialect) bool {
+	cr := tableReader(text, d.Comma, d.BackslashQuote)
 	cr.ReuseRecord = true
 	if _, err := cr.Read(); err != nil {
 		return false
@@ -416,15 +411,10 @@ func guessLineColumns(head string) (lineColumns, bool) {
 		return lineColumns{}, false
 	}
 	sample := head
-	if d.BackslashQuote {
-		sample = strings.ReplaceAll(sample, `\"`, `""`)
-	}
 	if i := strings.LastIndexByte(sample, '\n'); i >= 0 && i < len(sample)-1 {
 		sample = sample[:i+1]
 	}
-	cr := csv.NewReader(strings.NewReader(sample))
-	cr.Comma = d.Comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(sample, d.Comma, d.BackslashQuote)
 	header, err := cr.Read()
 	if err != nil {
 		return lineColumns{}, false
