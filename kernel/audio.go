@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // maxInlineAudio is the largest WAV embedded in a notebook (base64 grows it
@@ -90,7 +92,9 @@ func (nb *Notebook) showAudio(a Audio) error {
 	}
 	p, err := nb.Path("audio", name+".wav")
 	if err == nil && !bytes.Equal(readOrNil(p), a.WAV) {
-		err = writeFileAtomic(p, a.WAV)
+		if werr := fsx.WriteFile(p, a.WAV, 0o644); werr != nil {
+			err = fmt.Errorf("kernel: %w", werr)
+		}
 	}
 	if err != nil {
 		return nb.Report(err)

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/roleprint/roleprint/internal/fsx"
 )
 
 // Key returns a cache key made of a readable name and a short hash of the
@@ -70,15 +72,20 @@ func Memo[T any](nb *Notebook, key string, compute func() (T, error)) (T, error)
 	}
 	if b, err := json.Marshal(v); err == nil {
 		os.Remove(base + ".gob")
-		err = writeFileAtomic(base+".json", b)
-		return v, nb.Report(err)
+		if err := fsx.WriteFile(base+".json", b, 0o644); err != nil {
+			return v, nb.Report(fmt.Errorf("kernel: %w", err))
+		}
+		return v, nil
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&v); err != nil {
 		return v, nb.Report(fmt.Errorf("kernel: caching %s: %w", key, err))
 	}
 	os.Remove(base + ".json")
-	return v, nb.Report(writeFileAtomic(base+".gob", buf.Bytes()))
+	if err := fsx.WriteFile(base+".gob", buf.Bytes(), 0o644); err != nil {
+		return v, nb.Report(fmt.Errorf("kernel: %w", err))
+	}
+	return v, nil
 }
 
 // loadMemo loads a cached result from base.json or base.gob.

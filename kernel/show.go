@@ -134,7 +134,9 @@ func (nb *Notebook) saveTable(name string, bodies map[string]string) error {
 	for ext, body := range bodies {
 		p, err := nb.Path("tables", name+ext)
 		if err == nil {
-			err = writeFileAtomic(p, []byte(body))
+			if werr := fsx.WriteFile(p, []byte(body), 0o644); werr != nil {
+				err = fmt.Errorf("kernel: %w", werr)
+			}
 		}
 		if err != nil {
 			return nb.Report(err)
@@ -224,7 +226,9 @@ func (nb *Notebook) showHTML(name, h string) error {
 	}
 	p, err := nb.Path("html", name+".html")
 	if err == nil {
-		err = writeFileAtomic(p, []byte("<!doctype html>\n<meta charset=\"utf-8\">\n"+h+"\n"))
+		if werr := fsx.WriteFile(p, []byte("<!doctype html>\n<meta charset=\"utf-8\">\n"+h+"\n"), 0o644); werr != nil {
+			err = fmt.Errorf("kernel: %w", werr)
+		}
 	}
 	if err != nil {
 		return nb.Report(err)
@@ -237,15 +241,6 @@ func (nb *Notebook) showHTML(name, h string) error {
 func checkName(name string) error {
 	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
 		return fmt.Errorf("kernel: output name %q must be a plain file name", name)
-	}
-	return nil
-}
-
-// writeFileAtomic writes b to path through a temporary file and a rename
-// (mode 0644), through fsx.WriteFile.
-func writeFileAtomic(path string, b []byte) error {
-	if err := fsx.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("kernel: %w", err)
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func (c *Cache) Put(req Request, resp *Response) error {
 	if err != nil {
 		return fmt.Errorf("llm cache: %w", err)
 	}
-	return WriteFileAtomic(c.path(key), b)
+	return fsx.WriteFileAll(c.path(key), b, 0o644)
 }
 
 // Len counts the entries in the cache (for reports and tests).
@@ -119,17 +119,6 @@ func (c *Cache) Len() (int, error) {
 		return nil
 	})
 	return n, err
-}
-
-// WriteFileAtomic writes b to path through a temporary file in the same
-// folder that is synced and renamed into place (mode 0644), creating the
-// folder when needed: a crash leaves either the old file or the new one,
-// never a mix. It is a thin wrapper over fsx.WriteFile, kept for callers.
-func WriteFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return fsx.WriteFile(path, b, 0o644)
 }
 
 // stripAudio returns req with every input_audio part's data replaced by

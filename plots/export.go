@@ -218,7 +218,10 @@ func Save(path string, f Figure, size Size) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return writeAtomic(path, b)
+	if err := fsx.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
 }
 
 // SaveAll renders f as dir/name.FORMAT for each format (PNG and SVG when
@@ -240,19 +243,10 @@ func SaveAll(dir, name string, f Figure, size Size, formats ...Format) ([]string
 		if err != nil {
 			return paths, fmt.Errorf("%s: %w", p, err)
 		}
-		if err := writeAtomic(p, b); err != nil {
-			return paths, err
+		if err := fsx.WriteFile(p, b, 0o644); err != nil {
+			return paths, fmt.Errorf("plots: %w", err)
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
-}
-
-// writeAtomic writes b to a temporary file beside path and renames it
-// (mode 0644), through fsx.WriteFile.
-func writeAtomic(path string, b []byte) error {
-	if err := fsx.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("plots: %w", err)
-	}
-	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/plots"
 )
 
@@ -148,8 +149,8 @@ func (w *Writer) WriteHTML(p Page) (string, error) {
 	}
 	b.WriteString("</body>\n</html>\n")
 	path := filepath.Join(w.Dir, HTMLFile)
-	if err := writeAtomic(path, []byte(b.String())); err != nil {
-		return "", err
+	if err := fsx.WriteFileAll(path, []byte(b.String()), 0o644); err != nil {
+		return "", fmt.Errorf("report: %w", err)
 	}
 	w.written = append(w.written, HTMLFile)
 	w.logf("HTML report: %s", path)

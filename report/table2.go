@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/roleprint/roleprint/data/pairs"
@@ -136,50 +135,6 @@ func findRow(rows []table2.Row, enc string, e pairs.Exposure, l pairs.Level) (ta
 	return table2.Row{}, false
 }
 
-// ROCFigure draws the ROC curves of one test set in one round: a curve per
-// encoder from the pair scores the run kept (EncoderRound.TestScores).
-func ROCFigure(res *table2.Result, round int, k pairs.TestKey) (*plots.ROC, error) {
-	return rocFigure(res, round, k, nil)
-}
-
-// rocFigure is ROCFigure for the encoders in rows (nil: all), in that order.
-func rocFigure(res *table2.Result, round int, k pairs.TestKey, rows []string) (*plots.ROC, error) {
-	if rows == nil {
-		rows = encoderOrder(res.Rows)
-		for _, er := range res.PerRound {
-			if !slices.Contains(rows, er.Encoder) {
-				rows = append(rows, er.Encoder)
-			}
-		}
-	}
-	var curves []plots.Curve
-	for _, enc := range rows {
-		for _, er := range res.PerRound {
-			if er.Round != round || er.Encoder != enc {
-				continue
-			}
-			s, l, ok := er.TestScores(k)
-			if !ok {
-				continue
-			}
-			curves = append(curves, plots.Curve{Name: er.Encoder, Data: plots.LabelledScores{Scores: s, Positive: l}})
-		}
-	}
-	if len(curves) == 0 {
-		return nil, fmt.Errorf("report: round %d has no pair scores for %s (a resumed JSON report keeps none)", round, k)
-	}
-	r, err := plots.NewROC(curves...)
-	if err != nil {
-		return nil, err
-	}
-	r.AUCScale, r.AUCDigits = paperfig.Percent, 2
-	r.Title = paperfig.ExposureName(string(k.Exposure)) + ", " + paperfig.LevelName(string(k.Level))
-	if len(curves) > 4 {
-		r.Legend = plots.LegendBelow
-	}
-	return r, nil
-}
-
 // WriteTable2 writes the figures and tables of a reproduce run with w:
 // ROC curves per exposure × level (round 1's pair scores; one figure per
 // level, a panel per exposure), Table 2 bars with ± std error bars (one
@@ -237,9 +192,15 @@ func WriteTable2(w *Writer, res *table2.Result, paper bool) error {
 			func() (plots.Figure, error) {
 				var panels []plots.Figure
 				for _, e := range pairs.Exposures {
-					r, err := rocFigure(res, round, pairs.TestKey{Exposure: e, Level: l}, rows)
+					r, err := paperfig.RunROC(res, pairs.TestKey{Exposure: e, Level: l}, round, rows...)
 					if err != nil {
-						return nil, err
+						return nil, fmt.Errorf("report: %w; a run resumed from a JSON report keeps none", err)
+					}
+					// A panel names its exposure; the figure's caption gives
+					// the level and round.
+					r.Title = paperfig.ExposureName(string(e)) + ", " + paperfig.LevelName(string(l))
+					if r.Len() > 4 {
+						r.Legend = plots.LegendBelow
 					}
 					r.Style = st
 					panels = append(panels, r)

@@ -178,8 +178,8 @@ func (w *Writer) Table(t *Table) error {
 		if strings.HasSuffix(f, ".md") {
 			body = t.Markdown()
 		}
-		if err := writeAtomic(filepath.Join(w.Dir, f), []byte(body)); err != nil {
-			return err
+		if err := fsx.WriteFileAll(filepath.Join(w.Dir, f), []byte(body), 0o644); err != nil {
+			return fmt.Errorf("report: %w", err)
 		}
 	}
 	w.tables = append(w.tables, t)
@@ -210,8 +210,8 @@ func (w *Writer) WriteLaTeX(path string) error {
 		b.WriteString(t.LaTeX())
 		b.WriteString("\n")
 	}
-	if err := writeAtomic(path, []byte(b.String())); err != nil {
-		return err
+	if err := fsx.WriteFileAll(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	w.logf("LaTeX tables: %s", path)
 	return nil
@@ -221,16 +221,4 @@ func (w *Writer) logf(format string, args ...any) {
 	if w.Logf != nil {
 		w.Logf("report: "+format, args...)
 	}
-}
-
-// writeAtomic creates path's folder, then writes b to a temporary file
-// beside path and renames it (mode 0644), through fsx.WriteFile.
-func writeAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := fsx.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
 }

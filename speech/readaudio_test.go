@@ -4,38 +4,19 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/roleprint/roleprint/internal/fsx"
+	"github.com/roleprint/roleprint/internal/fsx/fsxtest"
 )
 
 // TestAudioReadersRefuseDevicesAndFIFOs gives every audio reader an
 // endless device and a FIFO with no writer: each returns an error naming
 // the path at once, instead of reading without bound or blocking.
 func TestAudioReadersRefuseDevicesAndFIFOs(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "clip.wav")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	readers := map[string]func(string) error{
+	fsxtest.RefusesNonRegular(t, "clip.wav", map[string]func(string) error{
 		"ReadWAV": func(p string) error { _, err := ReadWAV(p); return err },
-	}
-	for name, read := range readers {
-		for _, p := range []string{"/dev/zero", fifo} {
-			done := make(chan error, 1)
-			go func() { done <- read(p) }()
-			select {
-			case err := <-done:
-				if !errors.Is(err, fsx.ErrNotRegular) || !strings.Contains(err.Error(), p) {
-					t.Errorf("%s(%s): %v, want an error naming it as not a regular file", name, p, err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatalf("%s(%s): still reading after 5 s", name, p)
-			}
-		}
-	}
+	})
 }
 
 // TestAudioSizeLimit checks that a file over the limit is an error naming

@@ -149,7 +149,7 @@ func runPairs(ctx context.Context, e *env, args []string) error {
 		return usagef("%v", err)
 	}
 
-	utts, inputs, err := readPairInputs(ctx, e, fs.Args())
+	utts, inputs, err := readCorpusInputs(ctx, e, "pairs", fs.Args())
 	if err != nil {
 		return err
 	}
@@ -223,18 +223,20 @@ func orNone(l []string) string {
 	return strings.Join(l, ", ")
 }
 
-// readPairInputs reads the corpus files, or the embedded default corpus
-// when none is given.
-func readPairInputs(ctx context.Context, e *env, paths []string) ([]data.Utterance, []string, error) {
+// readCorpusInputs reads the corpus files of `roleprint pairs` and
+// `roleprint train`, or the embedded default corpus when none is given,
+// and returns the utterances and the inputs' names for the JSON output;
+// command prefixes its progress and log lines.
+func readCorpusInputs(ctx context.Context, e *env, command string, paths []string) ([]data.Utterance, []string, error) {
 	if len(paths) == 0 {
-		utts, err := defaultPairCorpus()
+		utts, err := corpus.Default()
 		if err != nil {
 			return nil, nil, err
 		}
-		e.Logf("pairs: no corpus files given, using the embedded default corpus (%d utterances)", len(utts))
+		e.Logf("%s: no corpus files given, using the embedded default corpus (%d utterances)", command, len(utts))
 		return utts, []string{defaultCorpusName}, nil
 	}
-	report, finish := e.progress("pairs: read")
+	report, finish := e.progress(command + ": read")
 	defer finish()
 	var utts []data.Utterance
 	for i, p := range paths {
@@ -255,6 +257,3 @@ func readPairInputs(ctx context.Context, e *env, paths []string) ([]data.Utteran
 
 // defaultCorpusName names the embedded corpus in the JSON inputs list.
 const defaultCorpusName = "embedded:" + corpus.DefaultName
-
-// defaultPairCorpus returns the embedded default corpus (Shakespeare).
-func defaultPairCorpus() ([]data.Utterance, error) { return corpus.Default() }

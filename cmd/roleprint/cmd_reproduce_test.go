@@ -115,13 +115,7 @@ func TestReproduceFilesTable(t *testing.T) {
 		Inputs    []map[string]any `json:"inputs"`
 		Pairs     map[string]any   `json:"pairs"`
 	}
-	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	b := readManifest(t, out, &m)
 	if m.GoVersion == "" || len(m.Seeds) != 2 || len(m.Inputs) != 1 || m.Inputs[0]["sha256"] == "" || m.Pairs["unseen_per_dataset"] != 3.0 {
 		t.Errorf("manifest: %s", b)
 	}
@@ -328,13 +322,7 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 		} `json:"config"`
 		Skipped []table2.SkippedEncoder `json:"skipped"`
 	}
-	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	readManifest(t, out, &m)
 	if m.Backend != "xla:cpu" || len(m.Config.Selection.Rows) != 6 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
 		t.Errorf("manifest: backend %q selection %+v skipped %+v", m.Backend, m.Config.Selection, m.Skipped)
 	}

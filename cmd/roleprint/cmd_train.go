@@ -14,8 +14,6 @@ import (
 
 	"github.com/roleprint/roleprint/internal/fsx"
 
-	"github.com/roleprint/roleprint/data"
-	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
@@ -321,27 +319,9 @@ func trainLoadPairs(ctx context.Context, e *env, paths []string, seed int64) (*p
 			return c, paths, err
 		}
 	}
-	var utts []data.Utterance
-	inputs := paths
-	if len(paths) == 0 {
-		var err error
-		if utts, err = corpus.Default(); err != nil {
-			return nil, nil, err
-		}
-		inputs = []string{"embedded:" + corpus.DefaultName}
-		e.Logf("train: no input given, using the embedded default corpus (%d utterances)", len(utts))
-	}
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		err := data.ScanUtterances(p, func(batch []data.Utterance) error {
-			utts = append(utts, batch...)
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
-		}
+	utts, inputs, err := readCorpusInputs(ctx, e, "train", paths)
+	if err != nil {
+		return nil, nil, err
 	}
 	cfg := pairs.DefaultPairConfig()
 	cfg.Seed = seed
@@ -352,16 +332,14 @@ func trainLoadPairs(ctx context.Context, e *env, paths []string, seed int64) (*p
 	return c, inputs, nil
 }
 
-// trainWriteJSON writes v as indented JSON to path atomically.
+// trainWriteJSON writes v as indented JSON to path atomically, creating
+// its folder.
 func trainWriteJSON(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return fsx.WriteFile(path, append(b, '\n'), 0o644)
+	return fsx.WriteFileAll(path, append(b, '\n'), 0o644)
 }
 
 func trainSortedKeys[V any](m map[string]V) []string {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/verifier"
 )
@@ -26,22 +25,13 @@ type verifyOutput struct {
 	B           string `json:"b"`
 	UtterancesA int    `json:"utterances_a"`
 	UtterancesB int    `json:"utterances_b"`
-	// Score is the verifier's score; Cosine repeats it only where it is a
-	// cosine (absent for an s-norm bundle, whose score is unbounded).
-	Score       float64  `json:"score"`
-	Cosine      *float64 `json:"cosine,omitempty"`
-	Probability float64  `json:"probability"`
-	// Threshold is stated on the probability (same = probability ≥
-	// threshold); ScoreThreshold is the score where it is reached.
-	Threshold      float64     `json:"threshold"`
-	ScoreThreshold stats.Float `json:"score_threshold"`
-	Same           bool        `json:"same"`
-	// InDomain is null when the bundle records no domain.
-	InDomain      *bool                 `json:"in_domain"`
-	DomainA       *verifier.DomainCheck `json:"domain_a,omitempty"`
-	DomainB       *verifier.DomainCheck `json:"domain_b,omitempty"`
-	Corpora       []string              `json:"corpora"`
-	Demonstration string                `json:"demonstration,omitempty"`
+	// Result's keys follow in its order: score, cosine (absent for an
+	// s-norm bundle), probability, threshold, score_threshold, same,
+	// in_domain (null when the bundle records no domain), domain_a,
+	// domain_b.
+	verifier.Result
+	Corpora       []string `json:"corpora"`
+	Demonstration string   `json:"demonstration,omitempty"`
 }
 
 // runVerify loads the bundle of --verifier and scores the two utterance
@@ -84,8 +74,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	out := verifyOutput{Verifier: *dir, Name: v.Spec.Name, A: fs.Arg(0), B: fs.Arg(1), UtterancesA: len(a), UtterancesB: len(b),
-		Score: r.Score, Cosine: r.Cosine, Probability: r.Probability, Threshold: r.Threshold, ScoreThreshold: r.ScoreThreshold,
-		Same: r.Same, InDomain: r.InDomain, DomainA: r.A, DomainB: r.B, Corpora: []string{}, Demonstration: v.Spec.Demonstration}
+		Result: r, Corpora: []string{}, Demonstration: v.Spec.Demonstration}
 	if v.Domain != nil {
 		out.Corpora = v.Domain.CorpusNames()
 	}

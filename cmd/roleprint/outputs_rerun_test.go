@@ -156,17 +156,11 @@ func TestRerunRemovesStaleOutputs(t *testing.T) {
 			t.Errorf("rerun: %s: %v", f, err)
 		}
 	}
-	var m struct {
-		Outputs []string `json:"outputs"`
-	}
-	b, _ := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	outputs := manifestOutputs(t, out)
 	entries, _ := os.ReadDir(filepath.Join(out, "figures"))
 	for _, e := range entries {
-		if !strings.Contains(strings.Join(m.Outputs, ","), "figures/"+e.Name()) {
-			t.Errorf("figures/%s is not in the manifest's outputs %v", e.Name(), m.Outputs)
+		if !strings.Contains(strings.Join(outputs, ","), "figures/"+e.Name()) {
+			t.Errorf("figures/%s is not in the manifest's outputs %v", e.Name(), outputs)
 		}
 	}
 }
@@ -186,17 +180,7 @@ func TestReproduceRerunRemovesStaleFigures(t *testing.T) {
 	if code, _, stderr := reproRun(append(args, "--figures", "png")...); code != 0 {
 		t.Fatalf("rerun: exit %d: %s", code, stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Outputs []string `json:"outputs"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	listed := strings.Join(m.Outputs, ",")
+	listed := strings.Join(manifestOutputs(t, out), ",")
 	entries, _ := os.ReadDir(filepath.Join(out, "figures"))
 	var pngs int
 	for _, e := range entries {

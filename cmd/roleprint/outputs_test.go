@@ -27,22 +27,13 @@ func TestReproduceWritesFiguresTablesAndPage(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Outputs []string `json:"outputs"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	outputs := manifestOutputs(t, out)
 	for _, f := range []string{"figures/roc-base.svg", "table2.tex", "report.html", "table2.md"} {
-		if !slices.Contains(m.Outputs, f) {
-			t.Errorf("manifest outputs %v lack %s", m.Outputs, f)
+		if !slices.Contains(outputs, f) {
+			t.Errorf("manifest outputs %v lack %s", outputs, f)
 		}
 	}
-	if n := strings.Count(strings.Join(m.Outputs, ","), "table2.md"); n != 1 {
+	if n := strings.Count(strings.Join(outputs, ","), "table2.md"); n != 1 {
 		t.Errorf("table2.md listed %d times", n)
 	}
 	all, err := os.ReadFile(tex)
@@ -156,4 +147,28 @@ func TestJudgeWritesTable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "figures", "speechrole-judge.png")); err != nil {
 		t.Error(err)
 	}
+}
+
+// readManifest decodes dir/manifest.json into v and returns its bytes (for
+// failure messages); a missing or malformed manifest fails t.
+func readManifest(t *testing.T, dir string, v any) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", filepath.Join(dir, "manifest.json"), err)
+	}
+	return b
+}
+
+// manifestOutputs returns the outputs dir/manifest.json lists.
+func manifestOutputs(t *testing.T, dir string) []string {
+	t.Helper()
+	var m struct {
+		Outputs []string `json:"outputs"`
+	}
+	readManifest(t, dir, &m)
+	return m.Outputs
 }

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/roleprint/roleprint/internal/fsx/fsxtest"
 )
 
 // TestEveryLeadingBOMStripped checks files saved twice by an editor that
@@ -68,24 +68,11 @@ func TestEveryLeadingBOMStripped(t *testing.T) {
 // not a regular file: an endless device and a FIFO with no writer (which
 // blocks a plain open). Each is an *InputError naming it, at once.
 func TestReadingLayerRefusesDevicesAndFIFOs(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "pipe.txt")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"/dev/zero", fifo} {
-		done := make(chan error, 1)
-		go func() {
-			_, err := ReadTextFile(p, "")
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			var ie *InputError
-			if !errors.As(err, &ie) || ie.File != p || !strings.Contains(err.Error(), "expected a regular file") {
-				t.Errorf("%s: %v, want an *InputError naming it", p, err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: still reading after 5 s", p)
+	for _, p := range []string{"/dev/zero", fsxtest.FIFO(t, "pipe.txt")} {
+		err := fsxtest.Within(t, p, func() error { _, err := ReadTextFile(p, ""); return err })
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.File != p || !strings.Contains(err.Error(), "expected a regular file") {
+			t.Errorf("%s: %v, want an *InputError naming it", p, err)
 		}
 		if _, err := Detect([]string{p}); err == nil {
 			t.Errorf("Detect(%s) succeeded", p)

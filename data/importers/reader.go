@@ -263,7 +263,6 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 	if err != nil {
 		return csvError(path, err, expect)
 	}
-	index := map[string]int{}
 	var names []string
 	for i, h := range header {
 		if i == 0 {
@@ -272,8 +271,67 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 		if !utf8.ValidString(h) {
 			return Errorf(Pos{File: path, Line: 1}, "%s", badUTF8("header"))
 		}
-		h = strings.TrimSpace(h)
-		names = append(names, h)
+		names = append(names, strings.TrimSpace(h))
+	}
+	index, err := columnIndex(path, names, required, expect)
+	if err != nil {
+		return err
+	}
+	row := 0
+	for {
+		rec, err := readRecord(cr, path, expect)
+		if rec == nil || err != nil {
+			return err
+		}
+		row++
+		line, _ := cr.FieldPos(0)
+		if row%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := checkFieldsUTF8(cr, path, row, names, rec); err != nil {
+			return err
+		}
+		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, fields: rec, index: index}); err != nil {
+			return err
+		}
+	}
+}
+
+// readRecord reads the table's next record: nil at its end, an
+// *InputError naming the line for malformed quoting.
+func readRecord(cr *csv.Reader, path, expect string) ([]string, error) {
+	rec, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, csvError(path, err, expect)
+	}
+	return rec, nil
+}
+
+// checkFieldsUTF8 checks that every field of rec (data row row, read by
+// cr) is valid UTF-8; the first that is not is an *InputError naming its
+// line and column.
+func checkFieldsUTF8(cr *csv.Reader, path string, row int, names, rec []string) error {
+	for i, f := range rec {
+		if !utf8.ValidString(f) {
+			l, _ := cr.FieldPos(i)
+			return Errorf(Pos{File: path, Line: l}, "row %d, column %q: %s", row, names[i], badUTF8("field"))
+		}
+	}
+	return nil
+}
+
+// columnIndex maps each lower-cased header name to its first column and
+// checks that every required column is present (case-insensitive); a
+// missing one is an *InputError on the header line listing the header and
+// expect.
+func columnIndex(path string, names, required []string, expect string) (map[string]int, error) {
+	index := map[string]int{}
+	for i, h := range names {
 		if _, dup := index[strings.ToLower(h)]; !dup {
 			index[strings.ToLower(h)] = i
 		}
@@ -285,36 +343,10 @@ func scanCSV(ctx context.Context, path, enc string, comma rune, required []strin
 		}
 	}
 	if len(missing) > 0 {
-		return Errorf(Pos{File: path, Line: 1}, "missing column(s) %s in header [%s]; expected %s",
+		return nil, Errorf(Pos{File: path, Line: 1}, "missing column(s) %s in header [%s]; expected %s",
 			strings.Join(missing, ", "), strings.Join(names, ", "), expect)
 	}
-	row := 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return csvError(path, err, expect)
-		}
-		row++
-		line, _ := cr.FieldPos(0)
-		if row%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		for i, f := range rec {
-			if !utf8.ValidString(f) {
-				l, _ := cr.FieldPos(i)
-				return Errorf(Pos{File: path, Line: l}, "row %d, column %q: %s", row, names[i], badUTF8("field"))
-			}
-		}
-		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, fields: rec, index: index}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return index, nil
 }
 
 // csvError turns an encoding/csv parse error into an *InputError.

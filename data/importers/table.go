@@ -120,12 +120,7 @@ func sniffTable(sample string, comma rune) (tableDialect, error) {
 // when every line gives the same number of fields (two or more; the
 // header as many or one fewer) and there is at least one data row.
 func tryDialect(sample string, comma rune, backslash bool) (tableDialect, bool) {
-	if backslash {
-		sample = strings.ReplaceAll(sample, `\"`, `""`)
-	}
-	cr := csv.NewReader(strings.NewReader(sample))
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(sample, comma, backslash)
 	header, err := cr.Read()
 	if err != nil || len(header) == 0 {
 		return tableDialect{}, false
@@ -230,14 +225,7 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 	if logf != nil {
 		logf("%s: table %s", path, d.describe())
 	}
-	if d.BackslashQuote {
-		// Turned into RFC 4180's doubled quotes; no line changes, so the
-		// line numbers of errors stay right.
-		text = strings.ReplaceAll(text, `\"`, `""`)
-	}
-	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = d.Comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(text, d.Comma, d.BackslashQuote)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
@@ -253,30 +241,18 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 		}
 		names = append(names, strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 	}
-	index := map[string]int{}
-	for i, h := range names {
-		if _, dup := index[strings.ToLower(h)]; !dup {
-			index[strings.ToLower(h)] = i
-		}
-	}
-	var missing []string
-	for _, col := range required {
-		if _, ok := index[strings.ToLower(col)]; !ok {
-			missing = append(missing, col)
-		}
-	}
-	if len(missing) > 0 {
-		return Errorf(Pos{File: path, Line: 1}, "missing column(s) %s in header [%s]; expected %s",
-			strings.Join(missing, ", "), strings.Join(names, ", "), expect)
+	index, err := columnIndex(path, names, required, expect)
+	if err != nil {
+		return err
 	}
 	row := 0
 	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		rec, err := readRecord(cr, path, expect)
 		if err != nil {
-			return csvError(path, err, expect)
+			return err
+		}
+		if rec == nil {
+			break
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -293,11 +269,8 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 				row, len(rec), len(names), d.describe(), strings.Join(names, ", "))
 		}
 		if strict {
-			for i, f := range rec {
-				if !utf8.ValidString(f) {
-					l, _ := cr.FieldPos(i)
-					return Errorf(Pos{File: path, Line: l}, "row %d, column %q: %s", row, names[i], badUTF8("field"))
-				}
+			if err := checkFieldsUTF8(cr, path, row, names, rec); err != nil {
+				return err
 			}
 		}
 		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, fields: rec, index: index}); err != nil {
@@ -317,9 +290,7 @@ func firstBadLine(text string, comma rune) int {
 	if comma == 0 {
 		comma = ','
 	}
-	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(text, comma, false)
 	header, err := cr.Read()
 	if err != nil {
 		var pe *csv.ParseError
@@ -347,15 +318,24 @@ func firstBadLine(text string, comma rune) int {
 	}
 }
 
-// wholeTable reports whether all of text parses in dialect d, every row
-// of the width the dialect says.
-func wholeTable(text string, d tableDialect) bool {
-	if d.BackslashQuote {
+// tableReader is a csv.Reader of text with separator comma, rows of any
+// width (the callers check widths themselves). With backslash, \" quote
+// escapes are turned into RFC 4180's doubled quotes first; no line
+// changes, so the line numbers of errors stay right.
+func tableReader(text string, comma rune, backslash bool) *csv.Reader {
+	if backslash {
 		text = strings.ReplaceAll(text, `\"`, `""`)
 	}
 	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = d.Comma
+	cr.Comma = comma
 	cr.FieldsPerRecord = -1
+	return cr
+}
+
+// wholeTable reports whether all of text parses in dialect d, every row
+// of the width the dialect says.
+func wholeTable(text string, d tableDialect) bool {
+	cr := tableReader(text, d.Comma, d.BackslashQuote)
 	cr.ReuseRecord = true
 	if _, err := cr.Read(); err != nil {
 		return false
@@ -431,15 +411,10 @@ func guessLineColumns(head string) (lineColumns, bool) {
 		return lineColumns{}, false
 	}
 	sample := head
-	if d.BackslashQuote {
-		sample = strings.ReplaceAll(sample, `\"`, `""`)
-	}
 	if i := strings.LastIndexByte(sample, '\n'); i >= 0 && i < len(sample)-1 {
 		sample = sample[:i+1]
 	}
-	cr := csv.NewReader(strings.NewReader(sample))
-	cr.Comma = d.Comma
-	cr.FieldsPerRecord = -1
+	cr := tableReader(sample, d.Comma, d.BackslashQuote)
 	header, err := cr.Read()
 	if err != nil {
 		return lineColumns{}, false

@@ -116,14 +116,7 @@ func BuildEvalPairs(utts []data.Utterance, cfg PairConfig, seeds []int64) (*Eval
 	for _, seed := range seeds {
 		round := EvalRound{Seed: seed}
 		add := func(corpus string, lvl Level, r *splitRun) {
-			for _, l := range r.label {
-				if l == 1 {
-					r.info.Positives++
-				} else {
-					r.info.Negatives++
-				}
-			}
-			r.info.Pairs = r.len()
+			r.tally()
 			name := corpus + "-" + string(lvl)
 			if r.len() == 0 {
 				if !noted[name] {

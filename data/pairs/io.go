@@ -159,7 +159,7 @@ func WritePairDir(dir string, c *PairCorpus) error {
 			return fmt.Errorf("write pairs %s: %w", dir, err)
 		}
 	}
-	return writeFileAtomic(filepath.Join(dir, PairManifestFile), append(js, '\n'))
+	return fsx.WriteFile(filepath.Join(dir, PairManifestFile), append(js, '\n'), 0o600)
 }
 
 // syncSplit makes the manifest's split counts match the written file, so a
@@ -199,12 +199,6 @@ func checkPair(p Pair, known func(string) bool) error {
 		return fmt.Errorf("pair %s: level %q, want empty or one of %v", p.ID, p.Level, Levels)
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it, through fsx.WriteFile (mode 0600, as before).
-func writeFileAtomic(path string, data []byte) error {
-	return fsx.WriteFile(path, data, 0o600)
 }
 
 // ReadPairManifest reads a pair directory's manifest.json.

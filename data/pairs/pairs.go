@@ -120,14 +120,7 @@ func BuildPairs(utts []data.Utterance, cfg PairConfig) (*PairCorpus, error) {
 	info := b.info()
 	var errs []error
 	for _, r := range runs {
-		for _, l := range r.label {
-			if l == 1 {
-				r.info.Positives++
-			} else {
-				r.info.Negatives++
-			}
-		}
-		r.info.Pairs = r.len()
+		r.tally()
 		info.Splits = append(info.Splits, r.info)
 		if r.info.BaseAnySource {
 			info.Notes = append(info.Notes, fmt.Sprintf("%s: its sets come from one source, so its Base negatives are of the same source (base_negatives %q needs two)",

@@ -92,6 +92,19 @@ func (r *splitRun) add(a, b int32, label int8, lvl Level) {
 
 func (r *splitRun) len() int { return len(r.a) }
 
+// tally sets the run's counts of pairs, positives and negatives in its
+// SplitInfo from the pairs it drew.
+func (r *splitRun) tally() {
+	r.info.Pairs, r.info.Positives, r.info.Negatives = r.len(), 0, 0
+	for _, l := range r.label {
+		if l == 1 {
+			r.info.Positives++
+		} else {
+			r.info.Negatives++
+		}
+	}
+}
+
 // sets returns the distinct sets of the run's pairs, in set order.
 func (r *splitRun) sets() []int32 {
 	var out []int32

@@ -172,3 +172,29 @@ func TestPendingCommitAndAbort(t *testing.T) {
 		t.Errorf("Create in a missing folder: %v, want an error naming the path", err)
 	}
 }
+
+// WriteFileAll creates the missing folder and leaves a readable 0644 file with the new content (not
+// CreateTemp's 0600) and no temporary file beside it.
+func TestWriteFileAllModeAndContent(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "out.json")
+	for _, body := range []string{"first\n", "second\n"} {
+		if err := WriteFileAll(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != body {
+			t.Fatalf("content %q, %v; want %q", b, err, body)
+		}
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v, want 0644", st.Mode().Perm())
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
+		t.Fatalf("folder holds %d entries, want just out.json", len(ents))
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/roleprint/roleprint/llm"
@@ -184,6 +185,17 @@ func (s *Server) Config(model, cacheDir string) llm.Config {
 	c.MaxBackoff = 5 * time.Millisecond
 	c.MaxRetryAfter = 50 * time.Millisecond
 	c.Timeout = 2 * time.Second
+	return c
+}
+
+// Client returns an llm.Client of Config(model, "") (no cache), failing t
+// when it cannot be made.
+func (s *Server) Client(t testing.TB, model string) *llm.Client {
+	t.Helper()
+	c, err := llm.New(s.Config(model, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return c
 }
 

@@ -11,8 +11,6 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/roleprint/roleprint/llm"
-
 	"github.com/roleprint/roleprint/internal/fsx"
 )
 
@@ -83,7 +81,7 @@ func (s *store) do(stage, name, key string, out any, compute func() error) error
 	if err != nil {
 		return err
 	}
-	if err := llm.WriteFileAtomic(p, b); err != nil {
+	if err := fsx.WriteFileAll(p, b, 0o644); err != nil {
 		return err
 	}
 	s.count(s.computed, stage)
@@ -102,5 +100,5 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return llm.WriteFileAtomic(path, append(b, '\n'))
+	return fsx.WriteFileAll(path, append(b, '\n'), 0o644)
 }

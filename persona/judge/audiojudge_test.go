@@ -43,10 +43,7 @@ func repeat(v, n int) []any {
 func TestAudioJudgeSendsAudioForSpeechDimensionsOnly(t *testing.T) {
 	s := llmtest.New(pairAnswer)
 	defer s.Close()
-	client, err := llm.New(s.Config("audio-model", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := s.Client(t, "audio-model")
 	dir := t.TempDir()
 	clip := map[string][]byte{"cand.wav": []byte("RIFF-candidate-bytes"), "ref.wav": []byte("RIFF-reference-bytes")}
 	for n, b := range clip {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/llm/llmtest"
 	"github.com/roleprint/roleprint/persona/judge"
 )
@@ -18,10 +17,7 @@ import (
 func TestJudgePromptsFromFolder(t *testing.T) {
 	s := llmtest.New(pairAnswer)
 	defer s.Close()
-	client, err := llm.New(s.Config("m", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := s.Client(t, "m")
 	dir := t.TempDir()
 	custom := "CUSTOM judge of {{.Role}}, {{.Scale.Lo}} to {{.Scale.Hi}}:\n{{.Dimensions}}A: {{.A}}\nB: {{.B}}\n"
 	if err := os.WriteFile(filepath.Join(dir, judge.PromptPair), []byte(custom), 0o644); err != nil {
@@ -70,10 +66,7 @@ func TestJudgePromptsFromFolder(t *testing.T) {
 func TestPairSwapSharedByTextAndAudioJudges(t *testing.T) {
 	s := llmtest.New(pairAnswer)
 	defer s.Close()
-	client, err := llm.New(s.Config("m", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := s.Client(t, "m")
 	dir := t.TempDir()
 	for _, n := range []string{"c.wav", "r.wav"} {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("RIFF-"+n), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/llm"
 )
 
@@ -82,7 +83,7 @@ func WriteManifest(path string, m Manifest) error {
 	if err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
-	return llm.WriteFileAtomic(path, append(b, '\n'))
+	return fsx.WriteFileAll(path, append(b, '\n'), 0o644)
 }
 
 // SidePath returns OUT's companion file: out with its extension replaced

@@ -109,10 +109,7 @@ func TestSelfPlayEndsAndViews(t *testing.T) {
 		return fmt.Sprintf("line %d", n)
 	})
 	defer s.Close()
-	client, err := llm.New(s.Config("m", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := s.Client(t, "m")
 	roles := []selfplay.Role{{Name: "Ann", Prompt: "You are Ann."}, {Name: "Bob", Prompt: "You are Bob."}}
 	j, err := selfplay.OpenJournal(filepath.Join(t.TempDir(), "j.jsonl"))
 	if err != nil {
@@ -159,10 +156,7 @@ func TestSelfPlayEndsAndViews(t *testing.T) {
 func TestInterviewAndTornJournal(t *testing.T) {
 	s := llmtest.New(func(req llm.Request) string { return "As myself: " + req.Messages[1].Content })
 	defer s.Close()
-	client, err := llm.New(s.Config("m", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := s.Client(t, "m")
 	path := filepath.Join(t.TempDir(), "j.jsonl")
 	j, err := selfplay.OpenJournal(path)
 	if err != nil {
@@ -262,10 +256,7 @@ func TestJournalRefusesForeignFiles(t *testing.T) {
 func TestSelfPlayThreeRoles(t *testing.T) {
 	s := llmtest.New(func(req llm.Request) string { return fmt.Sprintf("turn %d", len(req.Messages)) })
 	defer s.Close()
-	client, err := llm.New(s.Config("m", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := s.Client(t, "m")
 	roles := []selfplay.Role{{Name: "Ann", Prompt: "You are Ann."}, {Name: "Bob", Prompt: "You are Bob."}, {Name: "Cy", Prompt: "You are Cy."}}
 	j, _ := selfplay.OpenJournal(filepath.Join(t.TempDir(), "j.jsonl"))
 	defer j.Close()

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/roleprint/roleprint/internal/fsx"
+	"github.com/roleprint/roleprint/internal/fsx/fsxtest"
 	"github.com/roleprint/roleprint/speech"
 )
 
@@ -18,12 +16,8 @@ import (
 // an endless device and a FIFO with no writer: each returns an error
 // naming the path at once, instead of reading without bound or blocking.
 func TestAudioReadersRefuseDevicesAndFIFOs(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "clip.wav")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	readers := map[string]func(string) error{
+	fsxtest.RefusesNonRegular(t, "clip.wav", map[string]func(string) error{
 		"Decode": func(p string) error { _, err := Decode(ctx, p, DecodeOptions{CacheDir: "off"}); return err },
 		"ConvertWAV": func(p string) error {
 			_, cleanup, err := ConvertWAV(ctx, p, DecodeOptions{CacheDir: "off"})
@@ -36,21 +30,7 @@ func TestAudioReadersRefuseDevicesAndFIFOs(t *testing.T) {
 			_, err := AnalyzeAny(ctx, p, "", speech.DefaultConfig(), DecodeOptions{CacheDir: "off"})
 			return err
 		},
-	}
-	for name, read := range readers {
-		for _, p := range []string{"/dev/zero", fifo} {
-			done := make(chan error, 1)
-			go func() { done <- read(p) }()
-			select {
-			case err := <-done:
-				if !errors.Is(err, fsx.ErrNotRegular) || !strings.Contains(err.Error(), p) {
-					t.Errorf("%s(%s): %v, want an error naming it as not a regular file", name, p, err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatalf("%s(%s): still reading after 5 s", name, p)
-			}
-		}
-	}
+	})
 }
 
 // TestDecodeSizeLimit checks that Decode refuses a file over its limit.

@@ -31,6 +31,7 @@ import (
 	"github.com/gomlx/onnx-gomlx/onnx/parser"
 
 	"github.com/roleprint/roleprint/data/hub"
+	"github.com/roleprint/roleprint/internal/panics"
 	"github.com/roleprint/roleprint/speech"
 )
 
@@ -92,7 +93,7 @@ func Load(name, path string, cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("speaker model %s: %w", name, err)
 	}
 	m := &Model{name: name, cfg: cfg}
-	err = catch(func() error {
+	err = panics.Catch(func() error {
 		var e error
 		m.om, e = parser.Parse(raw)
 		return e
@@ -115,7 +116,7 @@ func Load(name, path string, cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("speaker model %s: %w", name, err)
 	}
 	m.store = model.NewStore()
-	if err := catch(func() error { return m.om.VariablesToScope(m.store.Scope("onnx")) }); err != nil {
+	if err := panics.Catch(func() error { return m.om.VariablesToScope(m.store.Scope("onnx")) }); err != nil {
 		return nil, fmt.Errorf("speaker model %s: %w", name, err)
 	}
 	return m, nil
@@ -232,7 +233,7 @@ func (m *Model) Embed(s *speech.Sound) ([]float64, error) {
 	}
 	if m.exec == nil {
 		m.lengths = map[int]bool{}
-		err := catch(func() error {
+		err := panics.Catch(func() error {
 			var e error
 			m.exec, e = model.NewExec(m.backend, m.store, func(scope *model.Scope, x *Node) *Node {
 				out := m.om.CallGraph(m.store.Scope("onnx"), x.Graph(), map[string]*Node{m.input: x}, m.output)[0]
@@ -246,7 +247,7 @@ func (m *Model) Embed(s *speech.Sound) ([]float64, error) {
 	}
 	m.lengths[t] = true
 	var out []*tensors.Tensor
-	err = catch(func() error {
+	err = panics.Catch(func() error {
 		var e error
 		out, e = m.exec.Exec(tensors.FromFlatDataAndDimensions(flat, 1, t, bins))
 		return e
@@ -278,18 +279,4 @@ func (m *Model) Close() {
 		m.exec = nil
 	}
 	m.store.Finalize()
-}
-
-// catch turns a panic of GoMLX or onnx-gomlx into an error.
-func catch(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(error); ok {
-				err = e
-			} else {
-				err = fmt.Errorf("%v", r)
-			}
-		}
-	}()
-	return f()
 }

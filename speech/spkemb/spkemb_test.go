@@ -39,14 +39,22 @@ func publish(t *testing.T, id string) *hubtest.Hub {
 	return h
 }
 
-func TestEmbeddingMatchesPyTorch(t *testing.T) {
-	h := publish(t, "test/tiny-speaker")
-	h.Close()
+// tinyModel publishes the tiny test speaker model on a local hub, loads
+// it from there (the hub closed, so from the cache) and closes it when t
+// ends.
+func tinyModel(t *testing.T) *Model {
+	t.Helper()
+	publish(t, "test/tiny-speaker").Close()
 	m, err := FromHub("test/tiny-speaker", DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	t.Cleanup(m.Close)
+	return m
+}
+
+func TestEmbeddingMatchesPyTorch(t *testing.T) {
+	m := tinyModel(t)
 	var ref struct {
 		Embeddings []struct {
 			WAV       string    `json:"wav"`
@@ -94,13 +102,7 @@ func TestManyClipLengths(t *testing.T) {
 	// More distinct clip lengths than GoMLX keeps compiled graphs for:
 	// every clip is embedded, and a clip's vector does not depend on
 	// what was embedded before.
-	h := publish(t, "test/tiny-speaker")
-	h.Close()
-	m, err := FromHub("test/tiny-speaker", DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := tinyModel(t)
 	s, err := speech.ReadWAV(filepath.Join("..", "testdata", "espeak", "voice-en-f2-p70-a.wav"))
 	if err != nil {
 		t.Fatal(err)

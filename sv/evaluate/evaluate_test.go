@@ -19,7 +19,7 @@ import (
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
-	_ "github.com/roleprint/roleprint/sv/baseline" // tfidf
+	_ "github.com/roleprint/roleprint/sv/baseline" // registers tfidf, the comparison row
 	"github.com/roleprint/roleprint/sv/verifier"
 )
 

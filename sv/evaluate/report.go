@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -47,33 +48,14 @@ func (r *EvalReport) WriteFiles(dir string, m any) error {
 	if err != nil {
 		return err
 	}
-	for name, b := range map[string][]byte{EvalMarkdown: []byte(md.String()), EvalCSV: []byte(cs.String()),
-		EvalJSON: append(js, '\n'), EvalManifest: append(mj, '\n')} {
-		if err := writeAtomic(filepath.Join(dir, name), b); err != nil {
+	body := map[string][]byte{EvalMarkdown: []byte(md.String()), EvalCSV: []byte(cs.String()),
+		EvalJSON: append(js, '\n'), EvalManifest: append(mj, '\n')}
+	for _, name := range EvalFiles {
+		if err := fsx.WriteFile(filepath.Join(dir, name), body[name], 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeAtomic writes b to path through a temporary file and a rename.
-func writeAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // no-op after the rename
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // evalHeader is the CSV's header, the JSON rows' keys.

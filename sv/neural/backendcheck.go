@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/roleprint/roleprint/internal/panics"
 	"github.com/roleprint/roleprint/sv/backend"
 )
 
@@ -142,7 +143,7 @@ func modelOutputsAndGrads(m UtteranceModel, texts []string, backendName string) 
 	}
 	defer exec.Finalize()
 	var res []*tensors.Tensor
-	if err := catch(func() error {
+	if err := panics.Catch(func() error {
 		var e error
 		res, e = exec.Exec(tensors.FromFlatDataAndDimensions(ids, n, t), tensors.FromFlatDataAndDimensions(mask, n, t),
 			tensors.FromFlatDataAndDimensions(r, n, m.Dim()))

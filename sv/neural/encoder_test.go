@@ -38,6 +38,17 @@ func pairAUC(t *testing.T, enc sv.Encoder, c *pairs.PairCorpus, pairList []pairs
 	return stats.AUC(scores, labels)
 }
 
+// trainAUC trains enc on train and returns its pair AUC on test's
+// training pairs (other sets, same speakers' styles) before and after.
+func trainAUC(t *testing.T, enc sv.Encoder, train, test *pairs.PairCorpus) (before, after float64) {
+	t.Helper()
+	before = pairAUC(t, enc, test, test.Train)
+	if err := enc.(sv.Trainable).Train(context.Background(), train, nil); err != nil {
+		t.Fatal(err)
+	}
+	return before, pairAUC(t, enc, test, test.Train)
+}
+
 func testFineTuning(t *testing.T, name, backendName string) []float64 {
 	enc, err := sv.NewEncoder(name+sv.FineTunedSuffix, tinyOptions(backendName))
 	if err != nil {
@@ -49,15 +60,11 @@ func testFineTuning(t *testing.T, name, backendName string) []float64 {
 	}
 	train := synthCorpus(1, 8, 160)
 	test := synthCorpus(2, 8, 160) // other sets, same speakers' styles
-	before := pairAUC(t, enc, test, test.Train)
 	vecs, err := enc.Encode(context.Background(), []string{"the quantum theory", "pizza and beer"}, nil)
 	if err != nil || len(vecs) != 2 || len(vecs[0]) != enc.Dim() {
 		t.Fatalf("Encode: %v, %d vectors", err, len(vecs))
 	}
-	if err := enc.(sv.Trainable).Train(context.Background(), train, nil); err != nil {
-		t.Fatal(err)
-	}
-	after := pairAUC(t, enc, test, test.Train)
+	before, after := trainAUC(t, enc, train, test)
 	t.Logf("%s on %s: held-out AUC %.3f untrained → %.3f fine-tuned", name, backendName, before, after)
 	if !(after > before+0.05) {
 		t.Fatalf("fine-tuning did not help: AUC %.3f → %.3f", before, after)

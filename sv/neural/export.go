@@ -62,17 +62,11 @@ func (e *Encoder) ExportBundle(dir, prefix string, settings map[string]string) (
 			name = filepath.Base(t.cfg.Vocab)
 		}
 		file := prefix + "-" + name
-		if err := writeFileAtomic(filepath.Join(dir, file), vocab); err != nil {
+		if err := fsx.WriteFile(filepath.Join(dir, file), vocab, 0o600); err != nil {
 			return nil, nil, err
 		}
 		files["vocab"] = file
 		delete(out, "vocab")
 	}
 	return files, out, nil
-}
-
-// writeFileAtomic writes b to path through a temporary file and a rename,
-// through fsx.WriteFile (mode 0600, as before).
-func writeFileAtomic(path string, b []byte) error {
-	return fsx.WriteFile(path, b, 0o600)
 }

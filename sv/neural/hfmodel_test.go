@@ -108,11 +108,7 @@ func TestHFEncoderFineTunes(t *testing.T) {
 	defer enc.(sv.Closer).Close()
 	train := synthCorpus(1, 8, 96)
 	test := synthCorpus(2, 8, 96)
-	before := pairAUC(t, enc, test, test.Train)
-	if err := enc.(sv.Trainable).Train(context.Background(), train, nil); err != nil {
-		t.Fatal(err)
-	}
-	after := pairAUC(t, enc, test, test.Train)
+	before, after := trainAUC(t, enc, train, test)
 	res := enc.(*Encoder).LastTrainResult()
 	t.Logf("hf:test/tiny-bert_ft: %d steps, AUC %.3f → %.3f, loss %.4f → %.4f", len(res.Losses), before, after, res.Losses[0], res.Losses[len(res.Losses)-1])
 	if len(res.Losses) != 12 || !(stats.Mean(res.Losses[len(res.Losses)-3:]) < stats.Mean(res.Losses[:3])) || !(after > before) {

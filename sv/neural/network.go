@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/roleprint/roleprint/internal/panics"
 	"github.com/roleprint/roleprint/sv/backend"
 )
 
@@ -63,11 +64,11 @@ func NewNetwork(m UtteranceModel, head SetHead, backendName string, seed int64) 
 		return nil, err
 	}
 	n := &Network{Model: m, Head: head, BackendName: canon, Backend: b, Store: model.NewStore(), Seed: seed}
-	if err := catch(func() error { return m.Init(n.Store.Scope(ModelScope)) }); err != nil {
+	if err := panics.Catch(func() error { return m.Init(n.Store.Scope(ModelScope)) }); err != nil {
 		return nil, fmt.Errorf("%s: initialising variables: %w", m.Name(), err)
 	}
 	if hi, ok := head.(HeadInit); ok {
-		if err := catch(func() error { return hi.Init(n.Store.Scope(HeadScope), m.Dim(), seed) }); err != nil {
+		if err := panics.Catch(func() error { return hi.Init(n.Store.Scope(HeadScope), m.Dim(), seed) }); err != nil {
 			return nil, err
 		}
 	}
@@ -203,7 +204,7 @@ func (n *Network) runEmbed(ids []int32, mask []bool, rows, t int) ([]float32, er
 	e := n.embedExec
 	n.mu.Unlock()
 	var out []*tensors.Tensor
-	err := catch(func() error {
+	err := panics.Catch(func() error {
 		var err error
 		out, err = e.Exec(tensors.FromFlatDataAndDimensions(ids, rows, t), tensors.FromFlatDataAndDimensions(mask, rows, t))
 		return err
@@ -304,7 +305,7 @@ func (n *Network) runHead(utts []float32, mask []bool, rows, u, d int) ([]float3
 	e := n.headExec
 	n.mu.Unlock()
 	var out []*tensors.Tensor
-	err := catch(func() error {
+	err := panics.Catch(func() error {
 		var err error
 		out, err = e.Exec(tensors.FromFlatDataAndDimensions(utts, rows, u, d), tensors.FromFlatDataAndDimensions(mask, rows, u))
 		return err
@@ -313,19 +314,4 @@ func (n *Network) runHead(utts []float32, mask []bool, rows, u, d int) ([]float3
 		return nil, fmt.Errorf("%s head on backend %s: %w", n.Head.Name(), n.BackendName, err)
 	}
 	return tensors.CopyFlatData[float32](out[0])
-}
-
-// catch runs f, turning a panic (GoMLX reports graph-building errors,
-// including a backend's missing op, by panicking) into an error.
-func catch(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(error); ok {
-				err = e
-			} else {
-				err = fmt.Errorf("%v", r)
-			}
-		}
-	}()
-	return f()
 }

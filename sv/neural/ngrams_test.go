@@ -144,11 +144,7 @@ func TestNGramFineTuning(t *testing.T) {
 		}
 		defer enc.(sv.Closer).Close()
 		train, test := synthCorpus(1, 8, 160), synthCorpus(2, 8, 160)
-		before := pairAUC(t, enc, test, test.Train)
-		if err := enc.(sv.Trainable).Train(context.Background(), train, nil); err != nil {
-			t.Fatal(err)
-		}
-		after := pairAUC(t, enc, test, test.Train)
+		before, after := trainAUC(t, enc, train, test)
 		t.Logf("n-gram transformer on %s: held-out AUC %.3f → %.3f", backendName, before, after)
 		if !(after > before+0.05) {
 			t.Fatalf("fine-tuning did not help: AUC %.3f → %.3f", before, after)

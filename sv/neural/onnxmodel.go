@@ -18,6 +18,7 @@ import (
 	"github.com/roleprint/roleprint/sv"
 
 	"github.com/roleprint/roleprint/internal/fsx"
+	"github.com/roleprint/roleprint/internal/panics"
 )
 
 // ONNXConfig configures a pretrained encoder loaded from a local ONNX
@@ -112,7 +113,7 @@ func NewONNXModel(name string, cfg ONNXConfig) (*ONNXModel, error) {
 		return nil, fmt.Errorf("%s: %s: %w", name, cfg.Path, err)
 	}
 	var om onnx.Model
-	err = catch(func() error {
+	err = panics.Catch(func() error {
 		var e error
 		om, e = parser.Parse(raw)
 		return e
@@ -213,7 +214,7 @@ func (m *ONNXModel) Init(scope *model.Scope) error {
 	for _, w := range m.weights {
 		scope.Store().VariableWithValue(model.JoinPath(scope.Scope(), weightVar(w.name)), tensorFromFloat32(w.data, w.dims...))
 	}
-	if err := catch(func() error { return m.onnx.VariablesToScope(scope) }); err != nil {
+	if err := panics.Catch(func() error { return m.onnx.VariablesToScope(scope) }); err != nil {
 		return err
 	}
 	for v := range scope.IterVariables() {

@@ -1,7 +1,6 @@
 package neural
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -155,11 +154,7 @@ func TestONNXEncoderFineTunes(t *testing.T) {
 		}
 		train := synthCorpus(1, 8, 96)
 		test := synthCorpus(2, 8, 96)
-		before := pairAUC(t, enc, test, test.Train)
-		if err := enc.(sv.Trainable).Train(context.Background(), train, nil); err != nil {
-			t.Fatal(err)
-		}
-		after := pairAUC(t, enc, test, test.Train)
+		before, after := trainAUC(t, enc, train, test)
 		res := enc.(*Encoder).LastTrainResult()
 		t.Logf("onnx fixture on %s: AUC %.3f → %.3f, loss %.4f → %.4f", b, before, after, res.Losses[0], res.Losses[len(res.Losses)-1])
 		if !(stats.Mean(res.Losses[len(res.Losses)-4:]) < stats.Mean(res.Losses[:4])) || !(after > before) {

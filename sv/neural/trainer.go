@@ -16,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/internal/panics"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -232,7 +233,7 @@ func runStep(exec func(...any) ([]*tensors.Tensor, error), args []any) (float32,
 			_ = t.FinalizeAll()
 		}
 	}()
-	if err := catch(func() error { var e error; out, e = exec(args...); return e }); err != nil {
+	if err := panics.Catch(func() error { var e error; out, e = exec(args...); return e }); err != nil {
 		return 0, err
 	}
 	if len(out) == 0 {
@@ -580,7 +581,7 @@ func (t *trainer) evaluate(pairs []pairData) (meanLoss, auc float64, err error) 
 		bt := t.makeBatch(pairs[lo:hi], p, rng)
 		args := bt.tensors(p, k, tt)[:4]
 		var out []*tensors.Tensor
-		if err := catch(func() error { var e error; out, e = t.evalExec.Exec(args...); return e }); err != nil {
+		if err := panics.Catch(func() error { var e error; out, e = t.evalExec.Exec(args...); return e }); err != nil {
 			return 0, 0, err
 		}
 		d, _ := tensors.CopyFlatData[float32](out[0])

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/roleprint/roleprint/data"
+	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/stats"
 )
 
@@ -65,14 +66,14 @@ func (t *Result) WriteReport(dir string, m *Manifest) error {
 	if err := t.WriteMarkdown(&md); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ReportMarkdown), md.Bytes()); err != nil {
+	if err := fsx.WriteFileAll(filepath.Join(dir, ReportMarkdown), md.Bytes(), 0o644); err != nil {
 		return err
 	}
 	var cb bytes.Buffer
 	if err := t.WriteCSV(&cb); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ReportCSV), cb.Bytes()); err != nil {
+	if err := fsx.WriteFileAll(filepath.Join(dir, ReportCSV), cb.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if err := data.WriteParquet(filepath.Join(dir, ReportParquet), t.Rows); err != nil {
@@ -82,7 +83,7 @@ func (t *Result) WriteReport(dir string, m *Manifest) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", ReportJSON, err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ReportJSON), append(js, '\n')); err != nil {
+	if err := fsx.WriteFileAll(filepath.Join(dir, ReportJSON), append(js, '\n'), 0o644); err != nil {
 		return err
 	}
 	if m != nil {
@@ -90,7 +91,7 @@ func (t *Result) WriteReport(dir string, m *Manifest) error {
 		if err != nil {
 			return fmt.Errorf("encode %s: %w", ManifestFile, err)
 		}
-		if err := writeFileAtomic(filepath.Join(dir, ManifestFile), append(mj, '\n')); err != nil {
+		if err := fsx.WriteFileAll(filepath.Join(dir, ManifestFile), append(mj, '\n'), 0o644); err != nil {
 			return err
 		}
 	}

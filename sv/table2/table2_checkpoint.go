@@ -10,7 +10,6 @@ import (
 	"hash"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/roleprint/roleprint/data/pairs"
@@ -131,15 +130,5 @@ func saveCheckpoint(path, key string, er *EncoderRound) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	return writeFileAtomic(path, b)
-}
-
-// writeFileAtomic writes b to a temporary file beside path and renames it
-// into place (mode 0644, through fsx.WriteFile), so a crash never leaves
-// a half-written file at path.
-func writeFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return fsx.WriteFile(path, b, 0o644)
+	return fsx.WriteFileAll(path, b, 0o644)
 }

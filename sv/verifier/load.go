@@ -250,9 +250,10 @@ type Result struct {
 	ScoreThreshold stats.Float `json:"score_threshold"`
 	// Same is Probability ≥ Threshold.
 	Same bool `json:"same"`
-	// InDomain says whether both sets lie within the bundle's Domain (nil
-	// when the bundle records none); A and B are the sets' checks.
-	InDomain *bool        `json:"in_domain,omitempty"`
+	// InDomain says whether both sets lie within the bundle's Domain (nil,
+	// JSON null, when the bundle records none); A and B are the sets'
+	// checks.
+	InDomain *bool        `json:"in_domain"`
 	A        *DomainCheck `json:"domain_a,omitempty"`
 	B        *DomainCheck `json:"domain_b,omitempty"`
 }

@@ -253,23 +253,24 @@ func (h *Hub) serveFile(w http.ResponseWriter, r *http.Request) {
 	if truncate && cut < len(b) {
 		// Promise the whole file, send the first cut bytes and drop the
 		// connection.
-		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(b[:cut])
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
+		sendPrefix(w, b, cut)
 		panic(http.ErrAbortHandler)
 	}
 	if stall && stallAt < len(b) {
-		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(b[:stallAt])
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
+		sendPrefix(w, b, stallAt)
 		<-r.Context().Done() // silent until the client hangs up
 		return
 	}
 	http.ServeContent(w, r, name, time.Unix(0, 0), bytes.NewReader(b))
+}
+
+// sendPrefix promises all of b (Content-Length) and sends its first n
+// bytes at once, for a transfer that is then cut or stalls.
+func sendPrefix(w http.ResponseWriter, b []byte, n int) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b[:n])
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 }
