@@ -115,22 +115,13 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeEnc()
-	if c, ok := enc.(interface{ CanAdapt() bool }); ok && !adaptSet && c.CanAdapt() {
-		// A bundle's n-gram parts know the shows they were trained on;
-		// adapted to the scored texts they transfer (docs/eval.md,
-		// "Transfer to unseen corpora").
-		*adapt, cfg.Adapt = true, true
-		e.Logf("score: adapting the verifier's n-gram parts to the scored texts (the default for a bundle; --adapt=false scores with it as saved)")
+	*adapt = scoreAdaptDefault(e, enc, adaptSet, *adapt)
+	cfg.Adapt = *adapt
+	vsEnc, closeVs, err := scoreVsEncoder(ctx, e, *vs, sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Seed: *seed, Logf: e.Logf})
+	if err != nil {
+		return err
 	}
-	vsOpts := sv.EncoderOptions{Backend: *backend, BatchSize: *batch, Seed: *seed, Logf: e.Logf}
-	var vsEnc sv.Encoder
-	if *vs != "" {
-		var closeVs func()
-		if vsEnc, closeVs, err = scoreVsEncoder(ctx, e, *vs, vsOpts); err != nil {
-			return err
-		}
-		defer closeVs()
-	}
+	defer closeVs()
 	if len(fitOn) > 0 {
 		if err := scoreFitOn(e, enc, *name, *vs, fitOn, &cfg); err != nil {
 			return err
@@ -420,4 +411,16 @@ func writeScoreJSON(path string, v any) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return fsx.WriteFileAll(path, append(b, '\n'), 0o644)
+}
+
+// scoreAdaptDefault is --adapt for enc: as given, else on for a bundle
+// with a part that adapts. A bundle's n-gram parts know the shows they
+// were trained on; adapted to the scored texts they transfer
+// (docs/eval.md, "Transfer to unseen corpora").
+func scoreAdaptDefault(e *env, enc sv.Encoder, given bool, adapt bool) bool {
+	if c, ok := enc.(interface{ CanAdapt() bool }); ok && !given && c.CanAdapt() {
+		e.Logf("score: adapting the verifier's n-gram parts to the scored texts (the default for a bundle; --adapt=false scores with it as saved)")
+		return true
+	}
+	return adapt
 }

@@ -13,8 +13,12 @@ import (
 // scoreVsEncoder builds the encoder of `score --vs`: a verifier bundle
 // when vs is a folder, else the registered encoder of that name with its
 // default settings; errors name the flag. It is built before any data is
-// read, as the main encoder is, so a typo fails at once.
+// read, as the main encoder is, so a typo fails at once. No --vs (vs
+// "") gives a nil encoder and a no-op close.
 func scoreVsEncoder(ctx context.Context, e *env, vs string, opts sv.EncoderOptions) (sv.Encoder, func(), error) {
+	if vs == "" {
+		return nil, func() {}, nil
+	}
 	name, dir := vs, ""
 	if st, err := os.Stat(vs); err == nil && st.IsDir() {
 		name, dir = "", vs
