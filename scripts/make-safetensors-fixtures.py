@@ -275,9 +275,11 @@ def make_roberta(out):
     write_json(os.path.join(d, "reference.json"), reference(lm.roberta, 1, tokenize, "cls", torch.float16), None)
 
 
-# Episodes of the tokenizer sentences (indices) whose LUAR vectors the reference holds.
-EPISODES = [[0, 1, 2], [3, 4], [2], [4, 0, 1, 3]]
-LUAR_MAX_LEN = 12
+# Episodes of the tokenizer sentences and one longer than LUAR's 32-token truncation (indices) whose
+# LUAR vectors the reference holds.
+LUAR_TEXTS = onnxfix.TOKENIZER_SENTENCES + ["You and the boss? Okay... sure. Oh, the theory of pizza!"]
+EPISODES = [[0, 1, 2], [3, 4], [2], [4, 0, 5, 1, 3], [5]]
+LUAR_MAX_LEN = 32  # the published training's truncation, RolePrint's default for LUAR
 
 
 def make_luar(out):
@@ -302,7 +304,8 @@ def make_luar(out):
         "embedding_size": LUAR_EMBEDDING, "k_bucket_size": 1024, "model_type": "LUAR", "q_bucket_size": 512,
         "torch_dtype": "float32", "use_memory_efficient_attention": False})
     tokenize = lambda t: onnxfix.bpe_ids(t, bvocab, tok["model"]["merges"])
-    texts = onnxfix.TOKENIZER_SENTENCES
+    texts = LUAR_TEXTS
+    assert len(tokenize(texts[5])) > LUAR_MAX_LEN
     vecs = []
     for ep in EPISODES:
         ids, mask = batch([cut(tokenize(texts[i]), LUAR_MAX_LEN) for i in ep], 1)
