@@ -9,6 +9,10 @@ repository layout per model, with the parameter names the `transformers` classes
   roberta/  RobertaForMaskedLM (keys roberta.*, lm_head.*: FacebookAI/roberta-large's layout),
             float16 weights, byte-level BPE tokenizer.json, positions from padding_idx + 1,
             sentence-transformers files with CLS pooling
+  mpnet/    MPNetModel (keys embeddings.*, encoder.layer.N.attention.attn.{q,k,v,o}.*,
+            encoder.relative_attention_bias.weight), float32, WordPiece tokenizer.json with <s> … </s>
+            (all-mpnet-base-v2's layout), mean pooling; reference.json adds the relative-position buckets of
+            every offset a 512-token input has
   luar/     LUAR as published (64 wide, one head of LUAR's backbone's head width 64) on the Hub (rrivera1849/LUAR-MUD, LUAR-CRUD; the model.py the repositories
             ship): a RobertaModel under transformer.*, a parameter-free scaled dot-product self-attention
             across an episode's utterance vectors, max pooling over the episode and linear.* to the
@@ -140,6 +144,102 @@ class Model(nn.Module):
         bias = (1.0 - mask[:, None, None, :].float()) * torch.finfo(torch.float32).min
         for layer in self.encoder.layer:
             x = layer(x, bias)
+        return x
+
+
+class MPNetSelfAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q, self.k, self.v, self.o = (nn.Linear(HIDDEN, HIDDEN) for _ in range(4))
+
+
+class MPNetAttention(nn.Module):
+    def __init__(self, eps):
+        super().__init__()
+        self.attn = MPNetSelfAttention()
+        self.LayerNorm = nn.LayerNorm(HIDDEN, eps=eps)
+
+
+class MPNetLayer(nn.Module):
+    """transformers' MPNetLayer: BERT's block with q/k/v/o names and the relative position bias added to the
+    attention scores."""
+
+    def __init__(self, eps):
+        super().__init__()
+        self.attention = MPNetAttention(eps)
+        self.intermediate = Dense(HIDDEN, FFN)
+        self.output = Dense(FFN, HIDDEN, eps)
+
+    def forward(self, x, bias, position_bias):
+        b, t, _ = x.shape
+        hd = HIDDEN // HEADS
+        a = self.attention.attn
+
+        def split(y):
+            return y.view(b, t, HEADS, hd).transpose(1, 2)
+
+        q, k, v = split(a.q(x)), split(a.k(x)), split(a.v(x))
+        scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(hd) + position_bias + bias
+        ctx = torch.matmul(torch.softmax(scores, dim=-1), v).transpose(1, 2).reshape(b, t, HIDDEN)
+        x = self.attention.LayerNorm(a.o(ctx) + x)
+        h = nn.functional.gelu(self.intermediate.dense(x))
+        return self.output.LayerNorm(self.output.dense(h) + x)
+
+
+def relative_position_bucket(relative_position, num_buckets=32, max_distance=128):
+    """MPNet's (T5's bidirectional) bucketing of key position − query position, as transformers computes it."""
+    ret = 0
+    n = -relative_position
+    num_buckets //= 2
+    ret += (n < 0).to(torch.long) * num_buckets
+    n = torch.abs(n)
+    max_exact = num_buckets // 2
+    is_small = n < max_exact
+    val_if_large = max_exact + (
+        torch.log(n.float() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact)).to(torch.long)
+    val_if_large = torch.min(val_if_large, torch.full_like(val_if_large, num_buckets - 1))
+    return ret + torch.where(is_small, n, val_if_large)
+
+
+class MPNetEncoder(nn.Module):
+    def __init__(self, eps, buckets):
+        super().__init__()
+        self.layer = nn.ModuleList([MPNetLayer(eps) for _ in range(LAYERS)])
+        self.relative_attention_bias = nn.Embedding(buckets, HEADS)
+        self.buckets = buckets
+
+    def position_bias(self, t):
+        pos = torch.arange(t, dtype=torch.long)
+        rp = relative_position_bucket(pos[None, :] - pos[:, None], num_buckets=self.buckets)
+        return self.relative_attention_bias(rp).permute([2, 0, 1]).unsqueeze(0)
+
+
+class MPNetEmbeddings(nn.Module):
+    def __init__(self, vocab, eps):
+        super().__init__()
+        self.word_embeddings = nn.Embedding(vocab, HIDDEN, padding_idx=1)
+        self.position_embeddings = nn.Embedding(MAX_POS, HIDDEN, padding_idx=1)
+        self.LayerNorm = nn.LayerNorm(HIDDEN, eps=eps)
+
+
+class MPNet(nn.Module):
+    """MPNetModel: RoBERTa-style positions, no token types, relative position bias shared by the layers."""
+
+    def __init__(self, vocab, buckets):
+        super().__init__()
+        self.embeddings = MPNetEmbeddings(vocab, 1e-5)
+        self.encoder = MPNetEncoder(1e-5, buckets)
+        self.pooler = Dense(HIDDEN, HIDDEN)
+
+    def forward(self, ids, mask):
+        m = ids.ne(1).int()
+        pos = (torch.cumsum(m, dim=1).type_as(m) * m).long() + 1
+        e = self.embeddings
+        x = e.LayerNorm(e.word_embeddings(ids) + e.position_embeddings(pos))
+        bias = (1.0 - mask[:, None, None, :].float()) * torch.finfo(torch.float32).min
+        pb = self.encoder.position_bias(ids.shape[1])
+        for layer in self.encoder.layer:
+            x = layer(x, bias, pb)
         return x
 
 
@@ -317,6 +417,51 @@ def make_luar(out):
     write_json(os.path.join(d, "reference.json"), ref, None)
 
 
+def MPNET_ALIASES(vocab):
+    """BERT's special-token names for MPNet's, for the WordPiece helpers of make-onnx-fixtures.py."""
+    return {"[PAD]": vocab["<pad>"], "[UNK]": vocab["<unk>"], "[CLS]": vocab["<s>"], "[SEP]": vocab["</s>"], "[MASK]": vocab["<mask>"]}
+
+
+def mpnet_tokenizer_json(vocab):
+    """all-mpnet-base-v2's tokenizer layout: BERT normalisation and WordPiece, <s> … </s> (RobertaProcessing)."""
+    tok = onnxfix.wordpiece_tokenizer_json({**vocab, **MPNET_ALIASES(vocab)})
+    tok["model"]["vocab"] = vocab
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    tok["added_tokens"] = [{"id": vocab[t], "content": t, "single_word": False, "lstrip": t == "<mask>", "rstrip": False,
+                            "normalized": False, "special": True} for t in specials]
+    tok["post_processor"] = {"type": "RobertaProcessing", "sep": ["</s>", vocab["</s>"]], "cls": ["<s>", vocab["<s>"]],
+                             "trim_offsets": True, "add_prefix_space": False}
+    tok["model"]["unk_token"] = "<unk>"
+    return tok
+
+
+def make_mpnet(out):
+    torch.manual_seed(1357)
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    vocab = {t: i for i, t in enumerate(specials + onnxfix.WORDS + ["##s", "##ed", "##ing", "##ly"])}
+    buckets = 32
+    model = MPNet(len(vocab), buckets).eval()
+    d = os.path.join(out, "mpnet")
+    os.makedirs(d, exist_ok=True)
+    write_safetensors(os.path.join(d, "model.safetensors"), model.state_dict(), torch.float32)
+    write_json(os.path.join(d, "tokenizer.json"), mpnet_tokenizer_json(vocab))
+    sentence_transformers_files(d, "mean")
+    write_json(os.path.join(d, "config.json"), {
+        "architectures": ["MPNetForMaskedLM"], "model_type": "mpnet", "hidden_size": HIDDEN, "num_hidden_layers": LAYERS,
+        "num_attention_heads": HEADS, "intermediate_size": FFN, "max_position_embeddings": MAX_POS, "vocab_size": len(vocab),
+        "layer_norm_eps": 1e-5, "hidden_act": "gelu", "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2,
+        "relative_attention_num_buckets": buckets})
+
+    def tokenize(t):
+        return onnxfix.wordpiece_ids(t, {**vocab, **MPNET_ALIASES(vocab)})
+    ref = reference(model, 1, tokenize, "mean", torch.float32)
+    # The bucket of every relative position a 512-token input has, for the Go bucketing to match.
+    rel = torch.arange(-511, 512)
+    ref["relative_positions"] = rel.tolist()
+    ref["relative_buckets"] = relative_position_bucket(rel, num_buckets=buckets).tolist()
+    write_json(os.path.join(d, "reference.json"), ref, None)
+
+
 def reference(model, pad, tokenize, pooling, dtype):
     return {"tokenization": [{"text": t, "ids": tokenize(t)} for t in onnxfix.TOKENIZER_SENTENCES],
             "sentence_pooling": pooling, "sentence_max_len": SENTENCE_MAX_LEN,
@@ -328,6 +473,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "sv", "neural", "testdata", "safetensors")
     make_bert(out)
     make_roberta(out)
+    make_mpnet(out)
     make_luar(out)
     for root, _, files in sorted(os.walk(out)):
         for f in sorted(files):

@@ -20,9 +20,11 @@ import (
 // repository's config.json and safetensors weights (config.json's names
 // in the json tags). The weights' shapes are checked against it.
 type BERTConfig struct {
-	// Family is "bert" (absolute positions from 0, token types) or
+	// Family is "bert" (absolute positions from 0, token types),
 	// "roberta" (positions from pad_token_id + 1; RoBERTa, XLM-RoBERTa,
-	// CamemBERT and LUAR's backbone).
+	// CamemBERT and LUAR's backbone) or "mpnet" (RoBERTa's positions, no
+	// token types, a relative position bias added to every layer's
+	// attention scores).
 	Family string `json:"family"`
 	// Hidden is the model width (hidden_size) and the vector length.
 	Hidden int `json:"hidden_size"`
@@ -36,8 +38,11 @@ type BERTConfig struct {
 	Vocab int `json:"vocab_size"`
 	// MaxPositions is max_position_embeddings.
 	MaxPositions int `json:"max_position_embeddings"`
-	// TypeVocab is type_vocab_size; token type 0 is used.
+	// TypeVocab is type_vocab_size; token type 0 is used. MPNet has none (0).
 	TypeVocab int `json:"type_vocab_size"`
+	// RelativeBuckets is MPNet's relative_attention_num_buckets (0 for
+	// the other families).
+	RelativeBuckets int `json:"relative_attention_num_buckets,omitempty"`
 	// LayerNormEps is layer_norm_eps.
 	LayerNormEps float64 `json:"layer_norm_eps"`
 	// Act is hidden_act: "gelu" (exact), "gelu_new" / "gelu_pytorch_tanh"
@@ -67,8 +72,9 @@ type BERTConfig struct {
 // BERTModel is a BERT-family encoder in GoMLX with pretrained weights from
 // safetensors: embeddings (word, absolute position, token type 0) and
 // LayerNorm, then post-LayerNorm blocks of multi-head self-attention and
-// a feed-forward layer, as transformers' BertModel and RobertaModel
-// compute them; mean or CLS pooling as sentence-transformers does. It
+// a feed-forward layer, as transformers' BertModel, RobertaModel and
+// MPNetModel (whose attention adds a relative position bias) compute
+// them; mean or CLS pooling as sentence-transformers does. It
 // implements UtteranceModel, so it fine-tunes with the contrastive trainer.
 // Its variables carry the checkpoint's names without the prefix
 // ("encoder.layer.0.attention.self.query.weight").
@@ -91,22 +97,40 @@ func (c BERTConfig) tensors() []bertTensor {
 	ts := []bertTensor{
 		{"embeddings.word_embeddings.weight", []int{c.Vocab, h}},
 		{"embeddings.position_embeddings.weight", []int{c.MaxPositions, h}},
-		{"embeddings.token_type_embeddings.weight", []int{c.TypeVocab, h}},
 		{"embeddings.LayerNorm.weight", []int{h}},
 		{"embeddings.LayerNorm.bias", []int{h}},
 	}
+	if c.TypeVocab > 0 {
+		ts = append(ts, bertTensor{"embeddings.token_type_embeddings.weight", []int{c.TypeVocab, h}})
+	}
+	if c.RelativeBuckets > 0 {
+		ts = append(ts, bertTensor{"encoder.relative_attention_bias.weight", []int{c.RelativeBuckets, c.Heads}})
+	}
+	n := c.names()
 	for l := 0; l < c.Layers; l++ {
 		p := fmt.Sprintf("encoder.layer.%d.", l)
-		for _, w := range []string{"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"} {
+		for _, w := range []string{n.q, n.k, n.v, n.o} {
 			ts = append(ts, bertTensor{p + w + ".weight", []int{h, h}}, bertTensor{p + w + ".bias", []int{h}})
 		}
 		ts = append(ts,
-			bertTensor{p + "attention.output.LayerNorm.weight", []int{h}}, bertTensor{p + "attention.output.LayerNorm.bias", []int{h}},
+			bertTensor{p + n.attnLN + ".weight", []int{h}}, bertTensor{p + n.attnLN + ".bias", []int{h}},
 			bertTensor{p + "intermediate.dense.weight", []int{c.FFN, h}}, bertTensor{p + "intermediate.dense.bias", []int{c.FFN}},
 			bertTensor{p + "output.dense.weight", []int{h, c.FFN}}, bertTensor{p + "output.dense.bias", []int{h}},
 			bertTensor{p + "output.LayerNorm.weight", []int{h}}, bertTensor{p + "output.LayerNorm.bias", []int{h}})
 	}
 	return ts
+}
+
+// layerNames are the names of an encoder block's attention weights.
+type layerNames struct{ q, k, v, o, attnLN string }
+
+// names returns the family's attention weight names (transformers'
+// BertSelfAttention / MPNetSelfAttention).
+func (c BERTConfig) names() layerNames {
+	if c.Family == "mpnet" {
+		return layerNames{"attention.attn.q", "attention.attn.k", "attention.attn.v", "attention.attn.o", "attention.LayerNorm"}
+	}
+	return layerNames{"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense", "attention.output.LayerNorm"}
 }
 
 // storedName returns the name of weight n in w: prefix+n, or the
@@ -127,11 +151,15 @@ func (c BERTConfig) storedName(w *safetensorsWeights, n string) string {
 // shapes (headers only; nothing is read).
 func (c BERTConfig) validate(w *safetensorsWeights) error {
 	switch {
-	case c.Family != "bert" && c.Family != "roberta":
-		return fmt.Errorf("family %q: expected bert or roberta", c.Family)
-	case c.Hidden < 1 || c.Layers < 1 || c.Heads < 1 || c.FFN < 1 || c.Vocab < 1 || c.MaxPositions < 1 || c.TypeVocab < 1:
-		return fmt.Errorf("hidden_size %d, num_hidden_layers %d, num_attention_heads %d, intermediate_size %d, vocab_size %d, max_position_embeddings %d and type_vocab_size %d must be positive",
-			c.Hidden, c.Layers, c.Heads, c.FFN, c.Vocab, c.MaxPositions, c.TypeVocab)
+	case c.Family != "bert" && c.Family != "roberta" && c.Family != "mpnet":
+		return fmt.Errorf("family %q: expected bert, roberta or mpnet", c.Family)
+	case c.Family == "mpnet" && (c.RelativeBuckets < 2 || c.TypeVocab != 0):
+		return fmt.Errorf("mpnet: relative_attention_num_buckets %d must be at least 2, and there are no token types", c.RelativeBuckets)
+	case c.Family != "mpnet" && (c.RelativeBuckets != 0 || c.TypeVocab < 1):
+		return fmt.Errorf("%s: type_vocab_size %d must be positive, and there is no relative position bias", c.Family, c.TypeVocab)
+	case c.Hidden < 1 || c.Layers < 1 || c.Heads < 1 || c.FFN < 1 || c.Vocab < 1 || c.MaxPositions < 1:
+		return fmt.Errorf("hidden_size %d, num_hidden_layers %d, num_attention_heads %d, intermediate_size %d, vocab_size %d and max_position_embeddings %d must be positive",
+			c.Hidden, c.Layers, c.Heads, c.FFN, c.Vocab, c.MaxPositions)
 	case c.Hidden%c.Heads != 0:
 		return fmt.Errorf("hidden_size %d is not a multiple of num_attention_heads %d", c.Hidden, c.Heads)
 	case !(c.LayerNormEps > 0):
@@ -155,7 +183,7 @@ func (c BERTConfig) validate(w *safetensorsWeights) error {
 			return fmt.Errorf("tensor %q has shape %v; config.json implies %v", n, got, t.dims)
 		}
 	}
-	if w.has(c.Prefix + fmt.Sprintf("encoder.layer.%d.attention.self.query.weight", c.Layers)) {
+	if w.has(c.Prefix + fmt.Sprintf("encoder.layer.%d.%s.weight", c.Layers, c.names().q)) {
 		return fmt.Errorf("the weights have more than num_hidden_layers %d layers (%sencoder.layer.%d.*)", c.Layers, c.Prefix, c.Layers)
 	}
 	return nil
@@ -282,27 +310,36 @@ func (m *BERTModel) hiddenStates(scope *model.Scope, ids, mask *Node) *Node {
 	x := embed(p("embeddings.word_embeddings.weight"), ids) // [N, T, H]
 	posIdx := AddScalar(Iota(g, shapes.Make(dtypes.Int64, t, 1), 0), float64(c.PositionOffset))
 	x = Add(x, InsertAxes(Gather(p("embeddings.position_embeddings.weight"), posIdx), 0))
-	// Token type 0 for every token (a single segment), by a one-hot product
-	// (its gradient needs no Pad).
-	oh := make([]float32, c.TypeVocab)
-	oh[0] = 1
-	x = Add(x, ExpandLeftToRank(Einsum("vh,v->h", p("embeddings.token_type_embeddings.weight"), Const(g, oh)), 3))
+	if c.TypeVocab > 0 {
+		// Token type 0 for every token (a single segment), by a one-hot
+		// product (its gradient needs no Pad).
+		oh := make([]float32, c.TypeVocab)
+		oh[0] = 1
+		x = Add(x, ExpandLeftToRank(Einsum("vh,v->h", p("embeddings.token_type_embeddings.weight"), Const(g, oh)), 3))
+	}
 	x = bertLayerNorm(x, p("embeddings.LayerNorm.weight"), p("embeddings.LayerNorm.bias"), c.LayerNormEps)
 
 	keyBias := InsertAxes(MulScalar(OneMinus(ConvertDType(mask, x.DType())), maskBias), 1, 1) // [N, 1, 1, T]
+	if c.RelativeBuckets > 0 {
+		// MPNet: one bias per head and (query, key) offset, shared by the
+		// layers; the buckets are constants, selected by a one-hot product
+		// (exact gradients: no scatter).
+		keyBias = Add(keyBias, InsertAxes(Einsum("qkb,bh->hqk", Const(g, relativeBucketOneHot(t, c.RelativeBuckets)),
+			p("encoder.relative_attention_bias.weight")), 0))
+	}
+	names := c.names()
 	hd := c.Hidden / c.Heads
 	scale := 1 / math.Sqrt(float64(hd))
 	for l := 0; l < c.Layers; l++ {
 		pre := fmt.Sprintf("encoder.layer.%d.", l)
 		lin := func(x *Node, w string) *Node { return linear(x, p(pre+w+".weight"), p(pre+w+".bias")) }
 		split := func(y *Node) *Node { return Reshape(y, n, t, c.Heads, hd) }
-		q := split(lin(x, "attention.self.query"))
-		k := split(lin(x, "attention.self.key"))
-		v := split(lin(x, "attention.self.value"))
+		q := split(lin(x, names.q))
+		k := split(lin(x, names.k))
+		v := split(lin(x, names.v))
 		att := Softmax(Add(MulScalar(Einsum("nqhe,nkhe->nhqk", q, k), scale), keyBias), -1)
 		ctx := Reshape(Einsum("nhqk,nkhe->nqhe", att, v), n, t, c.Hidden)
-		x = bertLayerNorm(Add(lin(ctx, "attention.output.dense"), x),
-			p(pre+"attention.output.LayerNorm.weight"), p(pre+"attention.output.LayerNorm.bias"), c.LayerNormEps)
+		x = bertLayerNorm(Add(lin(ctx, names.o), x), p(pre+names.attnLN+".weight"), p(pre+names.attnLN+".bias"), c.LayerNormEps)
 		f := lin(act(lin(x, "intermediate.dense")), "output.dense")
 		x = bertLayerNorm(Add(f, x), p(pre+"output.LayerNorm.weight"), p(pre+"output.LayerNorm.bias"), c.LayerNormEps)
 	}
@@ -316,6 +353,44 @@ func (m *BERTModel) Graph(scope *model.Scope, ids, mask *Node) *Node {
 		return selectPosition(x, 0)
 	}
 	return maskedMean(x, mask)
+}
+
+// relativeBucket is MPNet's bucket of a key position minus a query
+// position (T5's bidirectional bucketing, max_distance 128), computed with
+// the float32 operations transformers' relative_position_bucket uses so
+// that the buckets at the logarithmic boundaries agree.
+func relativeBucket(rel, buckets int) int {
+	const maxDistance = 128
+	ret := 0
+	n := -rel
+	half := buckets / 2
+	if n < 0 {
+		ret += half
+		n = -n
+	}
+	maxExact := half / 2
+	if n < maxExact {
+		return ret + n
+	}
+	v := float32(math.Log(float64(float32(n) / float32(maxExact))))
+	v /= float32(math.Log(float64(maxDistance) / float64(maxExact)))
+	v *= float32(half - maxExact)
+	return ret + min(maxExact+int(v), half-1)
+}
+
+// relativeBucketOneHot returns the one-hot [t, t, buckets] of the bucket
+// of every (query, key) pair.
+func relativeBucketOneHot(t, buckets int) [][][]float32 {
+	out := make([][][]float32, t)
+	for q := range out {
+		out[q] = make([][]float32, t)
+		for k := range out[q] {
+			row := make([]float32, buckets)
+			row[relativeBucket(k-q, buckets)] = 1
+			out[q][k] = row
+		}
+	}
+	return out
 }
 
 // describe is the model's line in results and manifests.
@@ -343,21 +418,23 @@ type hfConfig struct {
 	Act          string   `json:"hidden_act"`
 	PadTokenID   *int     `json:"pad_token_id"`
 	PositionType string   `json:"position_embedding_type"`
+	// RelativeBuckets is MPNet's relative_attention_num_buckets.
+	RelativeBuckets int `json:"relative_attention_num_buckets"`
 	// EmbeddingSize is LUAR's projection width (LUARConfig).
 	EmbeddingSize int `json:"embedding_size"`
 }
 
 // bertFamilies maps config.json's model_type to the family whose
 // computation it shares.
-var bertFamilies = map[string]string{"bert": "bert", "roberta": "roberta", "xlm-roberta": "roberta", "camembert": "roberta"}
+var bertFamilies = map[string]string{"bert": "bert", "roberta": "roberta", "xlm-roberta": "roberta", "camembert": "roberta", "mpnet": "mpnet"}
 
 // ModelFromSnapshot builds the utterance model of a cached Hub repository:
 // its ONNX export through onnx-gomlx when it has one (ONNXFromSnapshot);
 // else its safetensors weights in the GoMLX implementation of its family
-// (config.json's model_type: bert; roberta, xlm-roberta, camembert; LUAR,
-// which has its own set head); a repository with only PyTorch pickles is
-// an error naming a conversion route, as is a family not implemented
-// (MPNet among them).
+// (config.json's model_type: bert; roberta, xlm-roberta, camembert;
+// mpnet; LUAR, which has its own set head); a repository with only
+// PyTorch pickles is an error naming a conversion route, as is a family
+// not implemented.
 func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (UtteranceModel, error) {
 	var hc hfConfig
 	if snap.Has("config.json") {
@@ -390,10 +467,8 @@ func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (
 	}
 	family, ok := bertFamilies[hc.ModelType]
 	switch {
-	case hc.ModelType == "mpnet":
-		return nil, unsupported("the MPNet family (model_type mpnet), which RolePrint's GoMLX encoders do not support yet (its relative position bias is not implemented)")
 	case !ok:
-		return nil, unsupported(fmt.Sprintf("model_type %q, a family RolePrint's GoMLX encoders do not implement (bert, roberta, xlm-roberta, camembert and LUAR are)", hc.ModelType))
+		return nil, unsupported(fmt.Sprintf("model_type %q, a family RolePrint's GoMLX encoders do not implement (bert, roberta, xlm-roberta, camembert, mpnet and LUAR are)", hc.ModelType))
 	case hc.PositionType != "" && hc.PositionType != "absolute":
 		return nil, unsupported(fmt.Sprintf("position_embedding_type %q (only absolute positions are implemented)", hc.PositionType))
 	}
@@ -413,12 +488,18 @@ func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (
 	if cfg.Act == "" {
 		cfg.Act = "gelu"
 	}
-	if family == "roberta" {
+	if family == "roberta" || family == "mpnet" {
 		pad := 1
 		if hc.PadTokenID != nil {
 			pad = *hc.PadTokenID
 		}
 		cfg.PositionOffset = pad + 1
+	}
+	if family == "mpnet" {
+		cfg.TypeVocab, cfg.RelativeBuckets = 0, 32
+		if hc.RelativeBuckets > 0 {
+			cfg.RelativeBuckets = hc.RelativeBuckets
+		}
 	}
 	if cfg.Heads, err = opts.Int("heads", cfg.Heads); err != nil {
 		return nil, err

@@ -70,11 +70,12 @@ func vecsDiff(t *testing.T, got [][]float32, want [][]float64) float64 {
 }
 
 // TestSafetensorsEncoderMatchesPyTorch loads the tiny BERT (BertModel
-// names, F32) and RoBERTa (RobertaForMaskedLM names under roberta., F16)
-// from safetensors through the hf: row and compares the sentence vectors
-// with PyTorch's.
+// names, F32), RoBERTa (RobertaForMaskedLM names under roberta., F16) and
+// MPNet (MPNetModel names, relative position bias, all-mpnet-base-v2's
+// tokenizer layout) from safetensors through the hf: row and compares the
+// sentence vectors with PyTorch's.
 func TestSafetensorsEncoderMatchesPyTorch(t *testing.T) {
-	for _, fixture := range []string{"bert", "roberta"} {
+	for _, fixture := range []string{"bert", "roberta", "mpnet"} {
 		id := "test/st-" + fixture
 		h := publishSafetensors(t, fixture, id, nil)
 		h.Close() // from here on, the cache alone
@@ -252,13 +253,13 @@ func TestSafetensorsModelErrors(t *testing.T) {
 	if !errors.Is(err, hub.ErrPickleOnly) {
 		t.Fatalf("pickle-only: %v is not ErrPickleOnly", err)
 	}
-	// MPNet: named as not supported yet, with the route.
+	// A family not implemented: named, with the route.
 	files := fixtureFiles(t, "bert")
-	files["config.json"] = []byte(`{"model_type":"mpnet","hidden_size":32}`)
+	files["config.json"] = []byte(`{"model_type":"deberta-v2","hidden_size":32}`)
 	err = load(files)
-	expect("mpnet", err, "MPNet", "not support", "optimum-cli")
+	expect("deberta-v2", err, `model_type "deberta-v2"`, "optimum-cli")
 	if !errors.Is(err, ErrUnsupportedModel) {
-		t.Fatalf("mpnet: %v", err)
+		t.Fatalf("deberta-v2: %v", err)
 	}
 	// A configuration the weights do not match: the file and tensor named.
 	files = fixtureFiles(t, "bert")
@@ -300,5 +301,26 @@ func TestFloat16Conversion(t *testing.T) {
 	}
 	if !math.IsNaN(float64(float16ToFloat32(0x7e00))) {
 		t.Error("0x7e00 is not NaN")
+	}
+}
+
+// TestMPNetRelativeBuckets compares MPNet's relative-position buckets with
+// transformers' for every offset a 512-token input has (the logarithmic
+// buckets' boundaries depend on float32 rounding).
+func TestMPNetRelativeBuckets(t *testing.T) {
+	var ref struct {
+		Rel     []int `json:"relative_positions"`
+		Buckets []int `json:"relative_buckets"`
+	}
+	if err := readJSON(filepath.Join("testdata", "safetensors", "mpnet", "reference.json"), &ref); err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.Rel) != 1023 || len(ref.Buckets) != len(ref.Rel) {
+		t.Fatalf("reference has %d offsets and %d buckets", len(ref.Rel), len(ref.Buckets))
+	}
+	for i, r := range ref.Rel {
+		if got := relativeBucket(r, 32); got != ref.Buckets[i] {
+			t.Errorf("offset %d: bucket %d, PyTorch's %d", r, got, ref.Buckets[i])
+		}
 	}
 }

@@ -7,7 +7,7 @@
 //     RoBERTa, Sentence-BERT, STEL) whose weights become trainable
 //     variables,
 //   - BERT-family encoders computed in GoMLX from a Hugging Face
-//     repository's safetensors weights (BERTModel: BERT, RoBERTa; chosen by
+//     repository's safetensors weights (BERTModel: BERT, RoBERTa, MPNet; chosen by
 //     ModelFromSnapshot when a repository has no ONNX export),
 //   - the published LUAR (LUARModel: a RoBERTa per utterance, a
 //     parameter-free self-attention across a set's utterances, max pooling
