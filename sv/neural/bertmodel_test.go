@@ -131,12 +131,24 @@ func TestLUARMatchesPyTorch(t *testing.T) {
 	if err := readJSON(filepath.Join("testdata", "safetensors", "luar", "reference.json"), &ref); err != nil {
 		t.Fatal(err)
 	}
+	// An ONNX export placed by hand where the other presets take one is
+	// not LUAR (it lacks the episode head): luar ignores it.
+	rpCache := t.TempDir()
+	placed := filepath.Join(rpCache, "models", LUARName)
+	os.MkdirAll(placed, 0o755)
+	for _, f := range []string{"model.onnx", "tokenizer.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "onnx", "roberta", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(placed, f), b, 0o644)
+	}
 	for _, name := range []string{LUARName, "hf:" + p.Checkpoint} {
 		for _, b := range []string{"go", "onnx"} {
 			if b == "onnx" && !onnxAvailable() {
 				continue
 			}
-			enc, err := sv.NewEncoder(name, sv.EncoderOptions{Backend: b, CacheDir: t.TempDir()})
+			enc, err := sv.NewEncoder(name, sv.EncoderOptions{Backend: b, CacheDir: rpCache})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -322,5 +334,13 @@ func TestMPNetRelativeBuckets(t *testing.T) {
 		if got := relativeBucket(r, 32); got != ref.Buckets[i] {
 			t.Errorf("offset %d: bucket %d, PyTorch's %d", r, got, ref.Buckets[i])
 		}
+	}
+}
+
+func TestLUARNotCached(t *testing.T) {
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	_, err := sv.NewEncoder(LUARName, sv.EncoderOptions{Backend: "go", CacheDir: t.TempDir()})
+	if !errors.Is(err, hub.ErrNotCached) || !strings.Contains(err.Error(), "roleprint setup --model luar") || strings.Contains(err.Error(), "model.onnx") {
+		t.Fatalf("luar not fetched: %v", err)
 	}
 }

@@ -174,6 +174,9 @@ func presetSnapshot(row string, opts sv.EncoderOptions, legacy string) (hub.Snap
 		return hub.Snapshot{}, fmt.Errorf("%s: %w", row, err)
 	}
 	snap, err := hub.Default().Local(r)
+	if err != nil && row == LUARName {
+		return hub.Snapshot{}, fmt.Errorf("%s: %s is not in the Hugging Face cache; fetch it once with `roleprint setup --model %s` [%w]", row, r, row, err)
+	}
 	if err != nil {
 		return hub.Snapshot{}, fmt.Errorf("%s: %w: %s is not in the Hugging Face cache, nor an export at %s; fetch it once with `roleprint setup --model %s` (or place model.onnx + tokenizer.json there, or set model=PATH) [%v]",
 			row, ErrNoONNXExport, r, legacy, row, err)

@@ -300,9 +300,10 @@ func ONNXFromOptions(name string, opts sv.EncoderOptions) (UtteranceModel, error
 		if err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(legacy); err != nil {
-			// No export placed by hand: the paper's checkpoint from the
-			// Hugging Face cache.
+		if _, err := os.Stat(legacy); err != nil || name == LUARName {
+			// No export placed by hand (an ONNX export of LUAR's encoder
+			// would lack its episode head, so luar never takes one): the
+			// paper's checkpoint from the Hugging Face cache.
 			snap, err := presetSnapshot(name, opts, legacy)
 			if err != nil {
 				return nil, err
