@@ -186,7 +186,11 @@ func TestLUARFineTunesFromCheckpoint(t *testing.T) {
 	p, _ := PaperCheckpointFor(LUARName)
 	h := publishSafetensors(t, "luar", p.Checkpoint, nil)
 	h.Close()
-	enc, err := sv.NewEncoder(LUARName+sv.FineTunedSuffix, sv.EncoderOptions{Backend: "go", Seed: 5, CacheDir: t.TempDir(), Settings: map[string]string{
+	testLUARFineTuning(t, "go")
+}
+
+func testLUARFineTuning(t *testing.T, backendName string) []float64 {
+	enc, err := sv.NewEncoder(LUARName+sv.FineTunedSuffix, sv.EncoderOptions{Backend: backendName, Seed: 5, CacheDir: t.TempDir(), Settings: map[string]string{
 		"max_len": "12", SetEpochs: "1", SetBatchPairs: "8", SetLearningRate: "2e-3", SetMaxUtterances: "4"}})
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +218,23 @@ func TestLUARFineTunesFromCheckpoint(t *testing.T) {
 		if maxDiff(t, map[string][]float32{k: w0[k]}, map[string][]float32{k: w1[k]}) == 0 {
 			t.Errorf("%s did not change", k)
 		}
+	}
+	return res.Losses
+}
+
+// TestLUARFineTuningOnONNX: the episode head's max pooling and the
+// backbone train on ONNX Runtime too, with the losses of the go backend
+// (up to the racing embedding-gradient scatter of ONNX Runtime, which
+// makes later steps drift: docs/training.md).
+func TestLUARFineTuningOnONNX(t *testing.T) {
+	requireONNX(t)
+	p, _ := PaperCheckpointFor(LUARName)
+	h := publishSafetensors(t, "luar", p.Checkpoint, nil)
+	h.Close()
+	ref := testLUARFineTuning(t, "go")
+	got := testLUARFineTuning(t, "onnx")
+	if d := math.Abs(ref[0] - got[0]); d > 1e-4 {
+		t.Fatalf("first step: loss %.6f on go, %.6f on onnx", ref[0], got[0])
 	}
 }
 
