@@ -316,7 +316,16 @@ func TestSafetensorsModelErrors(t *testing.T) {
 	files = fixtureFiles(t, "roberta")
 	_, err = ModelFromSnapshot("hf:test/x", writeSnapshot(t, "test/x", files), sv.EncoderOptions{Settings: map[string]string{"max_len": "39"}})
 	expect("max_len", err, "max_len 39", "at most 38")
-	// LUAR without its projection.
+	// LUAR with pickled weights only: the route through transformers.
+	files = fixtureFiles(t, "luar")
+	delete(files, "model.safetensors")
+	files["pytorch_model.bin"] = []byte("a pickle")
+	err = load(files)
+	expect("luar pickle", err, "trust_remote_code=True", "safe_serialization=True", "luar.checkpoint")
+	if !errors.Is(err, hub.ErrPickleOnly) {
+		t.Fatalf("luar pickle: %v", err)
+	}
+	// LUAR whose projection contradicts its configuration.
 	files = fixtureFiles(t, "luar")
 	files["config.json"] = []byte(strings.Replace(string(files["config.json"]), `"embedding_size": 16`, `"embedding_size": 512`, 1))
 	expect("luar embedding size", load(files), "embedding_size is 512")

@@ -36,6 +36,14 @@ const LUARHeadWidth = 64
 // 32 tokens per comment LUAR was trained with.
 const LUARMaxLen = 32
 
+// LUARConversionRoute is how a LUAR checkpoint without safetensors
+// weights gets them: transformers loads it with the repository's own code
+// and writes model.safetensors, which a repository of the user's serves.
+func LUARConversionRoute(id string) string {
+	return fmt.Sprintf("python -c 'from transformers import AutoModel; AutoModel.from_pretrained(\"%s\", trust_remote_code=True).save_pretrained(\"DIR\", safe_serialization=True)', "+
+		"copy the repository's tokenizer.json into DIR, push DIR to a Hub repository of your own and --set luar.checkpoint=YOU/NAME", id)
+}
+
 // HeadProvider is implemented by utterance models that come with their own
 // pretrained set head (the published LUAR): a Network built on such a
 // model uses that head whatever the encoder's head setting says.
@@ -143,19 +151,17 @@ func LUARFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*
 		return nil, fmt.Errorf("%s: %s: %w", name, snap.Ref, err)
 	}
 	if !snap.Has("model.safetensors") && !snap.Has("model.safetensors.index.json") {
-		return nil, fmt.Errorf("%s: %s (%s) has no safetensors weights (the LUAR architecture is loaded from them): %w; convert it: %s",
-			name, snap.Ref, snap.Dir, hub.ErrPickleOnly, hub.ConversionRoute(snap.Ref.ID))
-	}
-	tokenizer := ""
-	for _, t := range []string{"tokenizer.json", "vocab.json"} {
-		if snap.Has(t) {
-			tokenizer = snap.Path(t)
-			break
+		why := ErrUnsupportedModel
+		if snap.Has("pytorch_model.bin") {
+			why = hub.ErrPickleOnly
 		}
+		return nil, fmt.Errorf("%s: %s (%s) has no safetensors weights, which RolePrint's LUAR reads (an ONNX export would lack the episode head): %w; convert it: %s",
+			name, snap.Ref, snap.Dir, why, LUARConversionRoute(snap.Ref.ID))
 	}
-	if tokenizer == "" {
+	if !snap.Has("tokenizer.json") {
 		return nil, fmt.Errorf("%s: %s (%s) has no tokenizer.json: %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
 	}
+	tokenizer := snap.Path("tokenizer.json")
 	w, err := openSafetensorsWeights(snap.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
