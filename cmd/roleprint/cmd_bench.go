@@ -127,7 +127,7 @@ type benchTrainOutput struct {
 
 func runBenchTrain(ctx context.Context, e *env, what string, args []string) error {
 	fs := newFlags(e, "bench "+what, "")
-	name := fs.String("encoder", neural.TransformerName, "GoMLX encoder to benchmark (transformer, luar, onnx, use-lite, ...)")
+	name := fs.String("encoder", neural.TransformerName, "GoMLX encoder to benchmark (transformer, luar-scratch, luar, onnx, use-lite, ...)")
 	backendName := backend.AddFlag(fs)
 	f := addBenchFlags(fs)
 	vs := addVsFlags(fs)

@@ -144,7 +144,6 @@ func TestSetupModelErrors(t *testing.T) {
 	for _, c := range []struct{ model, want string }{
 		{"test/absent", "no such repository or revision"},
 		{"lisa", "not published"},
-		{"luar", "does not implement"},
 		{"bad name!", "expected ORG/NAME"},
 	} {
 		code, _, stderr := neuralRun("setup", "--model", c.model)

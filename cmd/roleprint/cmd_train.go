@@ -72,7 +72,7 @@ var trainFlagSettings = map[string]string{
 // resumes from the newest one.
 func runTrain(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "train", "[PAIRDIR | CORPUS.parquet...]")
-	name := fs.String("encoder", neural.TransformerName, "trainable encoder: transformer, luar, onnx (--set model=PATH), roberta, sbert, stel, use-lite, ...")
+	name := fs.String("encoder", neural.TransformerName, "trainable encoder: transformer, luar-scratch, luar, onnx (--set model=PATH), roberta, sbert, stel, use-lite, ...")
 	out := fs.String("out", "", "output folder for checkpoints and train.json (required; an existing one is resumed)")
 	set := settingsFlag(fs, "set", `encoder and training settings "key=value;..." (see docs/training.md)`)
 	backendName := backend.AddFlag(fs)
@@ -113,7 +113,7 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	if sv.HasOptions(base) && len(sv.SettingsFor(base, map[string]string{neural.SetCheckpointDir: ""})) == 0 {
 		// Typed options without the trainer's keys: not a GoMLX encoder
 		// (say so rather than reject the training flags' keys).
-		return fmt.Errorf("encoder %s: %s cannot be fine-tuned by `roleprint train`, which trains the GoMLX encoders of sv/neural (transformer, luar, onnx, ...)", base+sv.FineTunedSuffix, base)
+		return fmt.Errorf("encoder %s: %s cannot be fine-tuned by `roleprint train`, which trains the GoMLX encoders of sv/neural (transformer, luar-scratch, luar, onnx, ...)", base+sv.FineTunedSuffix, base)
 	}
 	settings[neural.SetCheckpointDir] = *out
 	c, inputs, err := trainLoadPairs(ctx, e, fs.Args(), *seed)
@@ -133,7 +133,7 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	defer trainCloseEncoder(enc)
 	ne, ok := trainNeuralEncoder(enc)
 	if !ok {
-		return fmt.Errorf("encoder %s is not a GoMLX encoder of sv/neural; `roleprint train` trains those (transformer, luar, onnx, ...)", base)
+		return fmt.Errorf("encoder %s is not a GoMLX encoder of sv/neural; `roleprint train` trains those (transformer, luar-scratch, luar, onnx, ...)", base)
 	}
 	if *fresh {
 		if err := trainRemoveCheckpoints(*out); err != nil {

@@ -6,8 +6,14 @@
 //   - pretrained encoders loaded from a local ONNX export (ONNXModel;
 //     RoBERTa, Sentence-BERT, STEL) whose weights become trainable
 //     variables,
+//   - BERT-family encoders computed in GoMLX from a Hugging Face
+//     repository's safetensors weights (BERTModel: BERT, RoBERTa, MPNet; chosen by
+//     ModelFromSnapshot when a repository has no ONNX export),
+//   - the published LUAR (LUARModel: a RoBERTa per utterance, a
+//     parameter-free self-attention across a set's utterances, max pooling
+//     and its projection, LUARHead) loading the published weights,
 //   - a LUAR-style attention pooling head over utterance vectors
-//     (AttentionHead),
+//     (AttentionHead; the luar-scratch look-alike),
 //   - the contrastive trainer (Train): both utterance sets of a pair are
 //     embedded utterance by utterance and mean-pooled; the loss is
 //     y·d + (1−y)·max(0, m−d) with d = 1 − cos and m = 0.5; Adam with linear

@@ -93,7 +93,7 @@ func (h headEncoder) EncodeSets(ctx context.Context, sets [][]string, progress s
 // mean head, or a value that also implements sv.SetEncoder for a learned
 // head (so sv.EmbedSets sends whole sets through it).
 func (e *Encoder) AsSV() sv.Encoder {
-	if h, _ := NewHead(e.cfg.Head); h.Name() != (MeanHead{}).Name() {
+	if h, _ := headFor(e.model, e.cfg.Head); h.Name() != (MeanHead{}).Name() {
 		return headEncoder{e}
 	}
 	return e
@@ -118,7 +118,7 @@ func (e *Encoder) Network() (*Network, error) {
 	if e.net != nil {
 		return e.net, nil
 	}
-	head, _ := NewHead(e.cfg.Head)
+	head, _ := headFor(e.model, e.cfg.Head)
 	net, err := NewNetwork(e.model, head, e.cfg.Backend, e.cfg.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("encoder %s: %w", e.cfg.Name, err)
@@ -160,9 +160,13 @@ func (e *Encoder) Model() UtteranceModel { return e.model }
 // EncoderConfig returns the encoder's configuration.
 func (e *Encoder) EncoderConfig() EncoderConfig { return e.cfg }
 
-// Dim implements sv.Encoder: the utterance-vector length (equal to the
-// set-vector length for both heads).
-func (e *Encoder) Dim() int { return e.model.Dim() }
+// Dim implements sv.Encoder: the set-vector length, which is the
+// utterance-vector length for the mean and attention heads (Encode gives
+// vectors of this length with every head).
+func (e *Encoder) Dim() int {
+	h, _ := headFor(e.model, e.cfg.Head)
+	return h.Dim(e.model.Dim())
+}
 
 // Config returns the encoder's configuration and the model's, for
 // manifests.

@@ -55,7 +55,7 @@ func testFineTuning(t *testing.T, name, backendName string) []float64 {
 		t.Fatal(err)
 	}
 	defer enc.(sv.Closer).Close()
-	if _, isSet := enc.(sv.SetEncoder); isSet != (name == LUARName) {
+	if _, isSet := enc.(sv.SetEncoder); isSet != (name == LUARScratchName) {
 		t.Fatalf("%s: SetEncoder = %v", name, isSet)
 	}
 	train := synthCorpus(1, 8, 160)
@@ -82,9 +82,9 @@ func testFineTuning(t *testing.T, name, backendName string) []float64 {
 func TestTransformerFineTuningGo(t *testing.T) { testFineTuning(t, TransformerName, "go") }
 
 func TestLUARFineTuning(t *testing.T) {
-	ref := testFineTuning(t, LUARName, "go")
+	ref := testFineTuning(t, LUARScratchName, "go")
 	requireONNX(t)
-	onnx := testFineTuning(t, LUARName, "onnx")
+	onnx := testFineTuning(t, LUARScratchName, "onnx")
 	for i := range ref {
 		if d := ref[i] - onnx[i]; d > 1e-3 || d < -1e-3 {
 			t.Fatalf("step %d: loss %.6f on go, %.6f on onnx", i+1, ref[i], onnx[i])

@@ -33,15 +33,14 @@ type PaperCheckpoint struct {
 
 // PaperCheckpoints are the paper's pretrained rows with the checkpoints
 // its official repository (AGCSpeakerVerification, README, "Authorship
-// Attribution Models") links. The rows roberta, sbert and stel run them from the Hugging Face
-// cache; luar is RolePrint's look-alike (the published LUAR needs its own
-// architecture); LISA was never published.
+// Attribution Models") links. The rows roberta, sbert, stel and luar run
+// them from the Hugging Face cache (luar in the published LUAR
+// architecture, luar.go); LISA was never published.
 var PaperCheckpoints = []PaperCheckpoint{
 	{Row: "roberta", Model: "RoBERTa", Checkpoint: "FacebookAI/roberta-large"},
 	{Row: "sbert", Model: "SBERT", Checkpoint: "sentence-transformers/all-mpnet-base-v2"},
 	{Row: "stel", Model: "STEL", Checkpoint: "AnnaWegmann/Style-Embedding"},
-	{Row: "luar", Model: "LUAR", Checkpoint: "rrivera1849/LUAR-CRUD",
-		Note: "the published LUAR is its own architecture (custom code: an utterance encoder, attention over a set's utterances, a projection), which RolePrint does not implement; the luar row is a look-alike trained from scratch (docs/training.md)"},
+	{Row: "luar", Model: "LUAR", Checkpoint: "rrivera1849/LUAR-CRUD"},
 	{Row: "lisa", Model: "LISA",
 		Note: "LISA's weights are not published (the paper's repository: \"The style-based models, including LIWC and LISA, are not open-sourced. Therefore, researchers should contact the developers directly.\")"},
 }
@@ -93,58 +92,17 @@ func ONNXFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*
 	if cfg.Path == "" {
 		what := "no ONNX export"
 		if snap.Has("model.safetensors") || snap.Has("model.safetensors.index.json") {
-			what = "safetensors weights but no ONNX export (loading safetensors into GoMLX BERT/RoBERTa/MPNet is not implemented)"
+			what = "safetensors weights but no ONNX export (ModelFromSnapshot loads those)"
 		}
 		return nil, fmt.Errorf("%s: %s (%s) has %s: %w; convert it: %s", name, snap.Ref, snap.Dir, what, ErrNoONNXExport, hub.ConversionRoute(snap.Ref.ID))
 	}
-	for _, t := range []string{"tokenizer.json", "vocab.txt"} {
-		if snap.Has(t) {
-			cfg.Tokenizer = snap.Path(t)
-			break
-		}
+	st, err := sentenceTransformersSettings(name, snap, opts)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Tokenizer == "" {
-		return nil, fmt.Errorf("%s: %s (%s) has no tokenizer.json or vocab.txt: %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
-	}
-	if snap.Has("modules.json") {
-		var mods []sentenceTransformersModule
-		if err := readJSON(snap.Path("modules.json"), &mods); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		for _, m := range mods {
-			switch m.Type {
-			case "sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling", "sentence_transformers.models.Normalize":
-			default:
-				return nil, fmt.Errorf("%s: %s: sentence-transformers module %s (%s) is not implemented (Transformer, Pooling and Normalize are): %w",
-					name, snap.Ref, m.Type, m.Path, ErrUnsupportedModel)
-			}
-		}
-	}
-	if cfg.MaxLen == 0 && snap.Has("sentence_bert_config.json") {
-		var sb struct {
-			MaxSeqLength int `json:"max_seq_length"`
-		}
-		if err := readJSON(snap.Path("sentence_bert_config.json"), &sb); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		cfg.MaxLen = sb.MaxSeqLength // sentence-transformers' truncation
-	}
-	if cfg.Pooling == "" {
-		cfg.Pooling = "mean"
-		if snap.Has("1_Pooling/config.json") {
-			var p map[string]any
-			if err := readJSON(snap.Path("1_Pooling/config.json"), &p); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			switch {
-			case p["pooling_mode_cls_token"] == true:
-				cfg.Pooling = "cls"
-			case p["pooling_mode_mean_tokens"] == true:
-				cfg.Pooling = "mean"
-			default:
-				return nil, fmt.Errorf("%s: %s: 1_Pooling/config.json asks for a pooling other than mean or CLS (%v): %w", name, snap.Ref, p, ErrUnsupportedModel)
-			}
-		}
+	cfg.Tokenizer, cfg.Pooling = st.tokenizer, st.pooling
+	if cfg.MaxLen == 0 {
+		cfg.MaxLen = st.maxLen
 	}
 	return NewONNXModel(name, cfg)
 }
@@ -162,9 +120,9 @@ func readJSON(path string, v any) error {
 }
 
 // HFFromOptions builds the model of "hf:REF" from the Hugging Face cache
-// (hub.Default: HF_HUB_CACHE, HF_HOME). A model not in the cache is an
-// error naming `roleprint setup --model REF`.
-func HFFromOptions(ref string, opts sv.EncoderOptions) (*ONNXModel, error) {
+// (hub.Default: HF_HUB_CACHE, HF_HOME) with ModelFromSnapshot. A model not
+// in the cache is an error naming `roleprint setup --model REF`.
+func HFFromOptions(ref string, opts sv.EncoderOptions) (UtteranceModel, error) {
 	name := HFScheme + ":" + ref
 	r, err := hub.ParseRef(ref)
 	if err != nil {
@@ -174,7 +132,7 @@ func HFFromOptions(ref string, opts sv.EncoderOptions) (*ONNXModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return ONNXFromSnapshot(name, snap, opts)
+	return ModelFromSnapshot(name, snap, opts)
 }
 
 func init() {
@@ -216,6 +174,9 @@ func presetSnapshot(row string, opts sv.EncoderOptions, legacy string) (hub.Snap
 		return hub.Snapshot{}, fmt.Errorf("%s: %w", row, err)
 	}
 	snap, err := hub.Default().Local(r)
+	if err != nil && row == LUARName {
+		return hub.Snapshot{}, fmt.Errorf("%s: %s is not in the Hugging Face cache; fetch it once with `roleprint setup --model %s` [%w]", row, r, row, err)
+	}
 	if err != nil {
 		return hub.Snapshot{}, fmt.Errorf("%s: %w: %s is not in the Hugging Face cache, nor an export at %s; fetch it once with `roleprint setup --model %s` (or place model.onnx + tokenizer.json there, or set model=PATH) [%v]",
 			row, ErrNoONNXExport, r, legacy, row, err)
@@ -228,6 +189,9 @@ func presetSnapshot(row string, opts sv.EncoderOptions, legacy string) (hub.Snap
 // pooling, which the runner writes into results and manifests. It is ""
 // for other models.
 func (e *Encoder) Describe() string {
+	if d, ok := e.model.(interface{ describe() string }); ok {
+		return d.describe() // the safetensors models (bertmodel.go, luar.go)
+	}
 	m, ok := e.model.(*ONNXModel)
 	if !ok {
 		return ""

@@ -55,6 +55,9 @@ func NewNetwork(m UtteranceModel, head SetHead, backendName string, seed int64) 
 	if head == nil {
 		head = MeanHead{}
 	}
+	if hp, ok := m.(HeadProvider); ok {
+		head = hp.SetHead() // a pretrained model's own head (LUAR)
+	}
 	canon, err := backend.Resolve(backendName)
 	if err != nil {
 		return nil, err

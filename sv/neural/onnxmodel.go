@@ -280,8 +280,9 @@ func PretrainedONNXPath(name, cacheDir string) (string, error) {
 // model.onnx), tokenizer, output, pooling (mean|cls), max_len, dim. For a
 // paper row (PaperCheckpoints) without model=, an export placed by hand at
 // PretrainedONNXPath is used when present, else the row's checkpoint (or
-// checkpoint=ORG/NAME[@REV]) from the Hugging Face cache.
-func ONNXFromOptions(name string, opts sv.EncoderOptions) (*ONNXModel, error) {
+// checkpoint=ORG/NAME[@REV]) from the Hugging Face cache, loaded by
+// ModelFromSnapshot (its ONNX export, else its safetensors weights).
+func ONNXFromOptions(name string, opts sv.EncoderOptions) (UtteranceModel, error) {
 	cfg := ONNXConfig{Path: opts.String("model", ""), Tokenizer: opts.String("tokenizer", ""),
 		Output: opts.String("output", ""), Pooling: opts.String("pooling", "")}
 	var err error
@@ -299,14 +300,15 @@ func ONNXFromOptions(name string, opts sv.EncoderOptions) (*ONNXModel, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(legacy); err != nil {
-			// No export placed by hand: the paper's checkpoint from the
-			// Hugging Face cache.
+		if _, err := os.Stat(legacy); err != nil || name == LUARName {
+			// No export placed by hand (an ONNX export of LUAR's encoder
+			// would lack its episode head, so luar never takes one): the
+			// paper's checkpoint from the Hugging Face cache.
 			snap, err := presetSnapshot(name, opts, legacy)
 			if err != nil {
 				return nil, err
 			}
-			return ONNXFromSnapshot(name, snap, opts)
+			return ModelFromSnapshot(name, snap, opts)
 		}
 		cfg.Path = legacy
 	}
@@ -323,9 +325,7 @@ const ONNXName = "onnx"
 func init() {
 	names := []string{ONNXName}
 	for _, p := range PaperCheckpoints {
-		if p.Row != LUARName { // the luar row is the look-alike (transformer.go)
-			names = append(names, p.Row)
-		}
+		names = append(names, p.Row)
 	}
 	slices.Sort(names)
 	for _, n := range names {

@@ -142,7 +142,7 @@ func applyEncoderFields(c *EncoderConfig, opts sv.EncoderOptions) {
 }
 
 // TransformerOptions are the settings of the rows "transformer",
-// "transformer_ft", "luar" and "luar_ft" (`roleprint config transformer`):
+// "transformer_ft", "luar-scratch" and "luar-scratch_ft" (`roleprint config transformer`):
 // the network's shape, its GloVe initialisation and the encoder's head
 // and training. DefaultTransformerOptions gives every default.
 type TransformerOptions struct {
@@ -158,13 +158,13 @@ type TransformerOptions struct {
 }
 
 // DefaultTransformerOptions returns the defaults of row name
-// (TransformerName or LUARName): DefaultTransformerConfig, no GloVe,
+// (TransformerName or LUARScratchName): DefaultTransformerConfig, no GloVe,
 // DefaultEncoderConfig with the learning rate of a from-scratch model
-// (1e-3) and, for LUAR, the attention head.
+// (1e-3) and, for luar-scratch, the attention head.
 func DefaultTransformerOptions(name string) TransformerOptions {
 	o := TransformerOptions{Model: DefaultTransformerConfig(), Encoder: DefaultEncoderConfig()}
 	o.Encoder.Train.LearningRate = FromScratchLearningRate
-	if name == LUARName {
+	if name == LUARScratchName {
 		o.Encoder.Head = "attention"
 	}
 	return o
@@ -218,13 +218,17 @@ const (
 	// TransformerName is the from-scratch transformer (rows "transformer",
 	// "transformer_ft").
 	TransformerName = "transformer"
-	// LUARName is the from-scratch transformer with the LUAR-style
-	// attention head (rows "luar", "luar_ft").
+	// LUARScratchName is the from-scratch transformer with the
+	// LUAR-style attention head (rows "luar-scratch", "luar-scratch_ft"),
+	// a look-alike trained from scratch; "luar" is the published model.
+	LUARScratchName = "luar-scratch"
+	// LUARName is the paper's LUAR row: the published checkpoint
+	// (PaperCheckpoints) in the published architecture (luar.go).
 	LUARName = "luar"
 )
 
 func init() {
-	for _, name := range []string{TransformerName, LUARName} {
+	for _, name := range []string{TransformerName, LUARScratchName} {
 		RegisterRow(name, func() TransformerOptions { return DefaultTransformerOptions(name) },
 			func(o *TransformerOptions) *EncoderConfig { return &o.Encoder },
 			func(o TransformerOptions, opts sv.EncoderOptions) (UtteranceModel, error) {

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data/hub/hubtest"
+)
+
+// embedVectors parses embed's output (one vector a line) and returns its
+// largest difference from want.
+func embedVectors(t *testing.T, stdout string, want [][]float64) float64 {
+	t.Helper()
+	rows := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(rows) != len(want) {
+		t.Fatalf("embed printed %d vectors, want %d:\n%s", len(rows), len(want), stdout)
+	}
+	var worst float64
+	for i, row := range rows {
+		f := strings.Fields(row)
+		if len(f) != len(want[i]) {
+			t.Fatalf("vector %d has %d values, want %d", i, len(f), len(want[i]))
+		}
+		for j, s := range f {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst = math.Max(worst, math.Abs(x-want[i][j]))
+		}
+	}
+	return worst
+}
+
+// TestSafetensorsModelEndToEnd publishes the tiny RoBERTa (safetensors
+// only, RobertaForMaskedLM names, F16) and a pickle-only repository on a
+// stand-in Hub: setup fetches the safetensors weights and refuses the
+// pickles with a conversion route; with the server stopped, embed through
+// the hf: row gives PyTorch's vectors, and reproduce runs it untuned and
+// fine-tuned, the fine-tuned row saved in the verifier bundle and read
+// back by verify.
+func TestSafetensorsModelEndToEnd(t *testing.T) {
+	fixture := filepath.Join("..", "..", "sv", "neural", "testdata", "safetensors", "roberta")
+	files, err := hubtest.ReadDir(fixture, map[string]string{"reference.json": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hubtest.New(t)
+	commit := h.Add("test/st-roberta", "main", files)
+	h.Add("test/pickle-only", "main", map[string][]byte{"config.json": files["config.json"], "tokenizer.json": files["tokenizer.json"], "pytorch_model.bin": []byte("a pickle")})
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+
+	code, stdout, stderr := neuralRun("setup", "--model", "test/st-roberta", "--json")
+	var set struct {
+		Models []struct {
+			Commit, Encoder string
+			Files           []string
+		} `json:"models"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &set) != nil || len(set.Models) != 1 || set.Models[0].Commit != commit ||
+		!strings.Contains(strings.Join(set.Models[0].Files, ","), "model.safetensors") {
+		t.Fatalf("setup --model: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	code, _, stderr = neuralRun("setup", "--model", "test/pickle-only")
+	if code == 0 || !strings.Contains(stderr, "pytorch_model.bin") || !strings.Contains(stderr, "optimum-cli export onnx --model test/pickle-only") {
+		t.Fatalf("setup of a pickle-only repository: exit %d: %s", code, stderr)
+	}
+	h.Close() // from here on, the cache alone
+
+	var ref struct {
+		Tokenization []struct{ Text string } `json:"tokenization"`
+		Embeddings   [][]float64             `json:"sentence_embeddings"`
+	}
+	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
+	if err != nil || json.Unmarshal(b, &ref) != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, x := range ref.Tokenization {
+		lines = append(lines, x.Text)
+	}
+	txt := filepath.Join(t.TempDir(), "sentences.txt")
+	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	const row = "hf:test/st-roberta"
+	code, stdout, stderr = neuralRun("embed", "--encoder", row, "--backend", "go", txt)
+	if code != 0 {
+		t.Fatalf("embed: exit %d: %s", code, stderr)
+	}
+	if d := embedVectors(t, stdout, ref.Embeddings); d > 1e-5 {
+		t.Fatalf("embed differs from PyTorch by %g", d)
+	}
+
+	in := reproFixture(t)
+	out := t.TempDir()
+	code, stdout, stderr = reproRun("reproduce", "--rounds", "1", "--encoders", row+","+row+"_ft", "--mixed", "none", "--backend", "go", "--json",
+		"--set", row+"_ft.max_steps=3;"+row+"_ft.batch_pairs=4;"+row+"_ft.max_utterances=2",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, in)
+	if code != 0 {
+		t.Fatalf("reproduce: exit %d: %s", code, stderr)
+	}
+	if m, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || !strings.Contains(string(m), "test/st-roberta@"+commit) ||
+		!strings.Contains(string(m), "safetensors") {
+		t.Fatalf("manifest does not record the safetensors model test/st-roberta@%s (%v)", commit, err)
+	}
+	bundle := filepath.Join(out, "verifier")
+	a := filepath.Join(t.TempDir(), "a.txt")
+	os.WriteFile(a, []byte("oh the theory of pizza\nhello, hello again\n"), 0o644)
+	code, stdout, stderr = neuralRun("verify", "--verifier", bundle, "--backend", "go", "--json", a, a)
+	var v struct{ Cosine float64 }
+	if code != 0 || json.Unmarshal([]byte(stdout), &v) != nil || math.Abs(v.Cosine-1) > 1e-5 {
+		t.Fatalf("verify --verifier: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	_, tuned, _ := neuralRun("embed", "--verifier", bundle, "--backend", "go", a)
+	_, untuned, _ := neuralRun("embed", "--encoder", row, "--backend", "go", a)
+	if tuned == "" || tuned == untuned {
+		t.Fatalf("bundle embeds like the untuned model:\n%s", tuned)
+	}
+}
+
+// TestLUARPresetEndToEnd publishes the tiny LUAR (the published parameter
+// names, config.json and tokenizer) as the paper's checkpoint: `setup
+// --model luar` fetches it, and with the server stopped `embed --encoder
+// luar` gives PyTorch's LUAR vectors of one-utterance episodes and `score`
+// runs the row.
+func TestLUARPresetEndToEnd(t *testing.T) {
+	fixture := filepath.Join("..", "..", "sv", "neural", "testdata", "safetensors", "luar")
+	files, err := hubtest.ReadDir(fixture, map[string]string{"reference.json": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hubtest.New(t)
+	commit := h.Add("rrivera1849/LUAR-CRUD", "main", files)
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
+	code, stdout, stderr := neuralRun("setup", "--model", "luar", "--json")
+	if code != 0 || !strings.Contains(stdout, commit) || !strings.Contains(stdout, `"encoder": "luar"`) {
+		t.Fatalf("setup --model luar: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	h.Close()
+
+	var ref struct {
+		Episodes   [][]string  `json:"episodes"`
+		Embeddings [][]float64 `json:"episode_embeddings"`
+	}
+	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
+	if err != nil || json.Unmarshal(b, &ref) != nil {
+		t.Fatal(err)
+	}
+	// Episodes 2 and 4 hold one utterance each (the second longer than
+	// LUAR's 32-token truncation).
+	txt := filepath.Join(t.TempDir(), "lines.txt")
+	os.WriteFile(txt, []byte(ref.Episodes[2][0]+"\n"+ref.Episodes[4][0]+"\n"), 0o644)
+	code, stdout, stderr = neuralRun("embed", "--encoder", "luar", "--backend", "go", txt)
+	if code != 0 {
+		t.Fatalf("embed --encoder luar: exit %d: %s", code, stderr)
+	}
+	if d := embedVectors(t, stdout, [][]float64{ref.Embeddings[2], ref.Embeddings[4]}); d > 1e-5 {
+		t.Fatalf("embed --encoder luar differs from PyTorch's LUAR by %g", d)
+	}
+	// luar and luar_ft as Table 2 rows; the fine-tuned LUAR (its head
+	// included) saved in the verifier bundle and read back.
+	out := t.TempDir()
+	code, stdout, stderr = reproRun("reproduce", "--rounds", "1", "--encoders", "luar,luar_ft", "--mixed", "none", "--backend", "go", "--json",
+		"--set", "luar_ft.max_steps=3;luar_ft.batch_pairs=4;luar_ft.max_utterances=2",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, reproFixture(t))
+	if code != 0 || !strings.Contains(stdout, `"luar_ft"`) || !strings.Contains(stdout, `"LUARft"`) {
+		t.Fatalf("reproduce --encoders luar,luar_ft: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	_, tuned, _ := neuralRun("embed", "--verifier", filepath.Join(out, "verifier"), "--backend", "go", txt)
+	if d := embedVectors(t, tuned, [][]float64{ref.Embeddings[2], ref.Embeddings[4]}); d == 0 || len(strings.Fields(strings.Split(tuned, "\n")[0])) != 16 {
+		t.Fatalf("the bundle's luar_ft vectors are the untuned ones or not LUAR's 16 wide:\n%s", tuned)
+	}
+	realPath, genPath := writeScoreFixtures(t)
+	code, stdout, stderr = scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", "luar", "--backend", "go", "--bootstrap", "0", "--json")
+	if code != 0 || !strings.Contains(stdout, "luar") {
+		t.Fatalf("score --encoder luar: exit %d: %s\n%s", code, stderr, stdout)
+	}
+}
