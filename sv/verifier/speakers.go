@@ -34,8 +34,12 @@ import (
 // through a fixed random projection, a count sketch (Charikar, Chen and
 // Farach-Colton 2002; feature hashing, Weinberger et al. 2009): feature i
 // is added with sign sᵢ to bucket h(i), both from a seeded hash of i, so
-// no matrix is stored and the expected dot product of two sketches is that
-// of the vectors (its deviation about 1/√SpeakerDim for unit vectors).
+// no matrix is stored and the dot product of two sketches is an unbiased
+// estimate of that of the vectors (its deviation about 1/√SpeakerDim for
+// unit vectors). Sketches are not normalised again: a component every
+// profile shares (an n-gram part's corpus channel makes every pair of one
+// corpus about 0.3 similar) then adds one and the same error to every
+// speaker's similarity with a set, and changes no ranking.
 // Profiles are float32, little-endian, one row per speaker in
 // SpeakersVectorsFile (readable as numpy.fromfile(f, "<f4").reshape(n,
 // dim)); SpeakersFile describes them.
@@ -128,7 +132,8 @@ type Speakers struct {
 type Neighbor struct {
 	Speaker string `json:"speaker"`
 	Corpus  string `json:"corpus"`
-	// Similarity is the dot product of the two unit profiles (Speakers.Space).
+	// Similarity is the dot product of the two profiles (Speakers.Space):
+	// their cosine, or its estimate through the projection.
 	Similarity float64 `json:"similarity"`
 }
 
@@ -252,8 +257,8 @@ func evenTexts(texts []string, n int) []string {
 	return out
 }
 
-// embed returns the stored-space unit vectors of sets, embedded by encs
-// (the bundle's parts, weights their weights).
+// embed returns the stored-space vectors of sets, embedded by encs (the
+// bundle's parts, weights their weights): unit vectors, or their sketches.
 func (sp *Speakers) embed(ctx context.Context, encs []sv.Encoder, weights []float64, sets [][]string) ([][]float32, error) {
 	if len(encs) != len(sp.PartDims) {
 		return nil, fmt.Errorf("%d parts, profiles of %d", len(encs), len(sp.PartDims))
@@ -289,7 +294,7 @@ func (sp *Speakers) embed(ctx context.Context, encs []sv.Encoder, weights []floa
 		}
 	}
 	for i, v := range full {
-		full[i] = stats.Normalize(sp.project(v))
+		full[i] = sp.project(v)
 	}
 	return full, nil
 }
@@ -325,11 +330,11 @@ func mix64(z uint64) uint64 {
 // Len is the number of profiles.
 func (sp *Speakers) Len() int { return len(sp.Speakers) }
 
-// Vector returns profile i's stored unit vector (shared: do not modify).
+// Vector returns profile i's stored vector (shared: do not modify).
 func (sp *Speakers) Vector(i int) []float32 { return sp.vecs[i] }
 
-// nearest ranks the profiles by their dot product with the unit vector q
-// and returns the k best (ties in profile order).
+// nearest ranks the profiles by their dot product with q (a set's vector
+// from embed) and returns the k best (ties in profile order).
 func (sp *Speakers) nearest(q []float32, k int) []Neighbor {
 	type hit struct {
 		i int
