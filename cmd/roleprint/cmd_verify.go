@@ -41,8 +41,9 @@ type verifyOutput struct {
 }
 
 // runVerify loads the bundle of --verifier and scores the two utterance
-// sets A.txt and B.txt: the verifier's cosine, its calibrated same-speaker
-// probability, and same/different at its dev-set threshold.
+// sets A.txt and B.txt: the verifier's score, its calibrated same-speaker
+// probability, the verdict on that probability, and the --nearest training
+// speakers nearest to each set.
 func runVerify(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "verify", "A.txt B.txt")
 	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
