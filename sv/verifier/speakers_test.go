@@ -177,6 +177,12 @@ func TestSpeakersSavedAndNearest(t *testing.T) {
 	if _, err := v.Nearest(ctx, nil, 3); err == nil {
 		t.Error("an empty set: want an error")
 	}
+	// A part whose width differs from the profiles' (an adapted n-gram
+	// part drops its corpus channel) is refused, not compared.
+	v.Speakers.PartDims[0]++
+	if _, err := v.Nearest(ctx, styleLines(rng, styles, 0, 5), 3); err == nil || !strings.Contains(err.Error(), "unadapted") {
+		t.Errorf("profiles of another width: err %v", err)
+	}
 }
 
 // The cap keeps the speakers with the most utterances, and the vectors
