@@ -158,9 +158,9 @@ func showWidgets(d Display, body string, ws []widget) func() {
 // pastes lines into them (one utterance per line, blank lines ignored),
 // the verifier bundle in bundleDir judges the two sets as `roleprint
 // verify` does (Verifier.Verify) and the cell shows its score, P(same),
-// verdict and whether both sets are within its training text. The bundle
-// records no speakers of its training text, so no nearest training
-// speakers are shown (the output says so).
+// verdict, whether both sets are within its training text, and the
+// training speakers nearest to each set (Verifier.NearestSets; a bundle
+// saved without its training speakers says so in one row).
 //
 // It serves the widgets until ctx is done, 30 minutes pass without input,
 // or the cell is stopped; when no browser answers (nbconvert) it says so
@@ -214,13 +214,23 @@ func verifyHTML(ctx context.Context, v *verifier.Verifier, textA, textB string) 
 	if err != nil {
 		return `<p style="color:#b00"><b>verify:</b> ` + html.EscapeString(err.Error()) + `</p>`
 	}
-	return verdictHTML(v, len(a), len(b), r)
+	var near [][]verifier.Neighbor
+	if v.HasSpeakers() {
+		if near, err = v.NearestSets(ctx, demoNearest, a, b); err != nil {
+			return `<p style="color:#b00"><b>nearest training speakers:</b> ` + html.EscapeString(err.Error()) + `</p>`
+		}
+	}
+	return verdictHTML(v, len(a), len(b), r, near)
 }
 
+// demoNearest is the number of nearest training speakers VerifyDemo
+// names per set (as `roleprint verify`).
+const demoNearest = 3
+
 // verdictHTML renders a verdict on na and nb utterances: the numbers
-// `roleprint verify` prints, the domain checks and what the bundle says
-// about its training speakers.
-func verdictHTML(v *verifier.Verifier, na, nb int, r verifier.Result) string {
+// `roleprint verify` prints, the domain checks and the nearest training
+// speakers of set A and set B (near; nil when the bundle records none).
+func verdictHTML(v *verifier.Verifier, na, nb int, r verifier.Result, near [][]verifier.Neighbor) string {
 	var s strings.Builder
 	verdict, cmp, colour := "different speakers", "<", "#555"
 	if r.Same {
@@ -250,7 +260,13 @@ func verdictHTML(v *verifier.Verifier, na, nb int, r verifier.Result) string {
 		row("set A", html.EscapeString(domainLine(r.A)))
 		row("set B", html.EscapeString(domainLine(r.B)))
 	}
-	row("nearest training speakers", "not available: "+html.EscapeString(speakersNote(v)))
+	if len(near) == 2 {
+		row("nearest to A", html.EscapeString(neighbors(near[0])))
+		row("nearest to B", html.EscapeString(neighbors(near[1])))
+		row("similarity", html.EscapeString(v.Speakers.Space))
+	} else {
+		row("nearest training speakers", "not available: "+html.EscapeString(verifier.ErrNoSpeakers.Error()))
+	}
 	if v.Spec.Demonstration != "" {
 		row("note", "a demonstration bundle: "+html.EscapeString(v.Spec.Demonstration))
 	}
@@ -270,18 +286,13 @@ func domainLine(c *verifier.DomainCheck) string {
 	return in + ": " + c.String()
 }
 
-// speakersNote says why a bundle cannot name its nearest training
-// speakers: it keeps its fit texts (and their sources), not who spoke
-// them.
-func speakersNote(v *verifier.Verifier) string {
-	switch {
-	case v.Spec.FitTexts == "":
-		return "this bundle keeps no training texts"
-	case v.Spec.FitSourcesFile != "":
-		return "this bundle keeps its training texts with their sources (play, episode), not their speakers"
-	default:
-		return "this bundle keeps its training texts without their speakers"
+// neighbors is "Name (corpus) 0.412, …".
+func neighbors(n []verifier.Neighbor) string {
+	s := make([]string, len(n))
+	for i, x := range n {
+		s[i] = x.String()
 	}
+	return strings.Join(s, ", ")
 }
 
 // ThresholdDemo shows the ROC curve of one Table 2 row (encoder) on one

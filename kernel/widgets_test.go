@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"html"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -192,8 +193,8 @@ func shortWait(t *testing.T, d time.Duration) {
 }
 
 // demoBundle saves a tfidf verifier bundle of the embedded corpus with
-// its domain.
-func demoBundle(t *testing.T) string {
+// its domain and, with speakers, its training speakers.
+func demoBundle(t *testing.T, speakers bool) string {
 	t.Helper()
 	ctx := context.Background()
 	cfg := pairs.DefaultPairConfig()
@@ -218,8 +219,15 @@ func demoBundle(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "verifier")
+	parts := []verifier.SavePart{{Row: "tfidf", Encoder: tf, Weight: 1}}
+	var sp *verifier.Speakers
+	if speakers {
+		if sp, err = verifier.SpeakerProfiles(ctx, parts, verifier.TrainSpeakerSets(c), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := verifier.Save(dir, verifier.SaveOptions{Name: "tfidf", FitTexts: fit, DevCosines: cos, DevLabels: labels, Domain: d,
-		Manifest: map[string]any{}, Parts: []verifier.SavePart{{Row: "tfidf", Encoder: tf, Weight: 1}}}); err != nil {
+		Manifest: map[string]any{}, Parts: parts, Speakers: sp}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -426,11 +434,17 @@ func TestThresholdDemoComms(t *testing.T) {
 
 // The verify widget driven through the kernel's comm messages: what the
 // teacher types in each text area is judged as Verifier.Verify judges the
-// same lines, and each edit updates the verdict.
+// same lines, the nearest training speakers of each set are those
+// Verifier.NearestSets names, and each edit updates both.
 func TestVerifyDemoComms(t *testing.T) {
+	t.Run("speakers", func(t *testing.T) { testVerifyDemoComms(t, true) })
+	t.Run("old-bundle", func(t *testing.T) { testVerifyDemoComms(t, false) })
+}
+
+func testVerifyDemoComms(t *testing.T, speakers bool) {
 	kern := inKernel(t)
 	ctx := context.Background()
-	dir := demoBundle(t)
+	dir := demoBundle(t, speakers)
 	v, err := verifier.Load(ctx, dir, verifier.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -473,14 +487,43 @@ func TestVerifyDemoComms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := verdictHTML(v, len(la), len(lb), r)
+		var near [][]verifier.Neighbor
+		if speakers {
+			if near, err = v.NearestSets(ctx, 3, la, lb); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := verdictHTML(v, len(la), len(lb), r, near)
 		got := lastUpdate(t, fd, "roleprint-verify-", func(s string) bool { return s == want })
-		for _, s := range []string{fmt.Sprintf("P(same) %.3f", r.Probability), fmt.Sprintf("%.4f", r.Score), "in domain", "nearest training speakers", speakersNote(v)} {
+		musts := []string{fmt.Sprintf("P(same) %.3f", r.Probability), fmt.Sprintf("%.4f", r.Score), "in domain"}
+		if speakers {
+			for i, side := range []string{"nearest to A", "nearest to B"} {
+				if len(near[i]) != 3 {
+					t.Fatalf("%s: %v, want 3 speakers", side, near[i])
+				}
+				musts = append(musts, side, html.EscapeString(near[i][0].String()), html.EscapeString(near[i][2].String()))
+			}
+		} else {
+			musts = append(musts, "nearest training speakers", "not available", "records no training speakers")
+		}
+		for _, s := range musts {
 			if !strings.Contains(got, s) {
 				t.Errorf("verdict lacks %q", s)
 			}
 		}
+		if speakers == strings.Contains(got, "not available") {
+			t.Errorf("speakers %v, verdict %.300q", speakers, got)
+		}
 		return got
+	}
+	// nearestRow is the verdict's row of nearest speakers of a side.
+	nearestRow := func(got, side string) string {
+		i := strings.Index(got, side)
+		if i < 0 {
+			return ""
+		}
+		j := strings.Index(got[i:], "</tr>")
+		return strings.TrimPrefix(got[i:i+j], side)
 	}
 	kern.send(t, addrs[0], strings.Join(a, "\n"))
 	lastUpdate(t, fd, "roleprint-verify-", func(s string) bool { return strings.Contains(s, "Set A has 6 utterances, set B 0") })
@@ -490,8 +533,15 @@ func TestVerifyDemoComms(t *testing.T) {
 	// An edit of set A (its own lines again, with a blank line): same speaker's sets.
 	textA2 := strings.Join(a[:3], "\n") + "\n\n" + strings.Join(a[3:], "\n")
 	kern.send(t, addrs[1], textA2)
-	if second := check(strings.Join(a, "\n"), textA2, a, a); second == first {
+	second := check(strings.Join(a, "\n"), textA2, a, a)
+	if second == first {
 		t.Error("the verdict did not change with set B")
+	}
+	if speakers {
+		// Set B is now set A's lines: its nearest speakers are A's.
+		if ra, rb := nearestRow(second, "nearest to A"), nearestRow(second, "nearest to B"); ra == "" || ra != rb || rb == nearestRow(first, "nearest to B") {
+			t.Errorf("nearest to B after the edit %q, to A %q, before %q", rb, ra, nearestRow(first, "nearest to B"))
+		}
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {

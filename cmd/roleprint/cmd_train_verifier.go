@@ -29,9 +29,14 @@ func trainSaveVerifier(ctx context.Context, e *env, enc sv.Encoder, c *pairs.Pai
 		}
 	}
 	dir := filepath.Join(out, "verifier")
+	parts := []verifier.SavePart{{Row: res.Encoder, Encoder: enc, Settings: settings, Seed: res.Seed, Weight: 1}}
+	speakers, err := verifier.SpeakerProfiles(ctx, parts, verifier.TrainSpeakerSets(c), 0)
+	if err != nil {
+		e.Logf("train: the verifier bundle records no training speakers: %v", err)
+		speakers = nil
+	}
 	spec, err := verifier.Save(dir, verifier.SaveOptions{Name: res.Encoder, DevCosines: cos, DevLabels: labels, Manifest: res,
-		Domain: bundleDomain(e, "train", c),
-		Parts:  []verifier.SavePart{{Row: res.Encoder, Encoder: enc, Settings: settings, Seed: res.Seed, Weight: 1}}})
+		Domain: bundleDomain(e, "train", c), Parts: parts, Speakers: speakers})
 	if err != nil {
 		return "", err
 	}

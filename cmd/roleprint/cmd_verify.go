@@ -30,23 +30,34 @@ type verifyOutput struct {
 	// in_domain (null when the bundle records no domain), domain_a,
 	// domain_b.
 	verifier.Result
-	Corpora       []string `json:"corpora"`
-	Demonstration string   `json:"demonstration,omitempty"`
+	Corpora []string `json:"corpora"`
+	// NearestA and NearestB are the training speakers nearest to each set
+	// (verifier.Verifier.Nearest; null when the bundle records none).
+	NearestA []verifier.Neighbor `json:"nearest_a"`
+	NearestB []verifier.Neighbor `json:"nearest_b"`
+	// SpeakersSpace says what their similarity is (absent without them).
+	SpeakersSpace string `json:"nearest_space,omitempty"`
+	Demonstration string `json:"demonstration,omitempty"`
 }
 
 // runVerify loads the bundle of --verifier and scores the two utterance
-// sets A.txt and B.txt: the verifier's cosine, its calibrated same-speaker
-// probability, and same/different at its dev-set threshold.
+// sets A.txt and B.txt: the verifier's score, its calibrated same-speaker
+// probability, the verdict on that probability, and the --nearest training
+// speakers nearest to each set.
 func runVerify(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "verify", "A.txt B.txt")
 	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts (go, onnx, xla:cuda); default: automatic")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, score, cosine (when the score is one), probability, threshold (on the probability), score_threshold, same, in_domain, domain_a, domain_b, corpora, demonstration}")
+	nearest := fs.Int("nearest", 3, "how many nearest training speakers to name for each file (0: none)")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, score, cosine (when the score is one), probability, threshold (on the probability), score_threshold, same, in_domain, domain_a, domain_b, corpora, nearest_a, nearest_b, nearest_space, demonstration}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		return usagef("--verifier DIR is required")
+	}
+	if *nearest < 0 {
+		return usagef("--nearest %d: want 0 or more", *nearest)
 	}
 	if fs.NArg() != 2 {
 		return usagef("expected two utterance files A.txt B.txt (one utterance per line; - for stdin), got %d", fs.NArg())
@@ -78,6 +89,14 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if v.Domain != nil {
 		out.Corpora = v.Domain.CorpusNames()
 	}
+	if *nearest > 0 {
+		if out.NearestA, out.NearestB, err = verifyNearest(ctx, e, v, a, b, *nearest); err != nil {
+			return err
+		}
+		if out.NearestA != nil {
+			out.SpeakersSpace = v.Speakers.Space
+		}
+	}
 	warnVerifierScope(e, "verify", v, []string{fs.Arg(0), fs.Arg(1)}, []*verifier.DomainCheck{r.A, r.B})
 	if *asJSON {
 		return e.JSON(out)
@@ -92,7 +111,39 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.Stdout(), "%s: P(same) %.3f %s %.2f (score %.4f; %s, %d vs %d utterances%s)\n",
 		verdict, r.Probability, cmp, r.Threshold, r.Score, v.Spec.Name, len(a), len(b), scope)
+	for i, n := range [][]verifier.Neighbor{out.NearestA, out.NearestB} {
+		if n != nil {
+			fmt.Fprintf(e.Stdout(), "nearest training speakers of %s: %s\n", fs.Arg(i), neighborList(n))
+		}
+	}
+	if out.NearestA != nil {
+		fmt.Fprintf(e.Stdout(), "(similarity: %s)\n", v.Speakers.Space)
+	}
 	return nil
+}
+
+// verifyNearest returns the k training speakers nearest to a and to b;
+// for a bundle that records none it says so once on stderr and returns
+// nil lists.
+func verifyNearest(ctx context.Context, e *env, v *verifier.Verifier, a, b []string, k int) ([]verifier.Neighbor, []verifier.Neighbor, error) {
+	if !v.HasSpeakers() {
+		e.Logf("verify: note: %s names no nearest training speakers: %v", v.Dir, verifier.ErrNoSpeakers)
+		return nil, nil, nil
+	}
+	n, err := v.NearestSets(ctx, k, a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n[0], n[1], nil
+}
+
+// neighborList is "Name (corpus) 0.412, …".
+func neighborList(n []verifier.Neighbor) string {
+	s := make([]string, len(n))
+	for i, x := range n {
+		s[i] = x.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 // warnVerifierScope says on stderr when a bundle is a demonstration, when

@@ -9,7 +9,8 @@ import (
 
 // TestVerifyOutputKeys pins the keys of `roleprint verify --json` and
 // their order, with in_domain present as null when the bundle records no
-// domain (domain_a, domain_b and demonstration are absent then).
+// domain (domain_a, domain_b and demonstration are absent then), and
+// nearest_a and nearest_b as null when it records no training speakers.
 func TestVerifyOutputKeys(t *testing.T) {
 	cos := 0.5
 	out := verifyOutput{Verifier: "v", Name: "n", A: "a.txt", B: "b.txt", Corpora: []string{}}
@@ -32,9 +33,12 @@ func TestVerifyOutputKeys(t *testing.T) {
 		if tok == "in_domain" {
 			inDomain = v
 		}
+		if (tok == "nearest_a" || tok == "nearest_b") && string(v) != "null" {
+			t.Errorf("%s %s, want null", tok, v)
+		}
 	}
 	want := []string{"verifier", "name", "a", "b", "utterances_a", "utterances_b", "score", "cosine", "probability",
-		"threshold", "score_threshold", "same", "in_domain", "corpora"}
+		"threshold", "score_threshold", "same", "in_domain", "corpora", "nearest_a", "nearest_b"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}

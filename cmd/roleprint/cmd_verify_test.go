@@ -46,9 +46,19 @@ func TestVerifierBundleEndToEnd(t *testing.T) {
 		Corpora     []string `json:"corpora"`
 		UtterancesA int      `json:"utterances_a"`
 		UtterancesB int      `json:"utterances_b"`
+		NearestA    []struct {
+			Speaker, Corpus string
+			Similarity      *float64
+		} `json:"nearest_a"`
+		NearestB []json.RawMessage `json:"nearest_b"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
+	}
+	// train's bundle keeps its training speakers: three named per file.
+	if len(v.NearestA) != 3 || len(v.NearestB) != 3 || v.NearestA[0].Speaker == "" || v.NearestA[0].Corpus != "shakespeare" ||
+		v.NearestA[0].Similarity == nil || *v.NearestA[0].Similarity < -1-1e-6 || *v.NearestA[0].Similarity > 1+1e-6 {
+		t.Fatalf("verify nearest_a %+v, nearest_b %d entries", v.NearestA, len(v.NearestB))
 	}
 	if v.Name != "transformer_ft" || v.Same == nil || *v.Same != (v.Probability >= v.Threshold) || v.Threshold != 0.5 ||
 		!(v.Probability > 0 && v.Probability < 1) || v.UtterancesA != 2 || v.UtterancesB != 1 ||

@@ -36,7 +36,8 @@ const weightsSetting = "weights"
 // folders (res.Config.CheckpointDir must have been set) and the untuned
 // parts refitted on the round's training texts (with their sources for
 // sv.SourceFitter parts), exactly as the run fitted them; the bundle keeps
-// both. The dev cosines of mixed_ft give the threshold and the
+// both, and the profiles of the round's training speakers
+// (verifier.SpeakerProfiles) for naming the nearest ones. The dev cosines of mixed_ft give the threshold and the
 // calibration; m is the bundle's manifest. It returns the bundle's spec,
 // or nil without error when the run has no mixed_ft row (no fine-tuned
 // row ran). logf receives the parts' notes (nil discards them).
@@ -100,7 +101,8 @@ func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Man
 	}
 	return verifier.Save(dir, verifier.SaveOptions{Name: MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
 		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m,
-		Domain: domain, Demonstration: DemonstrationLabel(m, row.DevCosines(), sv.PairLabels(c.Dev))})
+		Domain: domain, Demonstration: DemonstrationLabel(m, row.DevCosines(), sv.PairLabels(c.Dev)),
+		Speakers: bundleSpeakers(ctx, parts, c, logf)})
 }
 
 // DemonstrationLabel labels the bundle of a run on the embedded corpus

@@ -35,7 +35,10 @@ type Verifier struct {
 	// Domain is the text the bundle was trained on (nil when the bundle
 	// records none).
 	Domain *Domain
-	enc    *mixture
+	// Speakers are the bundle's training speakers (nil when it records
+	// none): Nearest ranks them.
+	Speakers *Speakers
+	enc      *mixture
 	// scorer is enc as the bundle scores: enc itself, or a scoredMixture
 	// when a part scores pairs itself (scored_mixture.go).
 	scorer sv.Encoder
@@ -71,6 +74,9 @@ func ReadSpec(dir string) (*Spec, error) {
 	}
 	if s.FitTexts != "" {
 		files = append(files, s.FitTexts)
+	}
+	if s.SpeakersFile != "" {
+		files = append(files, s.SpeakersFile)
 	}
 	if s.FitSourcesFile != "" {
 		if s.FitTexts == "" {
@@ -159,6 +165,16 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 		if v.Domain, err = ReadDomain(dir); err != nil {
 			m.Close()
 			return nil, err
+		}
+	}
+	if s.SpeakersFile != "" {
+		if v.Speakers, err = readSpeakers(dir, s.SpeakersFile); err != nil {
+			m.Close()
+			return nil, err
+		}
+		if err := v.Speakers.matches(m); err != nil {
+			m.Close()
+			return nil, fmt.Errorf("verifier %s: %s: %w", dir, s.SpeakersFile, err)
 		}
 	}
 	return v, nil

@@ -53,6 +53,9 @@ type SaveOptions struct {
 	// Demonstration, when set, labels the bundle a demonstration
 	// (Spec.Demonstration says why).
 	Demonstration string
+	// Speakers are the training speakers' profiles (SpeakerProfiles);
+	// nil writes a bundle that names no nearest training speakers.
+	Speakers *Speakers
 }
 
 // exporter is implemented by GoMLX encoders (sv/neural.Encoder): their
@@ -155,6 +158,12 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 		if err := writeJSON(filepath.Join(tmp, DomainFile), o.Domain); err != nil {
 			return nil, err
 		}
+	}
+	if o.Speakers != nil {
+		if err := o.Speakers.write(tmp); err != nil {
+			return nil, fmt.Errorf("verifier %s: speakers: %w", dir, err)
+		}
+		spec.SpeakersFile = SpeakersFile
 	}
 	if err := writeJSON(filepath.Join(tmp, SpecFile), spec); err != nil {
 		return nil, err

@@ -64,6 +64,11 @@ type Spec struct {
 	// playwright); verify, score and eval repeat it. An optional addition
 	// to version 1.
 	Demonstration string `json:"demonstration,omitempty"`
+	// SpeakersFile names the file of the bundle's training speakers
+	// (speakers.go: SpeakersFile, with its own format version); "" for a
+	// bundle without them, which loads but names no nearest speakers. An
+	// optional addition to version 1.
+	SpeakersFile string `json:"speakers,omitempty"`
 }
 
 // Part is one encoder of a bundle.
