@@ -8,9 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/agree"
 	"github.com/roleprint/roleprint/persona/textmetrics"
 	"github.com/roleprint/roleprint/stats"
@@ -85,17 +83,6 @@ type agreementJSON struct {
 	agree.GroupReport
 }
 
-type dedupJSON struct {
-	Dialogues   int     `json:"dialogues"`
-	Kept        int     `json:"kept"`
-	Dropped     int     `json:"dropped"`
-	Threshold   float64 `json:"threshold"`
-	Method      string  `json:"method"`
-	Comparisons int64   `json:"comparisons"`
-	Seconds     float64 `json:"seconds"`
-	Out         string  `json:"out,omitempty"`
-}
-
 // encoderByName returns textmetrics' HashEncoder for "hash-ngram", else
 // the sv encoder registered under name.
 func encoderByName(name string) (sv.Encoder, error) {
@@ -123,7 +110,8 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	bsLang := fs.String("bertscore-lang", "en", "text: language of the texts, for bert_score's published rescaling baseline")
 	bsBaseline := fs.String("bertscore-baseline", "", "text: rescaling baseline file (bert_score's LAYER,P,R,F form), or none; default: bert_score's published baseline of the model, layer and --bertscore-lang when there is one")
 	backend := fs.String("backend", "", "compute backend for --bertscore-model and Hub encoders (go, onnx, xla:cuda); default: automatic")
-	threshold := fs.Float64("threshold", 0.9, "dedup: cosine at or above which a dialogue duplicates an earlier one")
+	threshold := fs.Float64("threshold", 0, "dedup: cosine at or above which a dialogue duplicates an earlier one; default: the model's (MiniLM 0.9, bge 0.85, the lexical fallback 0.9)")
+	dedupModel := fs.String("dedup-model", "auto", "dedup: speechrole (SpeechRole's MiniLM for English dialogues at 0.9, bge for Chinese at 0.85, by script; from the Hugging Face cache), lexical (hash-ngram vectors, the offline fallback), hf:ORG/NAME (one Hub model), or auto (speechrole when its models are cached, else lexical)")
 	method := fs.String("method", "auto", "dedup: exact, lsh or auto")
 	outPath := fs.String("out", "", "dedup: write the kept rows to this Parquet file")
 	groupBy := fs.String("group-by", "", "agreement: average the scores per value of this CSV column (e.g. system) and compare the means, one point per value, as SpeechRole's Table 3 compares systems (default: compare items)")
@@ -157,7 +145,19 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	case "agreement":
 		return metricsAgreement(e, fs.Args(), *groupBy, *boot, *conf, *seed, mouts, *asJSON, &out)
 	case "dedup":
-		return metricsDedup(ctx, e, fs.Args(), *encName, *threshold, *method, *outPath, *asJSON, &out)
+		set := flagsSet(fs)
+		if set["encoder"] && set["dedup-model"] {
+			return usagef("--encoder and --dedup-model: give one")
+		}
+		model := *dedupModel
+		if set["encoder"] {
+			model = *encName
+		}
+		thr := 0.0
+		if set["threshold"] {
+			thr = *threshold
+		}
+		return metricsDedup(ctx, e, fs.Args(), model, thr, *method, *outPath, *backend, *asJSON, &out)
 	}
 	return usagef("unknown --kind %q (text, agreement, dedup)", *kind)
 }
@@ -333,70 +333,6 @@ func metricsAgreement(e *env, files []string, groupBy string, boot int, conf flo
 		fmt.Fprintf(w, "%-16s%-16s%6d%7d%10.3f%18s%10.3f%18s%12.3f%18s%10.3f\n", a.File, a.Dimension, a.N, a.Groups,
 			a.Spearman, ciText(a.SpearmanCI), a.Kendall, ciText(a.KendallCI), a.Pairwise, ciText(a.PairwiseCI), a.Pearson)
 	}
-	return nil
-}
-
-// metricsDedup drops near-duplicate dialogues (one per conversation) of
-// the corpus files, writes the kept rows to outPath when set, and prints
-// what it did.
-func metricsDedup(ctx context.Context, e *env, files []string, encName string, threshold float64, method, outPath string, asJSON bool, out *metricsJSON) error {
-	enc, err := encoderByName(encName)
-	if err != nil {
-		return err
-	}
-	utts, err := data.ReadUtterances(files...)
-	if err != nil {
-		return err
-	}
-	type conv struct {
-		rows []data.Utterance
-		text strings.Builder
-	}
-	var order []string
-	convs := map[string]*conv{}
-	for _, u := range utts {
-		k := u.Source + "\x00" + u.ConversationID
-		c := convs[k]
-		if c == nil {
-			c = &conv{}
-			convs[k] = c
-			order = append(order, k)
-		}
-		c.rows = append(c.rows, u)
-		c.text.WriteString(u.Speaker + ": " + u.Text + "\n")
-	}
-	texts := make([]string, len(order))
-	for i, k := range order {
-		texts[i] = convs[k].text.String()
-	}
-	start := time.Now()
-	rep, fin := e.progress("embed dialogues")
-	vecs, err := enc.Encode(ctx, texts, rep)
-	fin()
-	if err != nil {
-		return err
-	}
-	res, err := textmetrics.Dedup(ctx, vecs, textmetrics.DedupOptions{Threshold: threshold, Method: method})
-	if err != nil {
-		return err
-	}
-	d := &dedupJSON{Dialogues: len(order), Kept: len(res.Keep), Dropped: len(res.Duplicates), Threshold: threshold, Method: res.Method,
-		Comparisons: res.Comparisons, Seconds: time.Since(start).Seconds(), Out: outPath}
-	if outPath != "" {
-		var kept []data.Utterance
-		for _, i := range res.Keep {
-			kept = append(kept, convs[order[i]].rows...)
-		}
-		if err := data.WriteUtterances(outPath, kept); err != nil {
-			return err
-		}
-	}
-	out.Dedup, out.Encoder = d, enc.Name()
-	if asJSON {
-		return e.JSON(out)
-	}
-	fmt.Fprintf(e.Stdout(), "%d dialogues: %d kept, %d near-duplicates (cosine ≥ %.2f under %s, %s search, %d comparisons) in %.2fs\n",
-		d.Dialogues, d.Kept, d.Dropped, d.Threshold, enc.Name(), d.Method, d.Comparisons, d.Seconds)
 	return nil
 }
 

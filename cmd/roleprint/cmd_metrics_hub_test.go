@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/hub/hubtest"
+	"github.com/roleprint/roleprint/persona/textmetrics"
+	"github.com/roleprint/roleprint/sv"
 )
 
 // textFixture is a tiny random-weight model of sv/neural's testdata with
@@ -162,5 +167,163 @@ func TestMetricsBERTScoreHubModel(t *testing.T) {
 	if code, _, stderr := neuralRun("metrics", "--kind", "text", "--bertscore-model", "hf:test/not-fetched", sys); code == 0 ||
 		!strings.Contains(stderr, "roleprint setup --model test/not-fetched") {
 		t.Fatalf("missing model: %s", stderr)
+	}
+}
+
+// sentenceFixture is the part of st-en/ and st-zh/reference.json with
+// PyTorch's vectors of the dedup dialogues and the alignment pairs.
+type sentenceFixture struct {
+	Dialogues [][]struct {
+		Speaker string `json:"speaker"`
+		Text    string `json:"text"`
+	} `json:"dialogues"`
+	DialogueTexts      []string      `json:"dialogue_texts"`
+	DialogueEmbeddings [][]float64   `json:"dialogue_embeddings"`
+	AlignPairs         [][]string    `json:"align_pairs"`
+	AlignEmbeddings    [][][]float64 `json:"align_embeddings"`
+}
+
+func readSentenceFixture(t *testing.T, name string) sentenceFixture {
+	t.Helper()
+	var f sentenceFixture
+	b, err := os.ReadFile(filepath.Join(textFixture(name), "reference.json"))
+	if err != nil || json.Unmarshal(b, &f) != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return f
+}
+
+func cosine64(a, b []float64) float64 {
+	var ab, aa, bb float64
+	for i := range a {
+		ab, aa, bb = ab+a[i]*b[i], aa+a[i]*a[i], bb+b[i]*b[i]
+	}
+	return ab / math.Sqrt(aa*bb)
+}
+
+func TestMetricsDedupSpeechRoleModels(t *testing.T) {
+	publishText(t, map[string]string{"sentence-transformers/all-MiniLM-L6-v2": "st-en", "BAAI/bge-small-zh-v1.5": "st-zh"})
+	en, zh := readSentenceFixture(t, "st-en"), readSentenceFixture(t, "st-zh")
+	// The Hub models embed the dialogues as PyTorch does.
+	for _, c := range []struct {
+		id  string
+		ref sentenceFixture
+	}{{"sentence-transformers/all-MiniLM-L6-v2", en}, {"BAAI/bge-small-zh-v1.5", zh}} {
+		enc, err := sv.NewEncoder("hf:"+c.id, sv.EncoderOptions{Backend: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := enc.Encode(context.Background(), c.ref.DialogueTexts, nil)
+		enc.(sv.Closer).Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var worst float64
+		for i := range got {
+			for j := range got[i] {
+				worst = math.Max(worst, math.Abs(float64(got[i][j])-c.ref.DialogueEmbeddings[i][j]))
+			}
+		}
+		if worst > 1e-5 {
+			t.Fatalf("%s: dialogue vectors differ from PyTorch's by %g", c.id, worst)
+		}
+	}
+	dir := t.TempDir()
+	pq := filepath.Join(dir, "dialogues.parquet")
+	var utts []data.Utterance
+	for i, d := range en.Dialogues {
+		for _, l := range d {
+			utts = append(utts, data.Utterance{Source: "t", ConversationID: fmt.Sprintf("c%d", i), Speaker: l.Speaker, Text: l.Text})
+		}
+	}
+	if err := data.WriteUtterances(pq, utts); err != nil {
+		t.Fatal(err)
+	}
+	// expected applies SpeechRole's rule to PyTorch's vectors: per language
+	// (by script), greedily in order, drop a dialogue whose cosine with a kept
+	// one of its language reaches the threshold.
+	type dup struct {
+		Conversation, Of string
+		Cosine           float64
+	}
+	expected := func(thrEN, thrZH float64) []dup {
+		var out []dup
+		for _, lang := range []string{"en", "zh"} {
+			ref, thr := en, thrEN
+			if lang == "zh" {
+				ref, thr = zh, thrZH
+			}
+			var kept []int
+			for i, text := range ref.DialogueTexts {
+				if textmetrics.ScriptLanguage(text) != lang {
+					continue
+				}
+				isDup := false
+				for _, k := range kept {
+					if c := cosine64(ref.DialogueEmbeddings[i], ref.DialogueEmbeddings[k]); c >= thr {
+						out, isDup = append(out, dup{fmt.Sprintf("t/c%d", i), fmt.Sprintf("t/c%d", k), c}), true
+						break
+					}
+				}
+				if !isDup {
+					kept = append(kept, i)
+				}
+			}
+		}
+		return out
+	}
+	run := func(args ...string) (dedupJSON, string) {
+		t.Helper()
+		code, stdout, stderr := neuralRun(append([]string{"metrics", "--kind", "dedup", "--backend", "go", "--json"}, append(args, pq)...)...)
+		if code != 0 {
+			t.Fatalf("dedup %v: exit %d: %s", args, code, stderr)
+		}
+		var out struct {
+			Dedup dedupJSON `json:"dedup"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Dedup, stderr
+	}
+	check := func(d dedupJSON, want []dup) {
+		t.Helper()
+		if len(d.Duplicates) != len(want) || d.Dropped != len(want) || d.Kept != len(en.Dialogues)-len(want) {
+			t.Fatalf("dropped %+v, PyTorch's vectors drop %+v", d.Duplicates, want)
+		}
+		for i, w := range want {
+			g := d.Duplicates[i]
+			if g.Conversation != w.Conversation || g.Of != w.Of || math.Abs(g.Cosine-w.Cosine) > 1e-5 {
+				t.Fatalf("duplicate %d: %+v, PyTorch's vectors: %+v", i, g, w)
+			}
+		}
+	}
+	for _, model := range []string{"auto", "speechrole"} {
+		d, _ := run("--dedup-model", model)
+		if d.Models != "speechrole" || d.OfflineFallback || len(d.Groups) != 2 || d.Threshold != nil ||
+			d.Groups[0].Language != "en" || d.Groups[0].Threshold != 0.9 || d.Groups[0].Encoder != "hf:sentence-transformers/all-MiniLM-L6-v2" || d.Groups[0].Dialogues != 5 ||
+			d.Groups[1].Language != "zh" || d.Groups[1].Threshold != 0.85 || d.Groups[1].Encoder != "hf:BAAI/bge-small-zh-v1.5" || d.Groups[1].Dialogues != 4 {
+			t.Fatalf("%s: %+v", model, d)
+		}
+		check(d, expected(0.9, 0.85))
+	}
+	d, _ := run("--threshold", "0.995")
+	if *d.Threshold != 0.995 {
+		t.Fatalf("--threshold: %+v", d)
+	}
+	check(d, expected(0.995, 0.995))
+	t.Logf("dedup at 0.995: %+v", d.Duplicates)
+
+	// Without the models: auto falls back to the lexical dedup and says
+	// so; speechrole refuses, naming the setup commands.
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	d, stderr := run()
+	if d.Models != "lexical" || !d.OfflineFallback || len(d.Groups) != 1 || !d.Groups[0].OfflineFallback ||
+		!strings.Contains(d.Note, "offline fallback") || !strings.Contains(stderr, "roleprint setup --model BAAI/bge-small-zh-v1.5") {
+		t.Fatalf("fallback: %+v (%s)", d, stderr)
+	}
+	code, _, stderr := neuralRun("metrics", "--kind", "dedup", "--dedup-model", "speechrole", pq)
+	if code == 0 || !strings.Contains(stderr, "roleprint setup --model sentence-transformers/all-MiniLM-L6-v2") {
+		t.Fatalf("speechrole without models: exit %d: %s", code, stderr)
 	}
 }

@@ -161,3 +161,16 @@ func TestPublishedBaselines(t *testing.T) {
 		}
 	}
 }
+
+func TestScriptLanguage(t *testing.T) {
+	for text, want := range map[string]string{
+		"hello there": "en", "我们今天去学校吗？": "zh", "李雷: ok, 我们走吧": "zh", "Sheldon: 你好 everyone here": "en", "": "en", "123 !": "en",
+	} {
+		if got := ScriptLanguage(text); got != want {
+			t.Errorf("ScriptLanguage(%q) = %s, want %s", text, got, want)
+		}
+	}
+	if m, ok := DedupModelFor("zh"); !ok || m.Threshold != 0.85 || m.Model != "BAAI/bge-small-zh-v1.5" {
+		t.Fatalf("zh: %+v", m)
+	}
+}
