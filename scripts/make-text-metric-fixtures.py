@@ -158,7 +158,7 @@ DEDUP_DIALOGUES = [
 ]
 ALIGN_PAIRS = [
     ("hello penny, how are you", "hello penny how are you"),
-    ("the theory of quantum physics", "the the theory of quantum physics"),
+    ("the theory of quantum physics", "the theory of uh quantum physics"),
     ("i need coffee", "pizza game tonight"),
 ]
 CJK = list("我们今天去学校吗好的一起你作业写完了没有还明交老师学生李雷韩梅是不在这那个人说")

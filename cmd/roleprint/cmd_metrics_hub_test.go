@@ -327,3 +327,86 @@ func TestMetricsDedupSpeechRoleModels(t *testing.T) {
 		t.Fatalf("speechrole without models: exit %d: %s", code, stderr)
 	}
 }
+
+func TestAlignMPNetCheck(t *testing.T) {
+	publishText(t, map[string]string{"sentence-transformers/all-mpnet-base-v2": "st-en"})
+	ref := readSentenceFixture(t, "st-en")
+	dir := t.TempDir()
+	var script, words []string
+	at := 0.0
+	for i, p := range ref.AlignPairs {
+		script = append(script, fmt.Sprintf("%s: %s", []string{"Sheldon", "Leonard"}[i%2], p[0]))
+		for _, w := range strings.Fields(p[1]) {
+			words = append(words, fmt.Sprintf("%.2f\t%.2f\t%s", at, at+0.4, w))
+			at += 0.5
+		}
+	}
+	sp, tp := filepath.Join(dir, "script.txt"), filepath.Join(dir, "words.tsv")
+	os.WriteFile(sp, []byte(strings.Join(script, "\n")+"\n"), 0o644)
+	os.WriteFile(tp, []byte(strings.Join(words, "\n")+"\n"), 0o644)
+	type out struct {
+		Encoder string         `json:"encoder"`
+		Check   alignCheckJSON `json:"check"`
+		Flagged []alignFlagJSON
+		Stats   struct {
+			Lines      int `json:"lines"`
+			ValidLines int `json:"valid_lines"`
+		} `json:"stats"`
+	}
+	run := func(args ...string) out {
+		t.Helper()
+		code, stdout, stderr := neuralRun(append([]string{"align", "--backend", "go", "--json"}, append(args, sp, tp)...)...)
+		if code != 0 {
+			t.Fatalf("align %v: exit %d: %s", args, code, stderr)
+		}
+		var o out
+		if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	full := filepath.Join(dir, "alignment.json")
+	o := run("--threshold", "0.9", "--out", full)
+	if o.Check.Model != "mpnet" || o.Check.OfflineFallback || o.Encoder != "hf:sentence-transformers/all-mpnet-base-v2" {
+		t.Fatalf("check %+v", o.Check)
+	}
+	var a struct {
+		Lines []struct {
+			Transcript string  `json:"transcript"`
+			Similarity float64 `json:"similarity"`
+			Valid      bool    `json:"valid"`
+		} `json:"lines"`
+	}
+	b, _ := os.ReadFile(full)
+	if err := json.Unmarshal(b, &a); err != nil || len(a.Lines) != len(ref.AlignPairs) {
+		t.Fatalf("alignment %s: %v", b, err)
+	}
+	// Each line's similarity is PyTorch's cosine of its text and its
+	// transcript span; the ones below 0.9 are flagged.
+	var flagged []int
+	for i, p := range ref.AlignPairs {
+		if a.Lines[i].Transcript != p[1] {
+			t.Fatalf("line %d aligned to %q, want %q", i, a.Lines[i].Transcript, p[1])
+		}
+		want := cosine64(ref.AlignEmbeddings[i][0], ref.AlignEmbeddings[i][1])
+		if math.Abs(a.Lines[i].Similarity-want) > 1e-5 {
+			t.Fatalf("line %d: similarity %g, PyTorch %g", i, a.Lines[i].Similarity, want)
+		}
+		if want < 0.9 {
+			flagged = append(flagged, i)
+		}
+	}
+	if len(flagged) == 0 || len(o.Flagged) != len(flagged) || o.Flagged[0].Index != flagged[0] || o.Stats.ValidLines != len(ref.AlignPairs)-len(flagged) {
+		t.Fatalf("flagged %+v, PyTorch's cosines flag lines %v", o.Flagged, flagged)
+	}
+	if o := run("--check", "lexical"); !o.Check.OfflineFallback || o.Encoder != "hash-ngram" {
+		t.Fatalf("lexical: %+v", o.Check)
+	}
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	if o := run(); o.Check.Model != "lexical" || !o.Check.OfflineFallback || !strings.Contains(o.Check.Note, "roleprint setup --model sentence-transformers/all-mpnet-base-v2") {
+		t.Fatalf("auto without the model: %+v", o.Check)
+	}
+	if code, _, stderr := neuralRun("align", "--check", "mpnet", sp, tp); code == 0 || !strings.Contains(stderr, "roleprint setup --model sentence-transformers/all-mpnet-base-v2") {
+		t.Fatalf("mpnet without the model: %s", stderr)
+	}
+}
