@@ -28,14 +28,14 @@ func init() {
 
 func TestSplitRowSetting(t *testing.T) {
 	for k, want := range map[string][2]string{
-		"test-opts-v1.5.window":                   {"test-opts-v1.5", "window"},
-		"test-opts-v1.5_ft.window":                {"test-opts-v1.5_ft", "window"},
-		"test-opts.window":                        {"test-opts", "window"},
-		"testhub:BAAI/bge-small-en-v1.5.max_len":  {"testhub:BAAI/bge-small-en-v1.5", "max_len"},
-		"testhub:BAAI/bge-small-en-v1.5_ft.lr":    {"testhub:BAAI/bge-small-en-v1.5_ft", "lr"},
-		"testhub:org/m.max_len":                   {"testhub:org/m", "max_len"},
-		"mixed.parts":                             {"mixed", "parts"},
-		"not-built.key":                           {"not-built", "key"}, // an unknown row: its first dot
+		"test-opts-v1.5.window":                  {"test-opts-v1.5", "window"},
+		"test-opts-v1.5_ft.window":               {"test-opts-v1.5_ft", "window"},
+		"test-opts.window":                       {"test-opts", "window"},
+		"testhub:BAAI/bge-small-en-v1.5.max_len": {"testhub:BAAI/bge-small-en-v1.5", "max_len"},
+		"testhub:BAAI/bge-small-en-v1.5_ft.lr":   {"testhub:BAAI/bge-small-en-v1.5_ft", "lr"},
+		"testhub:org/m.max_len":                  {"testhub:org/m", "max_len"},
+		"mixed.parts":                            {"mixed", "parts"},
+		"not-built.key":                          {"not-built", "key"}, // an unknown row: its first dot
 	} {
 		row, key, ok := SplitRowSetting(k)
 		if !ok || row != want[0] || key != want[1] {
