@@ -1,9 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -60,9 +64,23 @@ type bertScoreSetup struct {
 // baseline of --bertscore-baseline (a file, or "none"), else bert_score's
 // published one for the model, layer and --bertscore-lang.
 func resolveBERTScore(e *env, model, layerFlag, lang, baselineFlag, backend string, idf bool) (*bertScoreSetup, error) {
-	ref, ok := strings.CutPrefix(model, neural.HFScheme+":")
-	if !ok || ref == "" {
-		return nil, usagef("--bertscore-model %q: expected hf:ORG/NAME[@REV] (a Hub model fetched by `roleprint setup --model ORG/NAME`)", model)
+	// ref names the model for bert_score's tables: the Hub id, or the
+	// model a local export was saved from (config.json's _name_or_path).
+	ref, hf := strings.CutPrefix(model, neural.HFScheme+":")
+	if !hf {
+		st, err := os.Stat(model)
+		if err != nil || !st.IsDir() {
+			return nil, usagef("--bertscore-model %q: expected hf:ORG/NAME[@REV] (a Hub model fetched by `roleprint setup --model ORG/NAME`) or a folder with model.onnx, tokenizer.json and config.json", model)
+		}
+		var c struct {
+			NameOrPath string `json:"_name_or_path"`
+		}
+		if b, err := fsx.ReadFile(filepath.Join(model, "config.json"), 1<<20); err == nil {
+			_ = json.Unmarshal(b, &c) // a malformed file is reported by the model loader
+		}
+		ref = c.NameOrPath
+	} else if ref == "" {
+		return nil, usagef("--bertscore-model hf: names no model (hf:ORG/NAME[@REV])")
 	}
 	s := &bertScoreSetup{info: bertScoreJSON{Model: model, Contextual: true, IDF: idf, Lang: lang}}
 	layer := -1
@@ -72,7 +90,7 @@ func resolveBERTScore(e *env, model, layerFlag, lang, baselineFlag, backend stri
 			layer = d
 			s.info.LayerSource = fmt.Sprintf("bert_score's default layer for %s", textmetrics.BERTScoreModelName(ref))
 		} else {
-			s.info.LayerSource = fmt.Sprintf("the last layer: bert_score publishes no default layer for %s (--bertscore-layer N picks one)", ref)
+			s.info.LayerSource = fmt.Sprintf("the last layer: bert_score publishes no default layer for %s (--bertscore-layer N picks one)", cmp.Or(ref, model))
 		}
 	case "last":
 		s.info.LayerSource = "the last layer (--bertscore-layer last)"
@@ -84,7 +102,14 @@ func resolveBERTScore(e *env, model, layerFlag, lang, baselineFlag, backend stri
 		layer = n
 		s.info.LayerSource = "--bertscore-layer"
 	}
-	tm, err := neural.NewHFTokenModel(ref, neural.TokenModelOptions{Layer: layer, Backend: backend})
+	opts := neural.TokenModelOptions{Layer: layer, Backend: backend}
+	var tm *neural.TokenModel
+	var err error
+	if hf {
+		tm, err = neural.NewHFTokenModel(ref, opts)
+	} else {
+		tm, err = neural.NewTokenModelFromDir(model, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--bertscore-model: %w", err)
 	}
@@ -99,7 +124,7 @@ func resolveBERTScore(e *env, model, layerFlag, lang, baselineFlag, backend stri
 			s.baseline = &pb
 		} else {
 			s.info.Note = fmt.Sprintf("raw scores only: bert_score publishes no %s baseline for %s at layer %d (give one with --bertscore-baseline FILE.tsv)",
-				lang, textmetrics.BERTScoreModelName(ref), got)
+				lang, cmp.Or(textmetrics.BERTScoreModelName(ref), model), got)
 		}
 	default:
 		f, err := fsx.Open(b)

@@ -164,6 +164,28 @@ func TestMetricsBERTScoreHubModel(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "layer 1 of 2") || !strings.Contains(stdout, "F1 rescaled") {
 		t.Fatalf("table: %s", stdout)
 	}
+	// A local export (the folder the export in docs/models.md writes): the
+	// same scores; config.json's _name_or_path picks bert_score's layer.
+	local := filepath.Join(dir, "roberta-large-hidden")
+	os.MkdirAll(local, 0o755)
+	for _, f := range []string{"model.onnx", "tokenizer.json", "config.json"} {
+		b, err := os.ReadFile(filepath.Join(textFixture("roberta-layers"), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "config.json" {
+			b = []byte(strings.Replace(string(b), "{", `{"_name_or_path": "FacebookAI/roberta-large",`, 1))
+		}
+		os.WriteFile(filepath.Join(local, f), b, 0o644)
+	}
+	out = run("--bertscore-model", local, "--bertscore-layer", "1", "--bertscore-baseline", baseline)
+	if got := out.Raw[0]["bertscore_f1_rescaled"].(float64); math.Abs(got-mean(1, false, "f_rescaled")) > 1e-5 || *out.BERTScore.Layer != 1 {
+		t.Fatalf("local export: rescaled F1 %g, PyTorch %g (%+v)", got, mean(1, false, "f_rescaled"), out.BERTScore)
+	}
+	code, _, stderr = neuralRun("metrics", "--kind", "text", "--no-synonyms", "--backend", "go", "--bertscore-model", local, sys)
+	if code == 0 || !strings.Contains(stderr, "layer 17") {
+		t.Fatalf("local roberta-large export's default layer: exit %d: %s", code, stderr)
+	}
 	if code, _, stderr := neuralRun("metrics", "--kind", "text", "--bertscore-model", "hf:test/not-fetched", sys); code == 0 ||
 		!strings.Contains(stderr, "roleprint setup --model test/not-fetched") {
 		t.Fatalf("missing model: %s", stderr)

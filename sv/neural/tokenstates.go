@@ -65,6 +65,7 @@ type TokenModel struct {
 	name, hubRef, output string
 	layer, layers        int
 	maxLen               int
+	nameOrPath           string
 	prefixSpace          bool
 	m                    *ONNXModel
 	net                  *Network
@@ -80,8 +81,9 @@ type hfModelConfig struct {
 	ModelType      string `json:"model_type"`
 	Layers         int    `json:"num_hidden_layers"`
 	MaxPositions   int    `json:"max_position_embeddings"`
-	PadTokenID     *int   `json:"pad_token_id"`
 	NumLayersAlias int    `json:"n_layer"`
+	// NameOrPath is the model save_pretrained saved ("FacebookAI/roberta-large").
+	NameOrPath string `json:"_name_or_path"`
 }
 
 // NewHFTokenModel builds the token-state model of "ORG/NAME[@REV]" from
@@ -99,6 +101,26 @@ func NewHFTokenModel(ref string, o TokenModelOptions) (*TokenModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	return newTokenModel(name, snap, o)
+}
+
+// NewTokenModelFromDir builds the token-state model of a local folder laid
+// out as a Hub repository: model.onnx (or onnx/model.onnx), tokenizer.json
+// and config.json, as the export in docs/models.md writes them.
+func NewTokenModelFromDir(dir string, o TokenModelOptions) (*TokenModel, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a folder (expected model.onnx, tokenizer.json and config.json in it)", dir)
+	}
+	return newTokenModel(dir, hub.Snapshot{Ref: hub.Ref{ID: dir}, Dir: dir}, o)
+}
+
+// newTokenModel builds the token-state model of a snapshot (Commit empty
+// for a local folder).
+func newTokenModel(name string, snap hub.Snapshot, o TokenModelOptions) (*TokenModel, error) {
 	if !snap.Has("config.json") {
 		return nil, fmt.Errorf("%s: %s (%s) has no config.json (the number of layers): %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
 	}
@@ -157,7 +179,11 @@ func NewHFTokenModel(ref string, o TokenModelOptions) (*TokenModel, error) {
 		net.Close()
 		return nil, fmt.Errorf("%s: %s has %d CumSum op(s) that the onnx backend computes wrongly; use --backend go or xla", name, m.cfg.Path, m.cumSums)
 	}
-	t := &TokenModel{name: name, hubRef: m.cfg.Hub, output: m.cfg.Output, layer: layer, layers: cfg.Layers, maxLen: maxLen, m: m, net: net}
+	if snap.Commit == "" {
+		m.cfg.Hub = "" // a local folder
+	}
+	t := &TokenModel{name: name, hubRef: m.cfg.Hub, output: m.cfg.Output, layer: layer, layers: cfg.Layers, maxLen: maxLen, m: m, net: net,
+		nameOrPath: cfg.NameOrPath}
 	t.prefixSpace, err = byteLevelPreTokenizer(m.cfg.Tokenizer)
 	if err != nil {
 		net.Close()
@@ -244,14 +270,22 @@ func (t *TokenModel) Layer() int { return t.layer }
 // Layers is config.json's num_hidden_layers.
 func (t *TokenModel) Layers() int { return t.layers }
 
+// NameOrPath is config.json's _name_or_path: the model a local export
+// was saved from ("" when the file does not say).
+func (t *TokenModel) NameOrPath() string { return t.nameOrPath }
+
 // MaxLen is the token cap per text.
 func (t *TokenModel) MaxLen() int { return t.maxLen }
 
 // Describe names the repository, commit, ONNX file, output and layer, for
 // manifests and outputs.
 func (t *TokenModel) Describe() string {
-	return fmt.Sprintf("Hugging Face Hub %s (ONNX %s, output %s: layer %d of %d), tokenizer %s, max_len %d",
-		t.hubRef, t.m.cfg.Path, t.output, t.layer, t.layers, t.m.tok.Name(), t.maxLen)
+	src := "local export"
+	if t.hubRef != "" {
+		src = "Hugging Face Hub " + t.hubRef
+	}
+	return fmt.Sprintf("%s (ONNX %s, output %s: layer %d of %d), tokenizer %s, max_len %d",
+		src, t.m.cfg.Path, t.output, t.layer, t.layers, t.m.tok.Name(), t.maxLen)
 }
 
 // Close releases the compiled graph and the weights.
