@@ -141,7 +141,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 		} else if *bsLayer != "" || *bsBaseline != "" {
 			return usagef("--bertscore-layer and --bertscore-baseline need --bertscore-model hf:ORG/NAME")
 		}
-		return metricsText(ctx, e, fs.Args(), *encName, bs, *noSyn, *surfaceSyn, stem, *idf, mouts, *asJSON, &out)
+		return metricsText(ctx, e, fs.Args(), *encName, *backend, bs, *noSyn, *surfaceSyn, stem, *idf, mouts, *asJSON, &out)
 	case "agreement":
 		return metricsAgreement(e, fs.Args(), *groupBy, *boot, *conf, *seed, mouts, *asJSON, &out)
 	case "dedup":
@@ -164,12 +164,15 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 
 // metricsText scores each JSONL file of candidate/reference pairs as one
 // system (Rouge-L, METEOR, BERTScore) into out, and writes or prints it.
-func metricsText(ctx context.Context, e *env, files []string, encName string, bs *bertScoreSetup, noSyn, surfaceSyn bool, stem *bool, idf bool, mouts *metricsOutputs, asJSON bool, out *metricsJSON) error {
+func metricsText(ctx context.Context, e *env, files []string, encName, backend string, bs *bertScoreSetup, noSyn, surfaceSyn bool, stem *bool, idf bool, mouts *metricsOutputs, asJSON bool, out *metricsJSON) error {
 	var enc sv.Encoder
 	if bs == nil {
 		var err error
-		if enc, err = encoderByName(encName); err != nil {
+		if enc, err = encoderByNameBackend(encName, backend); err != nil {
 			return err
+		}
+		if c, ok := enc.(sv.Closer); ok {
+			defer c.Close()
 		}
 		out.Encoder = enc.Name()
 		out.BERTScore = &bertScoreJSON{Model: enc.Name(), OfflineFallback: true, IDF: idf,

@@ -26,7 +26,7 @@ import (
 // layer k (0: the embeddings), the name a Hugging Face model run with
 // output_hidden_states=True gives its hidden_states tuple when exported
 // with output_names [..., "hidden_states.0", …, "hidden_states.N"]
-// (docs/models.md shows the export).
+// (docs/models.md, "Text metrics with Hub models", shows the export).
 func HiddenStatesOutput(k int) string { return "hidden_states." + strconv.Itoa(k) }
 
 // TokenStates are one text's tokens and the model's contextual vector of
@@ -155,13 +155,13 @@ func newTokenModel(name string, snap hub.Snapshot, o TokenModelOptions) (*TokenM
 	settings := map[string]string{"max_len": strconv.Itoa(maxLen), "output": HiddenStatesOutput(layer)}
 	probe, err := ONNXFromSnapshot(name, snap, sv.EncoderOptions{Settings: map[string]string{"max_len": strconv.Itoa(maxLen)}})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w; token states need an export of the encoder itself: docs/models.md (\"Text metrics with Hub models\") exports every layer's states (output_hidden_states=True)", err)
 	}
 	outs, _ := probe.onnx.Outputs()
 	if !slices.Contains(outs, settings["output"]) {
 		if layer != cfg.Layers {
 			return nil, fmt.Errorf("%s: layer %d of %d: the ONNX export %s has outputs %q, not %s; export the hidden states "+
-				"(docs/models.md, \"BERTScore with a Hub model\": output_hidden_states=True and output names hidden_states.0 … hidden_states.%d) "+
+				"(docs/models.md, \"Text metrics with Hub models\": output_hidden_states=True and output names hidden_states.0 … hidden_states.%d) "+
 				"or use the last layer (layer %d, last_hidden_state)",
 				name, layer, cfg.Layers, probe.cfg.Path, outs, settings["output"], cfg.Layers, cfg.Layers)
 		}
