@@ -105,7 +105,7 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	noSyn := fs.Bool("no-synonyms", false, "METEOR without the WordNet synonym module")
 	surfaceSyn := fs.Bool("meteor-surface-synonyms", false, "METEOR synonyms of the words themselves (classic METEOR, NLTK ≤ 3.5) instead of NLTK ≥ 3.6's (and Hugging Face evaluate's) synonyms of Porter stems")
 	idf := fs.Bool("idf", false, "IDF-weight BERTScore tokens over the references")
-	bsModel := fs.String("bertscore-model", "", "text: BERTScore with a Hugging Face Hub model's contextual token states, hf:ORG/NAME[@REV] (fetched once by `roleprint setup --model ORG/NAME`), e.g. hf:FacebookAI/roberta-large; without it BERTScore runs over --encoder's static vectors (the offline fallback)")
+	bsModel := fs.String("bertscore-model", "", "text: BERTScore with the contextual token states of a Hugging Face Hub model, hf:ORG/NAME[@REV] (fetched once by roleprint setup --model ORG/NAME; e.g. hf:YOU/roberta-large-hidden-states), or a local export folder; without it BERTScore runs over --encoder's static vectors (the offline fallback)")
 	bsLayer := fs.String("bertscore-layer", "", "text: the hidden layer of --bertscore-model whose token states are matched (0: embeddings; last); default: bert_score's layer for the model (roberta-large 17), else the last")
 	bsLang := fs.String("bertscore-lang", "en", "text: language of the texts, for bert_score's published rescaling baseline")
 	bsBaseline := fs.String("bertscore-baseline", "", "text: rescaling baseline file (bert_score's LAYER,P,R,F form), or none; default: bert_score's published baseline of the model, layer and --bertscore-lang when there is one")
