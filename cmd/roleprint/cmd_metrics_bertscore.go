@@ -164,45 +164,65 @@ func (s *bertScoreSetup) close() {
 	}
 }
 
+// bertScoreChunk is how many candidates are embedded at a time: token
+// states of a large model take kilobytes per token, so a corpus is scored
+// in chunks rather than held whole (a variable for tests).
+var bertScoreChunk = 256
+
 // score returns BERTScore of each candidate against its references, the
 // best over them of each of P, R and F (bert_score's multi-reference
-// rule), raw and, with a baseline, rescaled.
+// rule), raw and, with a baseline, rescaled. The idf (with idf) is over
+// every reference of the system, as bert_score computes it.
 func (s *bertScoreSetup) score(ctx context.Context, e *env, cands []string, refs [][]string, idf bool) (raw, rescaled []textmetrics.PRF, err error) {
-	texts := append([]string(nil), cands...)
-	for _, rs := range refs {
-		texts = append(texts, rs...)
-	}
-	rep, fin := e.progress("bertscore: token states")
-	states, err := s.tm.EncodeTokens(ctx, texts, rep)
-	fin()
-	if err != nil {
-		return nil, nil, err
-	}
-	tv := func(i int) textmetrics.TokenVectors {
-		return textmetrics.TokenVectors{IDs: states[i].IDs, Special: states[i].Special, Vectors: states[i].Vectors}
-	}
-	var fc, fr []textmetrics.TokenVectors
-	var group []int
-	k := len(cands)
-	for i, rs := range refs {
-		for range rs {
-			fc, fr, group = append(fc, tv(i)), append(fr, tv(k)), append(group, i)
-			k++
+	opts := textmetrics.ContextualOptions{}
+	if idf {
+		var ids [][]int32
+		for _, rs := range refs {
+			for _, r := range rs {
+				ids = append(ids, s.tm.Tokenize(r))
+			}
 		}
-	}
-	all, err := textmetrics.ContextualBERTScore(fc, fr, textmetrics.ContextualOptions{IDF: idf})
-	if err != nil {
-		return nil, nil, err
+		opts.Weight = textmetrics.IDFWeights(ids)
 	}
 	raw = make([]textmetrics.PRF, len(cands))
-	seen := make([]bool, len(cands))
-	for j, p := range all {
-		i := group[j]
-		if !seen[i] {
-			raw[i], seen[i] = p, true
-			continue
+	rep, fin := e.progress("bertscore: token states")
+	defer fin()
+	for start := 0; start < len(cands); start += bertScoreChunk {
+		end := min(start+bertScoreChunk, len(cands))
+		texts := append([]string(nil), cands[start:end]...)
+		for _, rs := range refs[start:end] {
+			texts = append(texts, rs...)
 		}
-		raw[i] = textmetrics.PRF{Precision: max(raw[i].Precision, p.Precision), Recall: max(raw[i].Recall, p.Recall), F: max(raw[i].F, p.F)}
+		states, err := s.tm.EncodeTokens(ctx, texts, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		tv := func(i int) textmetrics.TokenVectors {
+			return textmetrics.TokenVectors{IDs: states[i].IDs, Special: states[i].Special, Vectors: states[i].Vectors}
+		}
+		var fc, fr []textmetrics.TokenVectors
+		var group []int
+		k := end - start
+		for i := start; i < end; i++ {
+			for range refs[i] {
+				fc, fr, group = append(fc, tv(i-start)), append(fr, tv(k)), append(group, i)
+				k++
+			}
+		}
+		all, err := textmetrics.ContextualBERTScore(fc, fr, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		seen := map[int]bool{}
+		for j, p := range all {
+			i := group[j]
+			if !seen[i] {
+				raw[i], seen[i] = p, true
+				continue
+			}
+			raw[i] = textmetrics.PRF{Precision: max(raw[i].Precision, p.Precision), Recall: max(raw[i].Recall, p.Recall), F: max(raw[i].F, p.F)}
+		}
+		rep(end, len(cands))
 	}
 	if s.baseline != nil {
 		rescaled = make([]textmetrics.PRF, len(raw))

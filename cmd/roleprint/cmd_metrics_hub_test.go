@@ -114,7 +114,13 @@ func TestMetricsBERTScoreHubModel(t *testing.T) {
 		return out
 	}
 	baseline := filepath.Join(textFixture("roberta-layers"), "baseline.tsv")
-	for _, idf := range []bool{false, true} {
+	for _, c := range []struct {
+		idf   bool
+		chunk int
+	}{{false, 256}, {true, 256}, {true, 2}} { // chunks of 2 pairs: the idf stays over every reference
+		idf := c.idf
+		bertScoreChunk = c.chunk
+		t.Cleanup(func() { bertScoreChunk = 256 })
 		args := []string{"--bertscore-model", "hf:test/tiny-roberta-layers", "--bertscore-layer", "1", "--bertscore-baseline", baseline}
 		if idf {
 			args = append(args, "--idf")
@@ -132,10 +138,25 @@ func TestMetricsBERTScoreHubModel(t *testing.T) {
 			}
 			worst = math.Max(worst, math.Abs(got-mean(1, idf, want)))
 		}
-		t.Logf("layer 1, idf %v: max |RolePrint − PyTorch| of the mean P, R, F (raw and rescaled) = %.2g", idf, worst)
+		t.Logf("layer 1, idf %v, chunks of %d: max |RolePrint − PyTorch| of the mean P, R, F (raw and rescaled) = %.2g", idf, c.chunk, worst)
 		if worst > 1e-5 {
 			t.Fatalf("idf %v: BERTScore differs from PyTorch's by %g", idf, worst)
 		}
+	}
+
+	// Several references: the best of each score (the candidate itself
+	// among them scores 1).
+	multi := filepath.Join(dir, "multi.jsonl")
+	var ml []string
+	for _, p := range ref.Pairs {
+		l, _ := json.Marshal(map[string]any{"candidate": p.Candidate, "references": []string{p.Reference, p.Candidate}})
+		ml = append(ml, string(l))
+	}
+	os.WriteFile(multi, []byte(strings.Join(ml, "\n")+"\n"), 0o644)
+	code, stdout, stderr := neuralRun("metrics", "--kind", "text", "--no-synonyms", "--backend", "go", "--json", "--bertscore-model", "hf:test/tiny-roberta-layers", multi)
+	var mo bertScoreOut
+	if code != 0 || json.Unmarshal([]byte(stdout), &mo) != nil || math.Abs(mo.Raw[0]["bertscore_f1"].(float64)-1) > 1e-6 {
+		t.Fatalf("several references: exit %d %s %s", code, stdout, stderr)
 	}
 
 	// No published default layer for the model: the last layer, said so;
@@ -150,7 +171,7 @@ func TestMetricsBERTScoreHubModel(t *testing.T) {
 	}
 	// roberta-large takes bert_score's layer 17 (which the two-layer
 	// stand-in does not have).
-	code, _, stderr := neuralRun("metrics", "--kind", "text", "--no-synonyms", "--backend", "go", "--bertscore-model", "hf:FacebookAI/roberta-large", sys)
+	code, _, stderr = neuralRun("metrics", "--kind", "text", "--no-synonyms", "--backend", "go", "--bertscore-model", "hf:FacebookAI/roberta-large", sys)
 	if code == 0 || !strings.Contains(stderr, "layer 17") {
 		t.Fatalf("roberta-large's default layer: exit %d: %s", code, stderr)
 	}
@@ -159,7 +180,7 @@ func TestMetricsBERTScoreHubModel(t *testing.T) {
 	if out.BERTScore.Contextual || !out.BERTScore.OfflineFallback || !strings.Contains(out.BERTScore.Note, "offline fallback") {
 		t.Fatalf("fallback: %+v", out.BERTScore)
 	}
-	code, stdout, _ := neuralRun("metrics", "--kind", "text", "--no-synonyms", "--backend", "go", "--bertscore-model", "hf:test/tiny-roberta-layers",
+	code, stdout, _ = neuralRun("metrics", "--kind", "text", "--no-synonyms", "--backend", "go", "--bertscore-model", "hf:test/tiny-roberta-layers",
 		"--bertscore-layer", "1", "--bertscore-baseline", baseline, sys)
 	if code != 0 || !strings.Contains(stdout, "layer 1 of 2") || !strings.Contains(stdout, "F1 rescaled") {
 		t.Fatalf("table: %s", stdout)

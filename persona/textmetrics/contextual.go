@@ -30,16 +30,20 @@ type ContextualOptions struct {
 	// (IDFWeights), bert_score's idf=True; otherwise every token weighs 1.
 	// Special tokens weigh 0 either way.
 	IDF bool
+	// Weight, when set, weighs each token id instead (IDF is then
+	// ignored): IDFWeights over every reference of a corpus scored in
+	// chunks.
+	Weight func(id int32) float64
 }
 
 // IDFWeights returns bert_score's idf of each token id over the
-// references: log((M+1)/(df+1)) with df the number of references holding
-// the id; an id no reference holds gets log(M+1).
-func IDFWeights(refs []TokenVectors) func(id int32) float64 {
+// references' token ids: log((M+1)/(df+1)) with df the number of
+// references holding the id; an id no reference holds gets log(M+1).
+func IDFWeights(refs [][]int32) func(id int32) float64 {
 	df := map[int32]int{}
 	for _, r := range refs {
 		seen := map[int32]bool{}
-		for _, id := range r.IDs {
+		for _, id := range r {
 			if !seen[id] {
 				seen[id] = true
 				df[id]++
@@ -66,8 +70,15 @@ func ContextualBERTScore(cands, refs []TokenVectors, opts ContextualOptions) ([]
 		return nil, fmt.Errorf("bertscore: %d candidates for %d references", len(cands), len(refs))
 	}
 	weight := func(int32) float64 { return 1 }
-	if opts.IDF {
-		weight = IDFWeights(refs)
+	switch {
+	case opts.Weight != nil:
+		weight = opts.Weight
+	case opts.IDF:
+		ids := make([][]int32, len(refs))
+		for i, r := range refs {
+			ids[i] = r.IDs
+		}
+		weight = IDFWeights(ids)
 	}
 	out := make([]PRF, len(cands))
 	for i := range cands {
