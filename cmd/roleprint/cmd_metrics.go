@@ -126,6 +126,13 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 		return usagef("no input files")
 	}
 	out := metricsJSON{Kind: *kind}
+	// Flags of one kind given to another would be ignored silently.
+	for name, k := range map[string]string{"bertscore-model": "text", "bertscore-layer": "text", "bertscore-lang": "text",
+		"bertscore-baseline": "text", "dedup-model": "dedup", "threshold": "dedup", "method": "dedup"} {
+		if flagsSet(fs)[name] && *kind != k {
+			return usagef("--%s is for --kind %s, not %s", name, k, *kind)
+		}
+	}
 	switch *kind {
 	case "text":
 		var bs *bertScoreSetup

@@ -369,6 +369,9 @@ func TestMetricsDedupSpeechRoleModels(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "roleprint setup --model sentence-transformers/all-MiniLM-L6-v2") {
 		t.Fatalf("speechrole without models: exit %d: %s", code, stderr)
 	}
+	if code, _, stderr := neuralRun("metrics", "--kind", "text", "--dedup-model", "speechrole", pq); code != 2 || !strings.Contains(stderr, "for --kind dedup") {
+		t.Fatalf("a dedup flag with --kind text: exit %d: %s", code, stderr)
+	}
 }
 
 func TestAlignMPNetCheck(t *testing.T) {
