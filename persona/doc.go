@@ -22,8 +22,10 @@
 //     pairwise-order agreement, Pearson r, all from package stats) over
 //     items or groups, with bootstrap intervals.
 //   - persona/textmetrics: ROUGE-L, METEOR (exact, Porter stem, WordNet
-//     synonyms), BERTScore-style F1 with any sv.Encoder, and near-duplicate
-//     removal by embedding similarity.
+//     synonyms), BERTScore from contextual token vectors (layer, idf,
+//     bert_score's rescaling baselines) or, offline, static vectors of any
+//     sv.Encoder, and near-duplicate removal by embedding similarity with
+//     SpeechRole's models per language.
 //   - persona/llmverify: a chat model as speaker verifier (Table 1 of the
 //     seed paper), over sv/roleplay's pair items; it lives here, not in sv,
 //     so that sv imports no persona package.

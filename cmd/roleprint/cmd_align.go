@@ -12,6 +12,7 @@ import (
 	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/llm"
 	"github.com/roleprint/roleprint/persona/align"
+	"github.com/roleprint/roleprint/sv"
 )
 
 func init() {
@@ -24,24 +25,32 @@ func init() {
 
 // alignJSON is the --json output of `roleprint align`.
 type alignJSON struct {
-	Script       string                `json:"script"`
-	Transcript   string                `json:"transcript,omitempty"`
-	Audio        string                `json:"audio,omitempty"`
-	Synthetic    *align.PerturbOptions `json:"synthetic,omitempty"`
-	Encoder      string                `json:"encoder"`
-	Threshold    float64               `json:"threshold"`
-	Stats        align.Stats           `json:"stats"`
-	Segments     int                   `json:"segments"`
-	SegmentTurns int                   `json:"segment_turns"`
-	Boundaries   *align.BoundaryScore  `json:"boundaries,omitempty"`
-	Out          string                `json:"out,omitempty"`
+	Script     string                `json:"script"`
+	Transcript string                `json:"transcript,omitempty"`
+	Audio      string                `json:"audio,omitempty"`
+	Synthetic  *align.PerturbOptions `json:"synthetic,omitempty"`
+	Encoder    string                `json:"encoder"`
+	Threshold  float64               `json:"threshold"`
+	// Check says what validated the lines: VoxRole's MPNet ("mpnet"),
+	// another encoder, or the lexical check (the offline fallback).
+	Check alignCheckJSON `json:"check"`
+	// Flagged are the aligned lines whose similarity with their transcript
+	// span is below the threshold.
+	Flagged      []alignFlagJSON      `json:"flagged"`
+	Stats        align.Stats          `json:"stats"`
+	Segments     int                  `json:"segments"`
+	SegmentTurns int                  `json:"segment_turns"`
+	Boundaries   *align.BoundaryScore `json:"boundaries,omitempty"`
+	Out          string               `json:"out,omitempty"`
 }
 
 func runAlign(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "align", "SCRIPT [TRANSCRIPT]")
 	asJSON := fs.Bool("json", false, "print one JSON object (see docs/persona.md)")
 	threshold := fs.Float64("threshold", 0.8, "cosine a line needs with its transcript span to be valid")
-	encName := fs.String("encoder", "hash-ngram", "encoder for validation: hash-ngram (built in) or a registered sv encoder")
+	encName := fs.String("encoder", "hash-ngram", "encoder for validation: hash-ngram (built in) or a registered sv encoder (or use --check)")
+	check := fs.String("check", "auto", "line validation: mpnet (VoxRole's MPNet, sentence-transformers/all-mpnet-base-v2 from the Hugging Face cache), lexical (hash-ngram vectors, the offline fallback), hf:ORG/NAME, or auto (mpnet when cached, else lexical)")
+	backend := fs.String("backend", "", "compute backend for Hub encoders (go, onnx, xla:cuda); default: automatic")
 	minTurns := fs.Int("min-turns", 3, "fewest turns of a two-speaker segment")
 	maxGap := fs.Float64("max-gap", 10, "longest pause (s) inside a segment")
 	band := fs.Int("band", 400, "half-width in words of the edit-distance band")
@@ -66,9 +75,24 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != want {
 		return usagef("want %d file(s): SCRIPT%s", want, map[bool]string{true: "", false: " TRANSCRIPT"}[want == 1])
 	}
-	enc, err := encoderByName(*encName)
+	set := flagsSet(fs)
+	if set["encoder"] && set["check"] {
+		return usagef("--encoder and --check: give one")
+	}
+	checkName := *check
+	if set["encoder"] {
+		checkName = *encName
+	}
+	chk, encoderName, err := resolveAlignCheck(e, checkName)
 	if err != nil {
 		return err
+	}
+	enc, err := encoderByNameBackend(encoderName, *backend)
+	if err != nil {
+		return err
+	}
+	if c, ok := enc.(sv.Closer); ok {
+		defer c.Close()
 	}
 	s, err := loadScripts(fs.Args()[:1], true)
 	if err != nil {
@@ -82,7 +106,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	res := alignJSON{Script: fs.Arg(0), Encoder: enc.Name(), Threshold: *threshold}
+	res := alignJSON{Script: fs.Arg(0), Encoder: enc.Name(), Threshold: *threshold, Check: chk, Flagged: []alignFlagJSON{}}
 	var words []align.Word
 	var truth []align.Truth
 	if *synthetic {
@@ -122,6 +146,9 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, l := range a.LowSimilarity() {
+		res.Flagged = append(res.Flagged, alignFlagJSON{Index: l.Index, Speaker: l.Speaker, Text: l.Text, Transcript: l.Transcript, Similarity: l.Similarity, Start: l.Start})
+	}
 	segs := align.Segments(a, align.SegmentOptions{MinTurns: *minTurns, MaxGap: *maxGap})
 	res.Stats, res.Segments = a.Stats, len(segs)
 	for _, sg := range segs {
@@ -144,8 +171,12 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	st := a.Stats
 	fmt.Fprintf(w, "%d script lines, %d transcript words: %d matched, %d substituted, %d deleted, %d inserted (WER %.3f)\n",
 		st.Lines, st.TranscriptWords, st.Matches, st.Substitutions, st.Deletions, st.Insertions, st.WordErrorRate)
-	fmt.Fprintf(w, "%d of %d lines valid (cosine ≥ %.2f under %s); %d two-speaker segments of ≥ %d turns (%d turns)\n",
-		st.ValidLines, st.Lines, *threshold, enc.Name(), len(segs), *minTurns, res.SegmentTurns)
+	fmt.Fprintf(w, "%d of %d lines valid (cosine ≥ %.2f under %s%s); %d flagged below it; %d two-speaker segments of ≥ %d turns (%d turns)\n",
+		st.ValidLines, st.Lines, *threshold, enc.Name(), map[bool]string{true: ", the lexical check: offline fallback", false: ""}[chk.OfflineFallback],
+		len(res.Flagged), len(segs), *minTurns, res.SegmentTurns)
+	for _, f := range res.Flagged {
+		fmt.Fprintf(w, "  flagged line %d (%s, cosine %.3f): %q ~ %q\n", f.Index, f.Speaker, f.Similarity, f.Text, f.Transcript)
+	}
 	if res.Boundaries != nil {
 		b := res.Boundaries
 		fmt.Fprintf(w, "sentence boundaries recovered: %.2f%% exactly, %.2f%% within %.1f s (%d boundaries); deleted lines rejected %d/%d\n",

@@ -8,9 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/persona/agree"
 	"github.com/roleprint/roleprint/persona/textmetrics"
 	"github.com/roleprint/roleprint/stats"
@@ -42,6 +40,13 @@ type textMetricsJSON struct {
 	RougeL      float64 `json:"rouge_l"`
 	Meteor      float64 `json:"meteor"`
 	BERTScoreF1 float64 `json:"bertscore_f1"`
+	// BERTScoreP and BERTScoreR are the mean precision and recall beside
+	// F1; the *_rescaled means are given when a baseline rescaled them.
+	BERTScoreP          float64  `json:"bertscore_p"`
+	BERTScoreR          float64  `json:"bertscore_r"`
+	BERTScoreF1Rescaled *float64 `json:"bertscore_f1_rescaled,omitempty"`
+	BERTScorePRescaled  *float64 `json:"bertscore_p_rescaled,omitempty"`
+	BERTScoreRRescaled  *float64 `json:"bertscore_r_rescaled,omitempty"`
 }
 
 // metricsJSON is the --json output of `roleprint metrics`.
@@ -57,6 +62,9 @@ type metricsJSON struct {
 	WordNet        string `json:"wordnet,omitempty"`
 	Encoder        string `json:"encoder,omitempty"`
 	RougeStemmed   *bool  `json:"rouge_stemmed,omitempty"`
+	// BERTScore says how BERTScore was computed: a Hub model's contextual
+	// token states, or static vectors (the offline fallback).
+	BERTScore *bertScoreJSON `json:"bertscore,omitempty"`
 	// agreement
 	Agreement []agreementJSON `json:"agreement,omitempty"`
 	// GroupBy is --group-by ("" for item-level agreement); IgnoredColumns
@@ -73,17 +81,6 @@ type agreementJSON struct {
 	File      string `json:"file"`
 	Dimension string `json:"dimension"`
 	agree.GroupReport
-}
-
-type dedupJSON struct {
-	Dialogues   int     `json:"dialogues"`
-	Kept        int     `json:"kept"`
-	Dropped     int     `json:"dropped"`
-	Threshold   float64 `json:"threshold"`
-	Method      string  `json:"method"`
-	Comparisons int64   `json:"comparisons"`
-	Seconds     float64 `json:"seconds"`
-	Out         string  `json:"out,omitempty"`
 }
 
 // encoderByName returns textmetrics' HashEncoder for "hash-ngram", else
@@ -108,7 +105,13 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 	noSyn := fs.Bool("no-synonyms", false, "METEOR without the WordNet synonym module")
 	surfaceSyn := fs.Bool("meteor-surface-synonyms", false, "METEOR synonyms of the words themselves (classic METEOR, NLTK ≤ 3.5) instead of NLTK ≥ 3.6's (and Hugging Face evaluate's) synonyms of Porter stems")
 	idf := fs.Bool("idf", false, "IDF-weight BERTScore tokens over the references")
-	threshold := fs.Float64("threshold", 0.9, "dedup: cosine at or above which a dialogue duplicates an earlier one")
+	bsModel := fs.String("bertscore-model", "", "text: BERTScore with the contextual token states of a Hugging Face Hub model, hf:ORG/NAME[@REV] (fetched once by roleprint setup --model ORG/NAME; e.g. hf:YOU/roberta-large-hidden-states), or a local export folder; without it BERTScore runs over --encoder's static vectors (the offline fallback)")
+	bsLayer := fs.String("bertscore-layer", "", "text: the hidden layer of --bertscore-model whose token states are matched (0: embeddings; last); default: bert_score's layer for the model (roberta-large 17), else the last")
+	bsLang := fs.String("bertscore-lang", "en", "text: language of the texts, for bert_score's published rescaling baseline")
+	bsBaseline := fs.String("bertscore-baseline", "", "text: rescaling baseline file (bert_score's LAYER,P,R,F form), or none; default: bert_score's published baseline of the model, layer and --bertscore-lang when there is one")
+	backend := fs.String("backend", "", "compute backend for --bertscore-model and Hub encoders (go, onnx, xla:cuda); default: automatic")
+	threshold := fs.Float64("threshold", 0, "dedup: cosine at or above which a dialogue duplicates an earlier one; default: the model's (MiniLM 0.9, bge 0.85, the lexical fallback 0.9)")
+	dedupModel := fs.String("dedup-model", "auto", "dedup: speechrole (SpeechRole's MiniLM for English dialogues at 0.9, bge for Chinese at 0.85, by script; from the Hugging Face cache), lexical (hash-ngram vectors, the offline fallback), hf:ORG/NAME (one Hub model), or auto (speechrole when its models are cached, else lexical)")
 	method := fs.String("method", "auto", "dedup: exact, lsh or auto")
 	outPath := fs.String("out", "", "dedup: write the kept rows to this Parquet file")
 	groupBy := fs.String("group-by", "", "agreement: average the scores per value of this CSV column (e.g. system) and compare the means, one point per value, as SpeechRole's Table 3 compares systems (default: compare items)")
@@ -123,23 +126,67 @@ func runMetrics(ctx context.Context, e *env, args []string) error {
 		return usagef("no input files")
 	}
 	out := metricsJSON{Kind: *kind}
+	// Flags of one kind given to another would be ignored silently.
+	for name, k := range map[string]string{"bertscore-model": "text", "bertscore-layer": "text", "bertscore-lang": "text",
+		"bertscore-baseline": "text", "dedup-model": "dedup", "threshold": "dedup", "method": "dedup"} {
+		if flagsSet(fs)[name] && *kind != k {
+			return usagef("--%s is for --kind %s, not %s", name, k, *kind)
+		}
+	}
 	switch *kind {
 	case "text":
-		return metricsText(ctx, e, fs.Args(), *encName, *noSyn, *surfaceSyn, stem, *idf, mouts, *asJSON, &out)
+		var bs *bertScoreSetup
+		if *bsModel != "" {
+			if set := flagsSet(fs); set["encoder"] {
+				return usagef("--encoder and --bertscore-model: give one (--encoder's static vectors are the offline fallback of --bertscore-model)")
+			}
+			var err error
+			if bs, err = resolveBERTScore(e, *bsModel, *bsLayer, *bsLang, *bsBaseline, *backend, *idf); err != nil {
+				return err
+			}
+			defer bs.close()
+		} else if *bsLayer != "" || *bsBaseline != "" {
+			return usagef("--bertscore-layer and --bertscore-baseline need --bertscore-model hf:ORG/NAME")
+		}
+		return metricsText(ctx, e, fs.Args(), *encName, *backend, bs, *noSyn, *surfaceSyn, stem, *idf, mouts, *asJSON, &out)
 	case "agreement":
 		return metricsAgreement(e, fs.Args(), *groupBy, *boot, *conf, *seed, mouts, *asJSON, &out)
 	case "dedup":
-		return metricsDedup(ctx, e, fs.Args(), *encName, *threshold, *method, *outPath, *asJSON, &out)
+		set := flagsSet(fs)
+		if set["encoder"] && set["dedup-model"] {
+			return usagef("--encoder and --dedup-model: give one")
+		}
+		model := *dedupModel
+		if set["encoder"] {
+			model = *encName
+		}
+		thr := 0.0
+		if set["threshold"] {
+			thr = *threshold
+		}
+		return metricsDedup(ctx, e, fs.Args(), model, thr, *method, *outPath, *backend, *asJSON, &out)
 	}
 	return usagef("unknown --kind %q (text, agreement, dedup)", *kind)
 }
 
 // metricsText scores each JSONL file of candidate/reference pairs as one
 // system (Rouge-L, METEOR, BERTScore) into out, and writes or prints it.
-func metricsText(ctx context.Context, e *env, files []string, encName string, noSyn, surfaceSyn bool, stem *bool, idf bool, mouts *metricsOutputs, asJSON bool, out *metricsJSON) error {
-	enc, err := encoderByName(encName)
-	if err != nil {
-		return err
+func metricsText(ctx context.Context, e *env, files []string, encName, backend string, bs *bertScoreSetup, noSyn, surfaceSyn bool, stem *bool, idf bool, mouts *metricsOutputs, asJSON bool, out *metricsJSON) error {
+	var enc sv.Encoder
+	if bs == nil {
+		var err error
+		if enc, err = encoderByNameBackend(encName, backend); err != nil {
+			return err
+		}
+		if c, ok := enc.(sv.Closer); ok {
+			defer c.Close()
+		}
+		out.Encoder = enc.Name()
+		out.BERTScore = &bertScoreJSON{Model: enc.Name(), OfflineFallback: true, IDF: idf,
+			Note: "static vectors (offline fallback): each distinct word embedded alone by " + enc.Name() + ", not BERTScore's contextual token states; --bertscore-model hf:ORG/NAME runs BERTScore proper"}
+	} else {
+		info := bs.info
+		out.BERTScore = &info
 	}
 	mo := textmetrics.DefaultMeteorOptions()
 	if noSyn {
@@ -154,7 +201,7 @@ func metricsText(ctx context.Context, e *env, files []string, encName string, no
 		out.WordNet = mo.WordNet.Dir
 		out.MeteorSynonyms = map[bool]string{false: "stems", true: "surface"}[mo.SurfaceSynonyms]
 	}
-	out.Encoder, out.RougeStemmed = enc.Name(), stem
+	out.RougeStemmed = stem
 	ro := textmetrics.RougeOptions{Stem: *stem}
 	for _, p := range files {
 		pairs, err := readJSONL[textPair](p)
@@ -163,6 +210,7 @@ func metricsText(ctx context.Context, e *env, files []string, encName string, no
 		}
 		row := textMetricsJSON{System: systemName(p), N: len(pairs)}
 		var cands, refs []string
+		var allRefs [][]string
 		for i, tp := range pairs {
 			rs := tp.References
 			if tp.Reference != "" {
@@ -173,17 +221,30 @@ func metricsText(ctx context.Context, e *env, files []string, encName string, no
 			}
 			row.RougeL += textmetrics.RougeLMulti(tp.Candidate, rs, ro).F
 			row.Meteor += textmetrics.MeteorMulti(tp.Candidate, rs, mo).Score
-			cands, refs = append(cands, tp.Candidate), append(refs, rs[0])
+			cands, refs, allRefs = append(cands, tp.Candidate), append(refs, rs[0]), append(allRefs, rs)
 		}
-		bs, err := textmetrics.BERTScore(ctx, enc, cands, refs, textmetrics.BERTScoreOptions{IDF: idf})
+		var raw, rescaled []textmetrics.PRF
+		if bs != nil {
+			raw, rescaled, err = bs.score(ctx, e, cands, allRefs, idf)
+		} else {
+			raw, err = textmetrics.BERTScore(ctx, enc, cands, refs, textmetrics.BERTScoreOptions{IDF: idf})
+		}
 		if err != nil {
-			return err
-		}
-		for _, b := range bs {
-			row.BERTScoreF1 += b.F
+			return fmt.Errorf("%s: %w", p, err)
 		}
 		n := float64(len(pairs))
-		row.RougeL, row.Meteor, row.BERTScoreF1 = row.RougeL/n, row.Meteor/n, row.BERTScoreF1/n
+		mean := func(s []textmetrics.PRF) (p, r, f float64) {
+			for _, x := range s {
+				p, r, f = p+x.Precision/n, r+x.Recall/n, f+x.F/n
+			}
+			return
+		}
+		row.BERTScoreP, row.BERTScoreR, row.BERTScoreF1 = mean(raw)
+		if rescaled != nil {
+			p, r, f := mean(rescaled)
+			row.BERTScorePRescaled, row.BERTScoreRRescaled, row.BERTScoreF1Rescaled = &p, &r, &f
+		}
+		row.RougeL, row.Meteor = row.RougeL/n, row.Meteor/n
 		out.Systems = append(out.Systems, row)
 	}
 	if err := mouts.write(e, out, files); err != nil {
@@ -197,12 +258,36 @@ func metricsText(ctx context.Context, e *env, files []string, encName string, no
 	if out.MeteorSynonyms != "" {
 		syn = " (synonyms of " + map[string]string{"stems": "stems, as NLTK ≥ 3.6", "surface": "words, classic METEOR"}[out.MeteorSynonyms] + ")"
 	}
-	fmt.Fprintf(w, "METEOR modules: %s%s; BERTScore encoder: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), syn, out.Encoder)
-	fmt.Fprintf(w, "%-24s%10s%10s%14s%6s\n", "System", "Rouge-L", "Meteor", "BertScore F1", "N")
+	fmt.Fprintf(w, "METEOR modules: %s%s; BERTScore: %s (scores ×100, as VoxRole Table 2)\n", strings.Join(out.MeteorModules, "+"), syn, bertScoreLine(out.BERTScore))
+	resc := out.BERTScore.Rescaled
+	fmt.Fprintf(w, "%-24s%10s%10s%14s", "System", "Rouge-L", "Meteor", "BertScore F1")
+	if resc {
+		fmt.Fprintf(w, "%16s", "F1 rescaled")
+	}
+	fmt.Fprintf(w, "%6s\n", "N")
 	for _, r := range out.Systems {
-		fmt.Fprintf(w, "%-24s%10.2f%10.2f%14.2f%6d\n", r.System, 100*r.RougeL, 100*r.Meteor, 100*r.BERTScoreF1, r.N)
+		fmt.Fprintf(w, "%-24s%10.2f%10.2f%14.2f", r.System, 100*r.RougeL, 100*r.Meteor, 100*r.BERTScoreF1)
+		if resc {
+			fmt.Fprintf(w, "%16.2f", 100**r.BERTScoreF1Rescaled)
+		}
+		fmt.Fprintf(w, "%6d\n", r.N)
 	}
 	return nil
+}
+
+// bertScoreLine describes the BERTScore computation for the text table.
+func bertScoreLine(b *bertScoreJSON) string {
+	if !b.Contextual {
+		return "static vectors of " + b.Model + " (offline fallback, not contextual BERTScore)"
+	}
+	s := fmt.Sprintf("%s, layer %d of %d (%s)", b.Model, *b.Layer, b.Layers, b.LayerSource)
+	if b.IDF {
+		s += ", idf"
+	}
+	if b.Baseline != nil {
+		return s + ", rescaled with " + b.Baseline.Source
+	}
+	return s + "; " + b.Note
 }
 
 // metricsAgreement measures human–judge agreement in each CSV file per
@@ -258,70 +343,6 @@ func metricsAgreement(e *env, files []string, groupBy string, boot int, conf flo
 		fmt.Fprintf(w, "%-16s%-16s%6d%7d%10.3f%18s%10.3f%18s%12.3f%18s%10.3f\n", a.File, a.Dimension, a.N, a.Groups,
 			a.Spearman, ciText(a.SpearmanCI), a.Kendall, ciText(a.KendallCI), a.Pairwise, ciText(a.PairwiseCI), a.Pearson)
 	}
-	return nil
-}
-
-// metricsDedup drops near-duplicate dialogues (one per conversation) of
-// the corpus files, writes the kept rows to outPath when set, and prints
-// what it did.
-func metricsDedup(ctx context.Context, e *env, files []string, encName string, threshold float64, method, outPath string, asJSON bool, out *metricsJSON) error {
-	enc, err := encoderByName(encName)
-	if err != nil {
-		return err
-	}
-	utts, err := data.ReadUtterances(files...)
-	if err != nil {
-		return err
-	}
-	type conv struct {
-		rows []data.Utterance
-		text strings.Builder
-	}
-	var order []string
-	convs := map[string]*conv{}
-	for _, u := range utts {
-		k := u.Source + "\x00" + u.ConversationID
-		c := convs[k]
-		if c == nil {
-			c = &conv{}
-			convs[k] = c
-			order = append(order, k)
-		}
-		c.rows = append(c.rows, u)
-		c.text.WriteString(u.Speaker + ": " + u.Text + "\n")
-	}
-	texts := make([]string, len(order))
-	for i, k := range order {
-		texts[i] = convs[k].text.String()
-	}
-	start := time.Now()
-	rep, fin := e.progress("embed dialogues")
-	vecs, err := enc.Encode(ctx, texts, rep)
-	fin()
-	if err != nil {
-		return err
-	}
-	res, err := textmetrics.Dedup(ctx, vecs, textmetrics.DedupOptions{Threshold: threshold, Method: method})
-	if err != nil {
-		return err
-	}
-	d := &dedupJSON{Dialogues: len(order), Kept: len(res.Keep), Dropped: len(res.Duplicates), Threshold: threshold, Method: res.Method,
-		Comparisons: res.Comparisons, Seconds: time.Since(start).Seconds(), Out: outPath}
-	if outPath != "" {
-		var kept []data.Utterance
-		for _, i := range res.Keep {
-			kept = append(kept, convs[order[i]].rows...)
-		}
-		if err := data.WriteUtterances(outPath, kept); err != nil {
-			return err
-		}
-	}
-	out.Dedup, out.Encoder = d, enc.Name()
-	if asJSON {
-		return e.JSON(out)
-	}
-	fmt.Fprintf(e.Stdout(), "%d dialogues: %d kept, %d near-duplicates (cosine ≥ %.2f under %s, %s search, %d comparisons) in %.2fs\n",
-		d.Dialogues, d.Kept, d.Dropped, d.Threshold, enc.Name(), d.Method, d.Comparisons, d.Seconds)
 	return nil
 }
 

@@ -139,6 +139,7 @@ func TestJudgeCLI(t *testing.T) {
 }
 
 func TestMetricsCLI(t *testing.T) {
+	t.Setenv("HF_HUB_CACHE", t.TempDir()) // no Hub models: the lexical fallbacks, whatever this machine has cached
 	dir := t.TempDir()
 	tp := filepath.Join(dir, "sys.jsonl")
 	os.WriteFile(tp, []byte(`{"candidate": "police kill the gunman", "reference": "police killed the gunman"}
@@ -216,6 +217,7 @@ func TestMetricsCLI(t *testing.T) {
 }
 
 func TestAlignCLI(t *testing.T) {
+	t.Setenv("HF_HUB_CACHE", t.TempDir()) // no Hub models: the lexical check, whatever this machine has cached
 	code, stdout, stderr := runPersonaCLI(t, "align", "--synthetic", "--json", personaFixture)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -45,7 +45,7 @@ func (o Options) withDefaults() Options {
 		o.Encoder = textmetrics.NewHashEncoder(1024)
 	}
 	if o.Threshold == 0 {
-		o.Threshold = 0.8
+		o.Threshold = DefaultThreshold
 	}
 	if o.Band <= 0 {
 		o.Band = 400

@@ -178,3 +178,15 @@ func TestRecoveryFriends(t *testing.T) {
 	}
 	checkRecovery(t, "friends dev e1-4", lines)
 }
+
+func TestLowSimilarity(t *testing.T) {
+	a := &Alignment{Lines: []AlignedLine{
+		{Index: 0, FirstWord: 0, Valid: true, Similarity: 0.9},
+		{Index: 1, FirstWord: 2, Valid: false, Similarity: 0.4},
+		{Index: 2, FirstWord: -1, LastWord: -1},
+	}}
+	got := a.LowSimilarity()
+	if len(got) != 1 || got[0].Index != 1 {
+		t.Fatalf("flagged %+v, want line 1 only (line 2 never aligned)", got)
+	}
+}

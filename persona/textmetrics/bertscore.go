@@ -25,10 +25,10 @@ type BERTScoreOptions struct {
 // vectors of enc: every distinct token is embedded once by enc (as a
 // one-word text), each reference token is matched greedily to its most
 // similar candidate token for recall, each candidate token to its most
-// similar reference token for precision, and F1 = 2PR/(P+R). With a
-// contextual encoder's word pieces this is BERTScore proper; with the
-// encoders sv offers it is the same computation over static word vectors.
-// No baseline rescaling is applied.
+// similar reference token for precision, and F1 = 2PR/(P+R). It is the
+// offline fallback: the same computation over static word vectors, each
+// word embedded alone; ContextualBERTScore is BERTScore proper. No
+// baseline rescaling is applied.
 func BERTScore(ctx context.Context, enc encoder.Encoder, candidates, references []string, opts BERTScoreOptions) ([]PRF, error) {
 	if len(candidates) != len(references) {
 		return nil, fmt.Errorf("bertscore: %d candidates for %d references", len(candidates), len(references))

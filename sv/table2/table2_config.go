@@ -177,13 +177,13 @@ func (c *Config) EncoderOptions(name string, seed int64) sv.EncoderOptions {
 	sort.Strings(keys)
 	scoped := func(prefix string) {
 		for _, k := range keys {
-			if rest, ok := strings.CutPrefix(k, prefix+"."); ok && rest != "" {
-				o.Settings[rest] = c.Settings[k]
+			if row, key, ok := SplitRowSetting(k); ok && row == prefix && key != "" {
+				o.Settings[key] = c.Settings[k]
 			}
 		}
 	}
 	for _, k := range keys {
-		if enc, _, ok := strings.Cut(k, "."); ok && (registered(enc) || registered(strings.TrimSuffix(enc, sv.FineTunedSuffix)) || enc == MixedName) {
+		if enc, _, ok := SplitRowSetting(k); ok && (registered(enc) || registered(strings.TrimSuffix(enc, sv.FineTunedSuffix)) || enc == MixedName) {
 			continue // scoped to an encoder
 		}
 		if len(sv.SettingsFor(name, map[string]string{k: ""})) == 0 {
@@ -234,7 +234,7 @@ func (c *Config) checkSettings(run []string) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if enc, key, ok := strings.Cut(k, "."); ok {
+		if enc, key, ok := SplitRowSetting(k); ok {
 			if registered(strings.TrimSuffix(enc, sv.FineTunedSuffix)) {
 				if err := sv.CheckScopedSetting(enc, key); err != nil {
 					return err
@@ -250,4 +250,22 @@ func (c *Config) checkSettings(run []string) error {
 		}
 	}
 	return nil
+}
+
+// SplitRowSetting splits a row-scoped setting "ROW.KEY" into its row and
+// key. Row names may hold dots (Hub ids such as hf:BAAI/bge-small-en-v1.5),
+// so the row is the longest prefix before a dot that names a registered
+// encoder (or its _ft row, or mixed); a key with no such prefix splits at
+// its first dot (a row this program does not build). ok is false for a
+// key without a dot (a global setting).
+func SplitRowSetting(k string) (row, key string, ok bool) {
+	for i := len(k) - 1; i > 0; i-- {
+		if k[i] != '.' || i == len(k)-1 {
+			continue
+		}
+		if p := k[:i]; p == MixedName || registered(p) || registered(strings.TrimSuffix(p, sv.FineTunedSuffix)) {
+			return p, k[i+1:], true
+		}
+	}
+	return strings.Cut(k, ".")
 }

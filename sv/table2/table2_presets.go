@@ -160,7 +160,7 @@ func (p Preset) Apply(cfg *Config, pairs *pairs.PairConfig) (PresetResult, error
 			pairKV[rest] = v
 			continue
 		}
-		if row, key, ok := strings.Cut(k, "."); ok {
+		if row, key, ok := SplitRowSetting(k); ok {
 			// A row this program does not build (use-lite without
 			// sv/uselite) keeps its settings unchecked: it never runs.
 			if registered(strings.TrimSuffix(row, sv.FineTunedSuffix)) {
