@@ -154,7 +154,10 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err := sceneParams(fs, params, *scenes, *sceneLines); err != nil {
 		return err
 	}
-	detected, err := importFormat(e, format, inputs, *out, len(columns) > 0 || params["scenes"] != "" || params["scene_lines"] != "")
+	if _, ok := params["scene_lines"]; (ok || params["scenes"] != "") && *format == "" {
+		*format = "lines" // conversation-boundary settings are the lines format's
+	}
+	detected, err := importFormat(e, format, inputs, *out, len(columns) > 0)
 	if err != nil {
 		return err
 	}

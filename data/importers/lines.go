@@ -80,8 +80,11 @@ var lineDefaults = map[string][]string{
 // names ("speaker", "text"), else the columns whose content looks like
 // speakers and text (guessLineColumns), with a note saying which; without a conversation column the whole file is one
 // conversation named after the file; without a source column the source
-// is Options.Source, else the file name without extension. Rows keep file
-// order as turns. start_s/end_s must be numbers of seconds when present.
+// is Options.Source, else the file name without extension. The scenes
+// setting also cuts conversations at scene-heading rows or blank lines
+// (lineScenes), and scene_lines into windows of that many kept utterances
+// (linesSegmentation states the rule). Rows keep file order as turns.
+// start_s/end_s must be numbers of seconds when present.
 func readLines(ctx context.Context, path string, opts Options, c *Collector) error {
 	enc, err := resolveEncoding(opts.Encoding, UTF8)
 	if err != nil {
@@ -348,10 +351,9 @@ func headingRow(speaker, text string) (string, bool) {
 // scene marks (headings, blank lines) number the file's scenes, windows
 // count the utterances kept in each conversation.
 type lineScenes struct {
-	seg    *Segmentation
-	scene  int            // scene marks met so far in the file
-	kept   map[string]int // utterances kept per conversation before windows
-	marked int            // heading rows or blank-line gaps seen (for the note)
+	seg   *Segmentation
+	scene int            // scene marks met so far in the file
+	kept  map[string]int // utterances kept per conversation before windows
 }
 
 // conversation returns the conversation ID of a row of conversation base
