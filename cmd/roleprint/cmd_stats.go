@@ -24,8 +24,8 @@ func init() {
 type statsOutput struct {
 	Inputs []string `json:"inputs"`
 	// Imports says, per input file, how it was imported (format,
-	// settings, the conversation rule) when the file records it; null for
-	// a file without the record.
+	// settings, the conversation rule) when the file records it; only the
+	// file for a file without the record.
 	Imports []statsImport `json:"imports"`
 	*corpusstats.Stats
 	// Suspicious counts likely import defects, with examples naming
