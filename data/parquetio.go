@@ -35,8 +35,9 @@ type ParquetWriter[T any] struct {
 
 // CreateParquet starts an atomic Parquet file of rows of type T at path,
 // compressed with zstd and cut into row groups of at most RowGroupSize rows.
-// The parent folder is created when missing.
-func CreateParquet[T any](path string) (*ParquetWriter[T], error) {
+// The parent folder is created when missing. opts add to the writer's
+// configuration (parquet.KeyValueMetadata for the file's footer).
+func CreateParquet[T any](path string, opts ...parquet.WriterOption) (*ParquetWriter[T], error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
@@ -45,10 +46,10 @@ func CreateParquet[T any](path string) (*ParquetWriter[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	w := parquet.NewGenericWriter[T](tmp.File,
+	w := parquet.NewGenericWriter[T](tmp.File, append([]parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
 		parquet.MaxRowsPerRowGroup(RowGroupSize),
-	)
+	}, opts...)...)
 	return &ParquetWriter[T]{path: path, tmp: tmp, w: w}, nil
 }
 
@@ -92,8 +93,8 @@ func (pw *ParquetWriter[T]) Abort() {
 }
 
 // WriteParquet writes all rows to path atomically (see CreateParquet).
-func WriteParquet[T any](path string, rows []T) error {
-	w, err := CreateParquet[T](path)
+func WriteParquet[T any](path string, rows []T, opts ...parquet.WriterOption) error {
+	w, err := CreateParquet[T](path, opts...)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -51,6 +52,9 @@ type evalInputFile struct {
 	Path  string `json:"path"`
 	Bytes int64  `json:"bytes"`
 	Rows  int    `json:"rows"`
+	// Import is how the file was imported, when it records it (format,
+	// settings, conversation rule: windows of lines make pseudo-scenes).
+	Import *data.ImportInfo `json:"import,omitempty"`
 }
 
 // softwareInfo names the build that ran.
@@ -123,7 +127,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		st, _ := os.Stat(f)
-		inputs = append(inputs, evalInputFile{Path: f, Bytes: st.Size(), Rows: len(u)})
+		info, err := data.ReadImportInfo(f)
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, evalInputFile{Path: f, Bytes: st.Size(), Rows: len(u), Import: info})
 		utts = append(utts, u...)
 	}
 	v, err := loadVerifier(ctx, e, *dir, *backend, 0)
@@ -152,6 +160,15 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		Adapt: *adapt, Backend: *backend, Logf: e.Logf, Progress: progress})
 	if err != nil {
 		return err
+	}
+	for _, in := range inputs {
+		if in.Import != nil && in.Import.SceneLines > 0 {
+			// Windows are not scenes: say what the Harder level means here.
+			n := fmt.Sprintf("%s: conversations are windows of %d utterances (import --scene-lines), not the script's scenes: Harder pairs are two speakers of one window, and a speaker's two sets may come from adjacent windows of one scene",
+				in.Path, in.Import.SceneLines)
+			rep.Notes = append(rep.Notes, n)
+			e.Logf("eval: note: %s", n)
+		}
 	}
 	warnVerifierScope(e, "eval", v, nil, nil)
 	for _, d := range rep.Domain {

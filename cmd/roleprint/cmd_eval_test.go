@@ -39,7 +39,11 @@ func writeEvalFixture(t *testing.T) string {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "sitcom.parquet")
-	if err := data.WriteUtterances(path, utts); err != nil {
+	// Recorded as imported in windows of 18 lines (each scene is one), so
+	// eval notes what its Harder level means and records the rule.
+	info := &data.ImportInfo{Format: "lines", Settings: map[string]string{"scene_lines": "18"}, SceneLines: 18,
+		ConversationRule: "windows of 18 kept utterances"}
+	if err := data.WriteUtterancesInfo(path, utts, info); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -83,6 +87,18 @@ func checkEval(t *testing.T, dir string) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "eval.md")); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "conversations are windows of 18 utterances") {
+		t.Errorf("eval of a windowed corpus: no note on stderr: %s", stderr)
+	}
+	var man struct {
+		Inputs []struct {
+			Import *data.ImportInfo `json:"import"`
+		} `json:"inputs"`
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || json.Unmarshal(b, &man) != nil ||
+		len(man.Inputs) != 1 || man.Inputs[0].Import == nil || man.Inputs[0].Import.SceneLines != 18 {
+		t.Errorf("manifest inputs %+v (%v): want the import record with scene_lines 18", man.Inputs, err)
 	}
 
 	shakespeare := filepath.Join(t.TempDir(), "shakespeare.parquet")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -9,12 +10,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/data/corpusstats"
+	"github.com/roleprint/roleprint/data/pairs"
 
 	// genimport registers the role-play formats (rolebench, chatharuhi, ...).
 	_ "github.com/roleprint/roleprint/data/genimport"
@@ -36,6 +39,8 @@ type importOutput struct {
 	Corpus        string                     `json:"corpus,omitempty"`
 	Format        string                     `json:"format"`
 	Detected      *importers.Detection       `json:"detected,omitempty"`
+	Settings      map[string]string          `json:"settings"`
+	Segmentation  *importers.Segmentation    `json:"segmentation,omitempty"`
 	Out           string                     `json:"out"`
 	Inputs        []string                   `json:"inputs"`
 	Files         int                        `json:"files"`
@@ -97,6 +102,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	params := keyValues{}
 	fs.Var(columns, "map", "lines format: field=column pairs, e.g. speaker=who,text=line,conversation=scene")
 	fs.Var(params, "set", "format setting key=value (repeatable; --formats lists each format's settings)")
+	scenes := fs.String("scenes", "", "lines format: what starts a conversation: column (the conversation column, else each file; the default), headings (also a scene-heading row: INT./EXT., Scene:, [Scene: ...]) or blank (also a blank line between rows)")
+	sceneLines := fs.Int("scene-lines", 0, "lines format: cut every conversation into consecutive windows of N kept utterances, whoever speaks (pseudo-scenes for a script without scene marks; ids CONV#wK); 0 = off")
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
@@ -144,7 +151,17 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err := guardPaths(inputs, fsx.Output{Flag: "--out", Path: *out}); err != nil {
 		return err
 	}
+	if err := sceneParams(fs, params, *scenes, *sceneLines); err != nil {
+		return err
+	}
+	if _, ok := params["scene_lines"]; (ok || params["scenes"] != "") && *format == "" {
+		*format = "lines" // conversation-boundary settings are the lines format's
+	}
 	detected, err := importFormat(e, format, inputs, *out, len(columns) > 0)
+	if err != nil {
+		return err
+	}
+	seg, err := importSegmentation(e, *format, params)
 	if err != nil {
 		return err
 	}
@@ -172,12 +189,17 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err := guardPaths(append(slices.Clone(res.Files), skippedPaths(res.Skipped)...), fsx.Output{Flag: "--out", Path: *out}); err != nil {
 		return err
 	}
-	if err := data.WriteUtterances(*out, res.Utterances); err != nil {
+	info := &data.ImportInfo{Format: *format, Settings: map[string]string(params), Columns: map[string]string(columns)}
+	if seg != nil {
+		info.ConversationRule, info.SceneLines = seg.Rule, seg.SceneLines
+	}
+	if err := data.WriteUtterancesInfo(*out, res.Utterances, info); err != nil {
 		return err
 	}
 	c := res.Counts
 	o := importOutput{
 		Corpus: *corpusName, Format: *format, Detected: detected, Out: *out, Inputs: inputs, Files: c.Files, SkippedFiles: c.SkippedFiles,
+		Settings: params, Segmentation: res.Segmentation,
 		Skipped:    res.Skipped,
 		NumSources: c.Sources, Speakers: c.Speakers, Utterances: c.Utterances, Conversations: c.Conversations,
 		Dropped: c.Dropped, DroppedTotal: c.DroppedTotal(),
@@ -196,6 +218,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 func printImport(w io.Writer, o *importOutput, format, out string) {
 	fmt.Fprintf(w, "imported %s: %d utterances, %d speakers, %d conversations, %d sources from %d files → %s (%.1fs)\n",
 		format, o.Utterances, o.Speakers, o.Conversations, o.NumSources, o.Files, out, o.Seconds)
+	if o.Segmentation != nil {
+		fmt.Fprintf(w, "conversations: %s\n", o.Segmentation.Rule)
+	}
 	if o.SkippedFiles > 0 {
 		fmt.Fprintf(w, "skipped %d files that are not %s data:\n", o.SkippedFiles, format)
 		for _, s := range o.Skipped {
@@ -340,4 +365,55 @@ func importFormat(e *env, format *string, inputs []string, out string, mapped bo
 		return nil, usagef("--map applies to the lines format only")
 	}
 	return detected, nil
+}
+
+// sceneParams moves --scenes and --scene-lines into the format settings
+// (scenes, scene_lines); a --set of the same key with another value is a
+// usage error.
+func sceneParams(fs *flag.FlagSet, params keyValues, scenes string, sceneLines int) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, p := range []struct{ flag, key, value string }{
+		{"scenes", "scenes", scenes},
+		{"scene-lines", "scene_lines", strconv.Itoa(sceneLines)},
+	} {
+		if !set[p.flag] {
+			continue
+		}
+		if v, ok := params[p.key]; ok && v != p.value {
+			return usagef("--%s %s and --set %s=%s disagree; give one", p.flag, p.value, p.key, v)
+		}
+		params[p.key] = p.value
+	}
+	return nil
+}
+
+// importSegmentation checks the conversation-boundary settings before any
+// file is read, so a bad --scene-lines is a usage error (exit 2) naming
+// the flag; it returns the format's rule (nil for a format that has none)
+// and notes on stderr a window too short for the pair builder's sets.
+func importSegmentation(e *env, format string, params keyValues) (*importers.Segmentation, error) {
+	imp, ok := importers.Lookup(format)
+	if !ok {
+		return nil, nil
+	}
+	sg, ok := imp.(importers.Segmenter)
+	if !ok {
+		for _, k := range []string{"scenes", "scene_lines"} {
+			if _, given := params[k]; given {
+				return nil, usagef("--%s applies to the lines format only (this import reads %s, whose conversations are its own: see --formats)",
+					strings.ReplaceAll(k, "_", "-"), format)
+			}
+		}
+		return nil, nil
+	}
+	seg, err := sg.Segmentation(importers.Options{Params: params})
+	if err != nil {
+		return nil, usagef("%v (--scenes, --scene-lines)", err)
+	}
+	if minSet := pairs.DefaultPairConfig().MinSetUtterances; seg.SceneLines > 0 && seg.SceneLines < 2*minSet {
+		e.Logf("note: a window of %d utterances holds the %d-utterance set of the pair builder (the paper's filter) for at most one speaker, so no Harder pairs (two speakers of one conversation) can form; %d or more can",
+			seg.SceneLines, minSet, 2*minSet)
+	}
+	return seg, nil
 }

@@ -23,6 +23,10 @@ func init() {
 // docs/corpora.md.
 type statsOutput struct {
 	Inputs []string `json:"inputs"`
+	// Imports says, per input file, how it was imported (format,
+	// settings, the conversation rule) when the file records it; only the
+	// file for a file without the record.
+	Imports []statsImport `json:"imports"`
 	*corpusstats.Stats
 	// Suspicious counts likely import defects, with examples naming
 	// file and row.
@@ -58,12 +62,18 @@ func runStats(ctx context.Context, e *env, args []string) error {
 			sus.Add(inputs[0], i, &utts[i])
 		}
 	}
+	var imports []statsImport
 	for _, p := range fs.Args() {
+		info, err := data.ReadImportInfo(p)
+		if err != nil {
+			return err
+		}
+		imports = append(imports, statsImport{File: p, ImportInfo: info})
 		row := 0
 		// Rows are read without Validate: the suspicious-content report
 		// names the rows that fail it instead of the first one stopping
 		// the command.
-		err := data.ScanParquet(p, func(batch []data.Utterance) error {
+		err = data.ScanParquet(p, func(batch []data.Utterance) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -83,12 +93,25 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return e.JSON(statsOutput{Inputs: inputs, Stats: st, Suspicious: sus.Result()})
+		return e.JSON(statsOutput{Inputs: inputs, Imports: imports, Stats: st, Suspicious: sus.Result()})
 	}
-	fmt.Fprintf(e.Stdout(), "corpus: %v\n\n", inputs)
+	fmt.Fprintf(e.Stdout(), "corpus: %v\n", inputs)
+	for _, im := range imports {
+		if im.ImportInfo != nil && im.ConversationRule != "" {
+			fmt.Fprintf(e.Stdout(), "conversations of %s (import --format %s): %s\n", im.File, im.Format, im.ConversationRule)
+		}
+	}
+	fmt.Fprintln(e.Stdout())
 	if err := corpusstats.WriteMarkdown(e.Stdout(), st); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.Stdout())
 	return corpusstats.WriteSuspicious(e.Stdout(), sus.Result())
+}
+
+// statsImport is one input's import record in `stats --json` (key
+// "imports"): the file and, inlined, its data.ImportInfo.
+type statsImport struct {
+	File string `json:"file"`
+	*data.ImportInfo
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,13 @@ func init() {
 			{Name: "delimiter", Default: "", Doc: "field separator: tab, space, \",\", \";\" or \"|\"; empty or auto = read from the content"},
 			{Name: "normalize", Default: "true", Doc: "\"true\" applies the speaker and text rules of every importer; " +
 				"\"false\" keeps speakers as IDs (trimmed) and text as written"},
+			{Name: "scenes", Default: "column", Doc: "what starts a conversation: \"column\" (the conversation column, else " +
+				"the whole file is one), \"headings\" (also a scene-heading row: a speaker cell empty or \"Scene\" and a text " +
+				"of INT./EXT./I/E., Scene: or [Scene: ...]; ids <conversation>#sK) or \"blank\" (also a blank line between rows; " +
+				"ids <conversation>#sK); import --scenes sets it"},
+			{Name: "scene_lines", Default: "0", Doc: "N > 1 cuts every conversation into consecutive windows of N kept " +
+				"utterances, whoever speaks (pseudo-scenes for a script without scene marks; ids <conversation>#wK, K from 1; " +
+				"the last window may be shorter); 0 = off; import --scene-lines sets it"},
 		},
 		ReadFile: readLines,
 	}})
@@ -72,8 +80,11 @@ var lineDefaults = map[string][]string{
 // names ("speaker", "text"), else the columns whose content looks like
 // speakers and text (guessLineColumns), with a note saying which; without a conversation column the whole file is one
 // conversation named after the file; without a source column the source
-// is Options.Source, else the file name without extension. Rows keep file
-// order as turns. start_s/end_s must be numbers of seconds when present.
+// is Options.Source, else the file name without extension. The scenes
+// setting also cuts conversations at scene-heading rows or blank lines
+// (lineScenes), and scene_lines into windows of that many kept utterances
+// (linesSegmentation states the rule). Rows keep file order as turns.
+// start_s/end_s must be numbers of seconds when present.
 func readLines(ctx context.Context, path string, opts Options, c *Collector) error {
 	enc, err := resolveEncoding(opts.Encoding, UTF8)
 	if err != nil {
@@ -92,6 +103,17 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 	if err != nil {
 		return fmt.Errorf("lines: setting normalize=%q: expected true or false", opts.Param("normalize", "true"))
 	}
+	seg, err := linesSegmentation(opts)
+	if err != nil {
+		return err
+	}
+	sc := &lineScenes{seg: seg, kept: map[string]int{}}
+	var (
+		heading      string // the scene heading in force (scenes=headings)
+		headings     int    // heading rows seen
+		firstHeading Pos
+		gaps         int // blank-line gaps seen
+	)
 	var cols map[string]string // field → column, resolved on the first row
 	expect := "a table with a header naming at least the speaker and text columns (see --map)"
 	// Every column named with --map must exist.
@@ -102,7 +124,7 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 		}
 	}
 	slices.Sort(required)
-	return scanTable(ctx, path, enc, comma, required, expect, opts.logf, func(r csvRow) error {
+	err = scanTable(ctx, path, enc, comma, required, expect, opts.logf, func(r csvRow) error {
 		if cols == nil {
 			cols = map[string]string{}
 			for _, f := range lineFields {
@@ -152,6 +174,23 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 			}
 			return ""
 		}
+		if h, ok := headingRow(get("speaker"), r.Get(cols["text"])); ok {
+			if headings == 0 {
+				firstHeading = r.Pos
+			}
+			headings++
+			if seg.Scenes == ScenesHeadings {
+				sc.scene++
+				heading = h
+				return nil // a heading is not an utterance
+			}
+		}
+		if r.AfterBlank {
+			gaps++
+			if seg.Scenes == ScenesBlank {
+				sc.scene++
+			}
+		}
 		l := Line{
 			Source: get("source"), ConversationID: get("conversation"), Episode: get("episode"), Scene: get("scene"),
 			Speaker: get("speaker"), Text: r.Get(cols["text"]), AudioPath: get("audio_path"),
@@ -167,6 +206,11 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 			}
 			l.ConversationID = stem(path)
 		}
+		if l.Scene == "" && seg.Scenes == ScenesHeadings {
+			l.Scene = heading
+		}
+		var key string
+		l.ConversationID, key = sc.conversation(l.ConversationID)
 		for _, f := range []string{"start_s", "end_s"} {
 			if v := get(f); v != "" {
 				x, err := strconv.ParseFloat(v, 64)
@@ -180,9 +224,31 @@ func readLines(ctx context.Context, path string, opts Options, c *Collector) err
 				setTime(&l, f, x)
 			}
 		}
-		c.Add(l)
+		if c.Add(l) {
+			sc.kept[key]++
+		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case seg.Scenes == ScenesHeadings:
+		opts.logf("%s: %d scene headings start conversations", path, headings)
+	case seg.Scenes == ScenesBlank:
+		opts.logf("%s: %d blank-line gaps start conversations", path, gaps)
+	case headings > 0:
+		opts.logf("%s: %d rows look like scene headings (the first at %s); --scenes headings starts a conversation at each",
+			path, headings, firstHeading)
+	}
+	if seg.SceneLines > 0 {
+		windows := 0
+		for _, n := range sc.kept {
+			windows += (n + seg.SceneLines - 1) / seg.SceneLines
+		}
+		opts.logf("%s: %d windows of %d utterances (pseudo-scenes)", path, windows, seg.SceneLines)
+	}
+	return nil
 }
 
 func setTime(l *Line, field string, v float64) {
@@ -200,4 +266,107 @@ func fmtColumns(cols map[string]string) string {
 		parts = append(parts, f+"="+cols[f])
 	}
 	return strings.Join(parts, ",")
+}
+
+// Scene-mark rules of the lines format (setting scenes).
+const (
+	// ScenesColumn: the conversation column, else the whole file, is one
+	// conversation (the default).
+	ScenesColumn = "column"
+	// ScenesHeadings: a scene-heading row also starts a conversation.
+	ScenesHeadings = "headings"
+	// ScenesBlank: a blank line between two rows also starts one.
+	ScenesBlank = "blank"
+)
+
+// MinSceneLines is the shortest window the scene_lines setting accepts: a
+// window of one line would make every line its own conversation.
+const MinSceneLines = 2
+
+// Segmentation validates the scenes and scene_lines settings and states
+// the rule they make (Segmenter).
+func (f *linesFormat) Segmentation(opts Options) (*Segmentation, error) {
+	return linesSegmentation(opts)
+}
+
+func linesSegmentation(opts Options) (*Segmentation, error) {
+	seg := &Segmentation{Scenes: strings.ToLower(strings.TrimSpace(opts.Param("scenes", ScenesColumn)))}
+	switch seg.Scenes {
+	case "", ScenesColumn:
+		seg.Scenes = ScenesColumn
+	case ScenesHeadings, ScenesBlank:
+	default:
+		return nil, fmt.Errorf("lines: setting scenes=%q: expected %s, %s or %s", opts.Param("scenes", ""),
+			ScenesColumn, ScenesHeadings, ScenesBlank)
+	}
+	raw := strings.TrimSpace(opts.Param("scene_lines", "0"))
+	n, err := strconv.Atoi(raw)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("lines: setting scene_lines=%q: expected a whole number of lines (%d or more; 0 = off)", raw, MinSceneLines)
+	case n < 0 || n == 1:
+		return nil, fmt.Errorf("lines: setting scene_lines=%d: expected %d or more lines a window (0 = off)", n, MinSceneLines)
+	}
+	seg.SceneLines = n
+	rule := "the conversation column, else each file, is one conversation"
+	switch seg.Scenes {
+	case ScenesHeadings:
+		rule += ", cut at scene-heading rows (INT./EXT./I/E., Scene:, [Scene: ...]; ids <conversation>#sK, #s0 before the first)"
+	case ScenesBlank:
+		rule += ", cut at blank lines between rows (ids <conversation>#sK, #s0 before the first)"
+	}
+	if n > 0 {
+		rule += fmt.Sprintf("; each cut into consecutive windows of %d kept utterances, whoever speaks "+
+			"(pseudo-scenes, not the script's scenes; ids <conversation>#wK, K from 1, the last window shorter)", n)
+	}
+	seg.Rule = rule
+	return seg, nil
+}
+
+// sceneHeading matches the start of a scene heading: a screenplay slug
+// line (INT., EXT., INT./EXT., I/E.) in capitals, or the word Scene
+// followed by a colon, a number, a closing bracket or nothing, optionally
+// inside brackets ("[Scene: Central Perk]").
+var sceneHeading = regexp.MustCompile(`^(?:\[\s*)?(?:(?:INT|EXT)\.?\s*/\s*(?:INT|EXT)\.|INT\.|EXT\.|I/E[.\s]|(?i:scene)(?:\s*[:.\-]|\s+\d|\s*\]|\s*$))`)
+
+// headingRow reports whether a row with speaker cell speaker and text
+// cell text is a scene heading, and returns the heading: a row whose
+// speaker is "Scene" (a "Scene: place" line split at the colon), or whose
+// speaker is empty and whose text is a heading, or whose text is empty and
+// whose speaker cell is one.
+func headingRow(speaker, text string) (string, bool) {
+	speaker, text = strings.TrimSpace(speaker), strings.TrimSpace(text)
+	switch {
+	case strings.EqualFold(speaker, "scene"):
+		return strings.TrimSpace("Scene: " + text), true
+	case speaker == "" && sceneHeading.MatchString(text):
+		return text, true
+	case text == "" && sceneHeading.MatchString(speaker):
+		return speaker, true
+	}
+	return "", false
+}
+
+// lineScenes cuts one file's rows into conversations by a Segmentation:
+// scene marks (headings, blank lines) number the file's scenes, windows
+// count the utterances kept in each conversation.
+type lineScenes struct {
+	seg   *Segmentation
+	scene int            // scene marks met so far in the file
+	kept  map[string]int // utterances kept per conversation before windows
+}
+
+// conversation returns the conversation ID of a row of conversation base
+// (the column's value, or the file's name) and the key its window is
+// counted under: base with its scene number; the window is counted on the
+// utterances already kept under that key.
+func (s *lineScenes) conversation(base string) (id, key string) {
+	key = base
+	if s.seg.Scenes != ScenesColumn {
+		key += "#s" + strconv.Itoa(s.scene)
+	}
+	if s.seg.SceneLines == 0 {
+		return key, key
+	}
+	return key + "#w" + strconv.Itoa(s.kept[key]/s.seg.SceneLines+1), key
 }

@@ -210,9 +210,13 @@ type csvRow struct {
 	// Pos is the file and the physical line where the row starts.
 	Pos Pos
 	// Row is the 1-based data row number (the header is row 0).
-	Row    int
-	fields []string
-	index  map[string]int
+	Row int
+	// AfterBlank is set when one or more blank lines (empty or white
+	// space only) separate the row from the data row before it; scanTable
+	// sets it, scanCSV does not.
+	AfterBlank bool
+	fields     []string
+	index      map[string]int
 }
 
 // Get returns the value of column col (matched case-insensitively), or ""

@@ -110,6 +110,33 @@ type Result struct {
 	// of the format (a README, a backup, a data dictionary, an empty file),
 	// each with the reason; they are left out with a note, never an abort.
 	Skipped []SkippedFile `json:"skipped"`
+	// Segmentation is the rule that cut the transcripts into
+	// conversations, for formats whose settings choose it (Segmenter);
+	// nil for the others, whose unit is fixed and documented.
+	Segmentation *Segmentation `json:"segmentation,omitempty"`
+}
+
+// Segmentation says how an import cut transcripts into conversations,
+// when the user chose the rule (the lines format's scenes and scene_lines
+// settings).
+type Segmentation struct {
+	// Scenes is the scene-mark rule: "column" (the conversation column,
+	// else the whole file), "headings" (scene-heading rows start a new
+	// conversation) or "blank" (a blank line does).
+	Scenes string `json:"scenes"`
+	// SceneLines, when above 0, cuts every conversation into consecutive
+	// windows of that many kept utterances (pseudo-scenes; ids end in
+	// "#wK").
+	SceneLines int `json:"scene_lines"`
+	// Rule says the same in words, for reports.
+	Rule string `json:"rule"`
+}
+
+// Segmenter is implemented by importers whose conversation boundaries a
+// setting chooses: Segmentation validates the settings and states the
+// rule before any file is read.
+type Segmenter interface {
+	Segmentation(opts Options) (*Segmentation, error)
 }
 
 // SkippedFile is one file left out of an import, and why.
@@ -203,6 +230,13 @@ func Import(ctx context.Context, format string, paths []string, opts Options) (*
 	if err := checkParams(format, imp, opts.Params); err != nil {
 		return nil, err
 	}
+	var seg *Segmentation
+	if sg, ok := imp.(Segmenter); ok {
+		var err error
+		if seg, err = sg.Segmentation(opts); err != nil {
+			return nil, err
+		}
+	}
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("import %s: no input files given", format)
 	}
@@ -224,6 +258,7 @@ func Import(ctx context.Context, format string, paths []string, opts Options) (*
 		return nil, err
 	}
 	res := c.result()
+	res.Segmentation = seg
 	for _, f := range files {
 		if !c.isSkipped(f) {
 			res.Files = append(res.Files, f)

@@ -246,6 +246,7 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 		return err
 	}
 	row := 0
+	prevEnd := 0 // the last physical line of the previous data row
 	for {
 		rec, err := readRecord(cr, path, expect)
 		if err != nil {
@@ -258,6 +259,11 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // a blank line of a space-separated table
 		}
+		// encoding/csv skips empty lines: a gap in the line numbers
+		// between two rows is a blank line (the blank-line scene rule).
+		afterBlank := prevEnd > 0 && line > prevEnd+1
+		lastLine, _ := cr.FieldPos(len(rec) - 1)
+		prevEnd = lastLine + strings.Count(rec[len(rec)-1], "\n")
 		row++
 		if row%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -273,7 +279,7 @@ func scanTable(ctx context.Context, path, enc string, comma rune, required []str
 				return err
 			}
 		}
-		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, fields: rec, index: index}); err != nil {
+		if err := fn(csvRow{Pos: Pos{File: path, Line: line}, Row: row, AfterBlank: afterBlank, fields: rec, index: index}); err != nil {
 			return err
 		}
 	}
