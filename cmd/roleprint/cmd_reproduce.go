@@ -54,15 +54,15 @@ type reproduceOutput struct {
 	// acc_mean, f1_mean, eer_mean, ece, ece_cross_fit, pairs, rounds, vs,
 	// vs_auc_mean, vs_auc_std, auc_diff, auc_diff_ci, share_not_above;
 	// null without it.
-	Transfer *table2.TransferResult `json:"transfer"`
-	Pairs       []table2.RoundInfo      `json:"pairs"`
-	Skipped     []table2.SkippedEncoder `json:"skipped"`
-	Setup       string                  `json:"setup,omitempty"`
-	Backend     string                  `json:"backend"`
-	Notes       []string                `json:"notes"`
-	OutDir      string                  `json:"out_dir"`
-	Files       []string                `json:"files"`
-	Seconds     float64                 `json:"seconds"`
+	Transfer *table2.TransferResult  `json:"transfer"`
+	Pairs    []table2.RoundInfo      `json:"pairs"`
+	Skipped  []table2.SkippedEncoder `json:"skipped"`
+	Setup    string                  `json:"setup,omitempty"`
+	Backend  string                  `json:"backend"`
+	Notes    []string                `json:"notes"`
+	OutDir   string                  `json:"out_dir"`
+	Files    []string                `json:"files"`
+	Seconds  float64                 `json:"seconds"`
 }
 
 // reproFlags are reproduce's flags; request turns those given into a

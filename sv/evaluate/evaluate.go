@@ -70,7 +70,7 @@ type EvalOptions struct {
 	// calibration on held-out corpora needs them.
 	KeepScores bool
 	Logf       func(string, ...any)
-	Progress func(stage string, done, total int)
+	Progress   func(stage string, done, total int)
 }
 
 // stage returns the sv.Progress of one stage (nil without o.Progress).

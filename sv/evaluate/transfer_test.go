@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
+	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	"github.com/roleprint/roleprint/sv/table2"
 	"github.com/roleprint/roleprint/sv/verifier"
@@ -87,6 +89,12 @@ func transferRequest() table2.Request {
 		Settings: map[string]string{"ngram-metric_ft.epochs": "2", "pairs.allow_empty_splits": "true"}}
 }
 
+// TestTransferPlanAndRun resolves and runs the transfer preset on three
+// corpora: one fold per corpus trained on the other two, whose bundles
+// never saw the held-out corpus's texts; rows per row, corpus and level;
+// the run's bundle calibrated on the folds' held-out Hard scores (its
+// verifier.json says so) and `eval` measuring that calibration; an
+// interrupted run resuming from its checkpoints to the same table.
 func TestTransferPlanAndRun(t *testing.T) {
 	ctx := context.Background()
 	in := transferInputs()
@@ -98,27 +106,189 @@ func TestTransferPlanAndRun(t *testing.T) {
 	if tp == nil || !slices.Equal(tp.Corpora, []string{"mix", "new", "old"}) || !slices.Equal(tp.Rows, []string{"ngram-metric_ft"}) {
 		t.Fatalf("transfer plan %+v", tp)
 	}
-	if plan.Estimate.Transfer != tp || !(tp.EstimatedSeconds > 0) {
-		t.Fatalf("the estimate does not carry the folds: %+v", plan.Estimate.Transfer)
+	if plan.Estimate.Transfer != tp || !(tp.EstimatedSeconds > 0) || tp.CalibrationLevel != "hard" || !slices.Equal(tp.Vs, []string{"tfidf"}) ||
+		tp.Adapt != EvalAdaptAuto || len(tp.EvalSeeds) != 3 {
+		t.Fatalf("the plan or its estimate lacks the folds' settings: %+v", tp)
 	}
-	for _, f := range tp.Folds {
-		if slices.Contains(f.TrainedOn, f.HeldOut) || len(f.TrainedOn) != 2 {
+	for i, f := range tp.Folds {
+		if f.HeldOut != tp.Corpora[i] || slices.Contains(f.TrainedOn, f.HeldOut) || len(f.TrainedOn) != 2 || f.HeldOutUtterances == 0 ||
+			f.HeldOutUtterances+f.TrainUtterances != len(in.Utterances) {
 			t.Fatalf("fold %+v", f)
 		}
 	}
+
+	// Interrupted in the second fold, then run again: the first fold and
+	// the in-domain round resume from their checkpoints.
 	ckpt := t.TempDir()
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	plan.Config.CheckpointDir = ckpt
+	plan.Config.Progress = func(stage string, _, _ int) {
+		if strings.HasPrefix(stage, "transfer 2/3") {
+			cancel()
+		}
+	}
+	if _, err := table2.Run(cctx, plan); err == nil {
+		t.Fatal("a run cancelled in its second fold finished")
+	}
+	if _, err := os.Stat(filepath.Join(ckpt, "transfer", "heldout-mix", "ngram-metric_ft.eval.json")); err != nil {
+		t.Fatalf("the first fold left no checkpoint: %v", err)
+	}
+	plan, err = table2.Resolve(ctx, transferRequest(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log []string
+	plan.Config.CheckpointDir = ckpt
+	plan.Config.Logf = func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }
 	res, err := table2.Run(ctx, plan)
 	if err != nil {
 		t.Fatal(err)
+	}
+	resumed := strings.Join(log, "\n")
+	if !strings.Contains(resumed, "transfer 1/3 (mix held out): ngram-metric_ft's evaluation resumed from checkpoint") ||
+		strings.Contains(resumed, "transfer 3/3 (old held out): ngram-metric_ft's evaluation resumed") {
+		t.Fatalf("resumed run's notes:\n%s", resumed)
 	}
 	tr := res.Transfer
 	if tr == nil {
 		t.Fatal("no transfer result")
 	}
-	b, _ := json.MarshalIndent(tr, "", " ")
-	t.Logf("%s", b)
-	_ = os.WriteFile(filepath.Join(os.TempDir(), "transfer-test.json"), b, 0o644)
-	_ = verifier.CalibrationHeldOut
-	_ = strings.Join
+
+	// The same table as a run in one go.
+	plan2, err := table2.Resolve(ctx, transferRequest(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan2.Config.CheckpointDir = t.TempDir()
+	res2, err := table2.Run(ctx, plan2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(tr.Rows)
+	b, _ := json.Marshal(res2.Transfer.Rows)
+	if string(a) != string(b) {
+		t.Fatalf("resumed table differs from a run in one go:\n%s\n%s", a, b)
+	}
+
+	// Rows: each evaluated row on each held-out corpus and level, with
+	// tfidf on the same pairs and both ECEs.
+	var cells []string
+	for _, r := range tr.Rows {
+		if r.Row == "ngram-metric_ft" {
+			cells = append(cells, r.HeldOut+"-"+r.Level)
+		}
+		if r.Vs != "tfidf" || !r.VsAUCMean.Defined() || !r.AUCDiff.Defined() || !r.ECE.Defined() || !r.ECECrossFit.Defined() || r.Rounds != 3 || r.Pairs == 0 ||
+			slices.Contains(r.TrainedOn, r.HeldOut) {
+			t.Fatalf("row %+v", r)
+		}
+	}
+	if want := []string{"mix-hard", "mix-harder", "new-hard", "new-harder", "old-hard", "old-harder"}; !slices.Equal(cells, want) {
+		t.Fatalf("ngram-metric_ft rows %v, want %v", cells, want)
+	}
+
+	// No fold saw its held-out corpus: its bundle's fit texts and domain
+	// are the other corpora's.
+	held := map[string]map[string]bool{}
+	for _, u := range in.Utterances {
+		c := pairs.CorpusOf(u.Source)
+		if held[c] == nil {
+			held[c] = map[string]bool{}
+		}
+		held[c][u.Text] = true
+	}
+	for _, f := range tp.Folds {
+		dir := filepath.Join(ckpt, "transfer", f.Name(), "ngram-metric_ft.verifier")
+		fit, err := os.ReadFile(filepath.Join(dir, verifier.FitFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(string(fit)), "\n") {
+			for c, texts := range held {
+				if texts[line] {
+					seen[c]++
+				}
+			}
+		}
+		if seen[f.HeldOut] != 0 || seen[f.TrainedOn[0]] == 0 || seen[f.TrainedOn[1]] == 0 {
+			t.Fatalf("fold %s: fit texts by corpus %v", f.HeldOut, seen)
+		}
+		d, err := verifier.ReadDomain(dir)
+		if err != nil || d == nil || !slices.Equal(slices.Sorted(slices.Values(d.CorpusNames())), f.TrainedOn) {
+			t.Fatalf("fold %s: the bundle's domain is not its training corpora %v (%v)", f.HeldOut, f.TrainedOn, err)
+		}
+	}
+
+	// The run's bundle carries the held-out calibration of its scorer.
+	cal, note := tr.BundleCalibration()
+	if cal == nil || !strings.Contains(note, "held-out corpora mix, new, old") {
+		t.Fatalf("bundle calibration %v %q (bundle %q, calibrations %+v)", cal, note, tr.Bundle, tr.Calibrations)
+	}
+	bdir := filepath.Join(t.TempDir(), "verifier")
+	spec, err := plan.SaveVerifier(ctx, res, bdir, nil, t.Logf)
+	if err != nil || spec == nil {
+		t.Fatalf("SaveVerifier: %v", err)
+	}
+	if spec.CalibrationSource != verifier.CalibrationHeldOut || spec.Calibration != *cal || spec.CalibrationNote != note {
+		t.Fatalf("bundle calibration %+v from %q, want %+v from held-out corpora", spec.Calibration, spec.CalibrationSource, *cal)
+	}
+	raw, err := os.ReadFile(filepath.Join(bdir, verifier.SpecFile))
+	if err != nil || !strings.Contains(string(raw), `"calibration_source": "held_out_corpora"`) {
+		t.Fatalf("verifier.json does not record the calibration source (%v)", err)
+	}
+
+	// eval reports the source and measures that calibration's ECE.
+	v, err := verifier.Load(ctx, bdir, verifier.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	other := transferCorpus(14, "pub", strings.Fields("pint mate quid telly loo cheers bloke queue flat lorry"))
+	rep, err := Evaluate(ctx, v, other, EvalOptions{Seeds: []int64{1, 2}, KeepScores: true, Replicates: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.CalibrationSource != verifier.CalibrationHeldOut || len(rep.Scores) == 0 {
+		t.Fatalf("eval: calibration source %q, %d score sets", rep.CalibrationSource, len(rep.Scores))
+	}
+	for _, r := range rep.Rows {
+		if r.Encoder != v.Spec.Name || r.Level != "hard" {
+			continue
+		}
+		var eces []float64
+		for _, s := range rep.Scores {
+			if s.Level == "hard" {
+				p := make([]float64, len(s.Scores))
+				for i, x := range s.Scores {
+					p[i] = cal.Probability(x)
+				}
+				eces = append(eces, stats.ECE(p, s.Positive, ECEBins))
+			}
+		}
+		if math.Abs(float64(r.ECE)-stats.Mean(eces)) > 1e-12 {
+			t.Fatalf("eval's ECE %v is not the held-out calibration's %v", r.ECE, stats.Mean(eces))
+		}
+	}
+}
+
+// TestTransferNeedsCorporaAndATrainableRow: one corpus, or no fine-tuned
+// row, is a clear error before anything runs.
+func TestTransferNeedsCorporaAndATrainableRow(t *testing.T) {
+	ctx := context.Background()
+	one := table2.Inputs{Name: "old", Utterances: transferCorpus(11, "old", oldRegister)}
+	if _, err := table2.Resolve(ctx, transferRequest(), one); err == nil || !strings.Contains(err.Error(), "at least 2 corpora") {
+		t.Fatalf("one corpus: %v", err)
+	}
+	req := transferRequest()
+	req.Encoders = []string{"tfidf"}
+	if _, err := table2.Resolve(ctx, req, transferInputs()); err == nil || !strings.Contains(err.Error(), "no trainable row") {
+		t.Fatalf("no fine-tuned row: %v", err)
+	}
+	req = table2.Request{Encoders: []string{"tfidf", "ngram-metric_ft"}, Mixed: []string{}, Rounds: 1, Transfer: true, Machine: transferMachine,
+		Settings: transferRequest().Settings}
+	plan, err := table2.Resolve(ctx, req, transferInputs())
+	if err != nil || plan.Transfer == nil || len(plan.Transfer.Folds) != 3 {
+		t.Fatalf("Request.Transfer without the preset: %v", err)
+	}
 }

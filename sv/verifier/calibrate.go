@@ -40,9 +40,10 @@ func FitPlatt(scores []float64, labels []bool) (Calibration, error) {
 }
 
 // FitPlattWeighted is FitPlatt with a weight ≥ 0 per pair (nil: all 1),
-// rescaled to a mean of 1 so that the regularised targets count pairs as
-// FitPlatt does: a calibration pooled over corpora can weigh each corpus
-// equally, whatever its number of pairs.
+// rescaled to a mean of 1 over the pairs of weight > 0, so that the
+// regularised targets count pairs as FitPlatt does and a pair of weight 0
+// is as if absent: a calibration pooled over corpora can weigh each
+// corpus equally, whatever its number of pairs.
 func FitPlattWeighted(scores []float64, labels []bool, weights []float64) (Calibration, error) {
 	if len(scores) != len(labels) {
 		return Calibration{}, fmt.Errorf("platt: %d scores, %d labels", len(scores), len(labels))
@@ -55,18 +56,20 @@ func FitPlattWeighted(scores []float64, labels []bool, weights []float64) (Calib
 		if len(weights) != len(scores) {
 			return Calibration{}, fmt.Errorf("platt: %d weights for %d scores", len(weights), len(scores))
 		}
-		var sum float64
+		var sum, n float64
 		for _, x := range weights {
 			if !(x >= 0) || math.IsInf(x, 0) {
 				return Calibration{}, fmt.Errorf("platt: weight %v: want a finite weight ≥ 0", x)
 			}
-			sum += x
+			if x > 0 {
+				sum, n = sum+x, n+1
+			}
 		}
 		if sum == 0 {
 			return Calibration{}, fmt.Errorf("platt: every weight is 0")
 		}
 		for i, x := range weights {
-			w[i] = x * float64(len(weights)) / sum
+			w[i] = x * n / sum
 		}
 	}
 	var pos, neg float64
