@@ -81,8 +81,6 @@ var presets = []Preset{
 	{Name: "quick", Base: "cpu", Quick: true,
 		Settings: "rounds=1;fit_max_texts=20000;pairs.max_train_pairs=20000;pairs.max_test_pairs=1000;pairs.max_dev_pairs=600",
 		Doc:      "smoke run (under a minute on 2 cores): 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders"},
-	{Name: "transfer", Base: "cpu", Settings: "encoders=ngram-metric_ft|tfidf;mixed=;rounds=1;transfer=true",
-		Doc: "the transfer table: the default fine-tuned row (ngram-metric_ft, its Table 2 recipe) and tfidf, one in-domain round, then leave-one-corpus-out folds (ngram-metric_ft trained on all corpora but one, evaluated on that one as `roleprint eval` does) and the verifier bundle's P(same) calibrated on the folds' held-out scores; needs 2 corpora or more"},
 	{Name: "paper", Settings: ngramMetricFTSettings + "rounds=3;transformer.layers=6;transformer.dim=384;transformer.heads=6;transformer.ffn_dim=1536;" +
 		"transformer_ft.epochs=5;transformer_ft.batch_pairs=1024;transformer_ft.lr=2e-5;transformer_ft.max_steps=0;" +
 		"use-lite_ft.epochs=5;use-lite_ft.batch_pairs=1024;use-lite_ft.lr=2e-5;use-lite_ft.max_steps=0",
@@ -95,6 +93,8 @@ var presets = []Preset{
 		Settings: "encoders=tfidf|transformer|transformer_ft;mixed=tfidf|transformer_ft;" +
 			"transformer.ngram_buckets=131072;transformer_ft.epochs=5;transformer_ft.batch_pairs=64;transformer_ft.max_steps=0",
 		Doc: "scripts/gpu-session.sh's fine-tuning run (--backend xla:cuda): n-gram transformer, 5 epochs of 64-pair batches"},
+	{Name: "transfer", Base: "cpu", Settings: "encoders=ngram-metric_ft|tfidf;mixed=;rounds=1;transfer=true",
+		Doc: "the transfer table: the default fine-tuned row (ngram-metric_ft, its Table 2 recipe) and tfidf, one in-domain round, then leave-one-corpus-out folds (ngram-metric_ft trained on all corpora but one, evaluated on that one as `roleprint eval` does) and the verifier bundle's P(same) calibrated on the folds' held-out scores; needs 2 corpora or more"},
 }
 
 // Presets returns the named presets, in the order `roleprint config`
