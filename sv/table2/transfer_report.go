@@ -65,7 +65,7 @@ func (t *TransferResult) WriteMarkdown(w io.Writer) error {
 			pm(r.VsAUCMean, r.VsAUCStd), diffCI(r.AUCDiff, r.AUCDiffCI))
 	}
 	if len(t.Calibrations) > 0 {
-		b.WriteString("\nP(same) calibrated on held-out corpora (Platt, each corpus weighing the same):\n\n")
+		b.WriteString("\nP(same) calibrated on held-out corpora (Platt, the held-out pairs pooled):\n\n")
 		for _, c := range t.Calibrations {
 			mark := ""
 			if c.Row == t.Bundle {

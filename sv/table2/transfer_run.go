@@ -80,7 +80,7 @@ type TransferRow struct {
 
 // TransferCalibration is a row's calibration fitted on held-out-corpus
 // scores: Platt scaling of the pooled scores of Level over every fold,
-// each corpus weighing the same.
+// each pair weighing the same.
 type TransferCalibration struct {
 	Row         string               `json:"row"`
 	Level       string               `json:"level"`
@@ -215,7 +215,7 @@ func runTransfer(ctx context.Context, p *Plan, res *Result) (*TransferResult, er
 
 // transferRule states the protocol in a sentence.
 func transferRule(tp *TransferPlan) string {
-	return fmt.Sprintf("transfer: leave-one-corpus-out over %s; each fold trains %s on the other corpora (one round, seed %d) and evaluates the bundle on the held-out corpus as `roleprint eval` does (every speaker unseen, seeds %v, --adapt %s) against %s fitted on that corpus alone, on the same pairs; ECE is the bundle's own (dev-pair) calibration's, ECE cross-fit a Platt calibration fitted on the other folds' %s scores only (each corpus weighing the same)",
+	return fmt.Sprintf("transfer: leave-one-corpus-out over %s; each fold trains %s on the other corpora (one round, seed %d) and evaluates the bundle on the held-out corpus as `roleprint eval` does (every speaker unseen, seeds %v, --adapt %s) against %s fitted on that corpus alone, on the same pairs; ECE is the bundle's own (dev-pair) calibration's, ECE cross-fit that of a Platt calibration fitted on the other folds' pooled %s scores only",
 		strings.Join(tp.Corpora, ", "), strings.Join(tp.Rows, ", "), tp.Seed, tp.EvalSeeds, tp.Adapt, strings.Join(tp.Vs, ", "), tp.CalibrationLevel)
 }
 
@@ -480,43 +480,36 @@ func transferTable(tp *TransferPlan, row string, evals map[string]*HeldOutEval) 
 	return rows, cal, notes
 }
 
-// heldOutCalibration fits Platt scaling on the scores at level of every
-// held-out corpus but except, each corpus weighing the same (its pairs
-// over all rounds share a weight of 1). It returns the corpora used and
-// their pairs.
+// heldOutCalibration fits Platt scaling on the pooled scores at level of
+// every held-out corpus but except, each pair weighing the same. It
+// returns the corpora used and their pairs.
 func heldOutCalibration(held map[string][]HeldOutScores, except, level string) (verifier.Calibration, []string, int, error) {
-	var scores, weights []float64
+	var scores []float64
 	var labels []bool
 	var corpora []string
 	for _, c := range slices.Sorted(maps.Keys(held)) {
 		if c == except {
 			continue
 		}
-		var s []float64
-		var l []bool
+		n := len(scores)
 		for _, hs := range held[c] {
 			if hs.Level != level {
 				continue
 			}
 			for i, x := range hs.Scores {
 				if !math.IsNaN(x) {
-					s, l = append(s, x), append(l, hs.Positive[i])
+					scores, labels = append(scores, x), append(labels, hs.Positive[i])
 				}
 			}
 		}
-		if len(s) == 0 {
-			continue
-		}
-		corpora = append(corpora, c)
-		scores, labels = append(scores, s...), append(labels, l...)
-		for range s {
-			weights = append(weights, 1/float64(len(s)))
+		if len(scores) > n {
+			corpora = append(corpora, c)
 		}
 	}
 	if len(scores) == 0 {
 		return verifier.Calibration{}, nil, 0, fmt.Errorf("no %s scores on a held-out corpus%s", level, exceptNote(except))
 	}
-	cal, err := verifier.FitPlattWeighted(scores, labels, weights)
+	cal, err := verifier.FitPlatt(scores, labels)
 	return cal, corpora, len(scores), err
 }
 
@@ -568,7 +561,7 @@ func (t *TransferResult) BundleCalibration() (*verifier.Calibration, string) {
 	for _, c := range t.Calibrations {
 		if c.Row == t.Bundle {
 			cal := c.Calibration
-			return &cal, fmt.Sprintf("Platt scaling of %d %s pairs of the held-out corpora %s (leave-one-corpus-out folds of %s, each trained on the other corpora, scored adapted with --adapt %s; each corpus weighing the same)",
+			return &cal, fmt.Sprintf("Platt scaling of %d %s pairs of the held-out corpora %s (leave-one-corpus-out folds of %s, each trained on the other corpora, scored adapted with --adapt %s; every pair weighing the same)",
 				c.Pairs, c.Level, strings.Join(c.Corpora, ", "), c.Row, t.Plan.Adapt)
 		}
 	}

@@ -36,51 +36,15 @@ func (c Calibration) ScoreAt(p float64) float64 {
 // two-dimensional and convex, Newton's step is three lines, and the result
 // is exactly reproducible.
 func FitPlatt(scores []float64, labels []bool) (Calibration, error) {
-	return FitPlattWeighted(scores, labels, nil)
-}
-
-// FitPlattWeighted is FitPlatt with a weight ≥ 0 per pair (nil: all 1),
-// rescaled to a mean of 1 over the pairs of weight > 0, so that the
-// regularised targets count pairs as FitPlatt does and a pair of weight 0
-// is as if absent: a calibration pooled over corpora can weigh each
-// corpus equally, whatever its number of pairs.
-func FitPlattWeighted(scores []float64, labels []bool, weights []float64) (Calibration, error) {
 	if len(scores) != len(labels) {
 		return Calibration{}, fmt.Errorf("platt: %d scores, %d labels", len(scores), len(labels))
 	}
-	w := make([]float64, len(scores))
-	for i := range w {
-		w[i] = 1
-	}
-	if weights != nil {
-		if len(weights) != len(scores) {
-			return Calibration{}, fmt.Errorf("platt: %d weights for %d scores", len(weights), len(scores))
-		}
-		var sum, n float64
-		for _, x := range weights {
-			if !(x >= 0) || math.IsInf(x, 0) {
-				return Calibration{}, fmt.Errorf("platt: weight %v: want a finite weight ≥ 0", x)
-			}
-			if x > 0 {
-				sum, n = sum+x, n+1
-			}
-		}
-		if sum == 0 {
-			return Calibration{}, fmt.Errorf("platt: every weight is 0")
-		}
-		for i, x := range weights {
-			w[i] = x * n / sum
-		}
-	}
 	var pos, neg float64
-	for i, l := range labels {
-		if w[i] == 0 {
-			continue
-		}
+	for _, l := range labels {
 		if l {
-			pos += w[i]
+			pos++
 		} else {
-			neg += w[i]
+			neg++
 		}
 	}
 	if pos == 0 || neg == 0 {
@@ -100,7 +64,7 @@ func FitPlattWeighted(scores []float64, labels []bool, weights []float64) (Calib
 		for i, s := range scores {
 			z := a*s + b
 			// −[t log σ(z) + (1−t) log(1−σ(z))], stably.
-			f += w[i] * (math.Log1p(math.Exp(-math.Abs(z))) + math.Max(z, 0) - t[i]*z)
+			f += math.Log1p(math.Exp(-math.Abs(z))) + math.Max(z, 0) - t[i]*z
 		}
 		return f
 	}
@@ -109,13 +73,13 @@ func FitPlattWeighted(scores []float64, labels []bool, weights []float64) (Calib
 		var ga, gb, haa, hab, hbb float64
 		for i, s := range scores {
 			p := 1 / (1 + math.Exp(-(a*s + b)))
-			d := w[i] * (p - t[i])
-			h := w[i] * math.Max(p*(1-p), 1e-12)
+			d := p - t[i]
+			w := math.Max(p*(1-p), 1e-12)
 			ga += d * s
 			gb += d
-			haa += h * s * s
-			hab += h * s
-			hbb += h
+			haa += w * s * s
+			hab += w * s
+			hbb += w
 		}
 		haa += 1e-12
 		hbb += 1e-12
