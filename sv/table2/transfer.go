@@ -174,10 +174,12 @@ type TransferPlan struct {
 
 // TransferFold is one fold: a corpus held out, the others trained on.
 type TransferFold struct {
+	// HeldOut is the corpus evaluated on; TrainedOn the others, trained on.
 	HeldOut   string   `json:"held_out"`
 	TrainedOn []string `json:"trained_on"`
 	// HeldOutUtterances and TrainUtterances count the utterances of each
-	// side.
+	// side; EstimatedSeconds is the fold's share of
+	// TransferPlan.EstimatedSeconds.
 	HeldOutUtterances int     `json:"held_out_utterances"`
 	TrainUtterances   int     `json:"train_utterances"`
 	EstimatedSeconds  float64 `json:"estimated_seconds"`
