@@ -291,4 +291,24 @@ func TestTransferNeedsCorporaAndATrainableRow(t *testing.T) {
 	if err != nil || plan.Transfer == nil || len(plan.Transfer.Folds) != 3 {
 		t.Fatalf("Request.Transfer without the preset: %v", err)
 	}
+	// A corpus that forms no evaluation pairs (one short conversation) is
+	// trained on, never held out, and the plan says so.
+	in := transferInputs()
+	for i := range 6 {
+		in.Utterances = append(in.Utterances, data.Utterance{Source: "tiny", ConversationID: "c0", Turn: int32(i), Speaker: fmt.Sprint("tiny-", i%2),
+			Text: "a short line of a corpus too small to form any pairs at all"})
+	}
+	plan, err = table2.Resolve(ctx, transferRequest(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := plan.Transfer
+	if len(tp.Corpora) != 4 || len(tp.Folds) != 3 || len(tp.Notes) != 1 || !strings.Contains(tp.Notes[0], "tiny is never held out") {
+		t.Fatalf("corpora %v, %d folds, notes %q", tp.Corpora, len(tp.Folds), tp.Notes)
+	}
+	for _, f := range tp.Folds {
+		if f.HeldOut == "tiny" || !slices.Contains(f.TrainedOn, "tiny") {
+			t.Fatalf("fold %+v", f)
+		}
+	}
 }

@@ -333,7 +333,7 @@ func Resolve(ctx context.Context, req Request, in Inputs) (*Plan, error) {
 	p := &Plan{Request: req, Preset: s.preset, Config: cfg, Pairs: s.pairs, Inputs: in, Environment: env, Components: comps, first: first}
 	p.Estimate = newEstimate(cfg, run, env, work, quick)
 	if cfg.Transfer {
-		if p.Transfer, err = resolveTransfer(cfg, run, in, p.Estimate); err != nil {
+		if p.Transfer, err = resolveTransfer(cfg, run, in, s.pairs, p.Estimate); err != nil {
 			return nil, err
 		}
 		p.Estimate.Transfer = p.Transfer

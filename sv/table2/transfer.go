@@ -162,8 +162,12 @@ type TransferPlan struct {
 	// each corpus weighing the same, the cross-fitted ECE was lower on
 	// three held-out corpora of four, docs/training.md).
 	CalibrationLevel string `json:"calibration_level"`
-	// Folds are the folds, one per corpus.
+	// Folds are the folds, one per corpus that forms evaluation pairs
+	// (pairs.BuildEvalPairs with the plan's pair settings); a corpus that
+	// forms none is trained on in the other folds, never held out, and
+	// Notes say so.
 	Folds []TransferFold `json:"folds"`
+	Notes []string       `json:"notes,omitempty"`
 	// EstimatedSeconds is the folds' expected cost (in the plan's
 	// Estimate): the rows' per-round estimates scaled by each fold's
 	// share of the utterances, for training on the other corpora and
@@ -214,9 +218,10 @@ func corpusUtterances(utts []data.Utterance) (names []string, by map[string][]da
 }
 
 // resolveTransfer resolves the transfer folds of cfg's rows (run) for
-// in: at least two corpora, at least one trainable row, an evaluator
-// registered. est is the plan's estimate without the folds.
-func resolveTransfer(cfg Config, run []string, in Inputs, est Estimate) (*TransferPlan, error) {
+// in with the pair settings pc: at least two corpora, at least one
+// trainable row, an evaluator registered, a fold per corpus that forms
+// evaluation pairs. est is the plan's estimate without the folds.
+func resolveTransfer(cfg Config, run []string, in Inputs, pc pairs.PairConfig, est Estimate) (*TransferPlan, error) {
 	names, by := corpusUtterances(in.Utterances)
 	if len(names) < 2 {
 		return nil, fmt.Errorf("transfer: leave-one-corpus-out needs at least 2 corpora, the inputs hold %d (%s): a corpus is the dataset an utterance's source names (the part before '/'), one per input file as imported; give two corpora or more",
@@ -235,6 +240,9 @@ func resolveTransfer(cfg Config, run []string, in Inputs, est Estimate) (*Transf
 	if err != nil {
 		return nil, err
 	}
+	if len(ev.Seeds) == 0 {
+		return nil, fmt.Errorf("transfer: the held-out evaluator has no pair-sampling seeds")
+	}
 	tp := &TransferPlan{Corpora: names, Rows: rows, Seed: cfg.Seed, EvalSeeds: slices.Clone(ev.Seeds), Vs: slices.Clone(ev.Vs),
 		Adapt: ev.Adapt, ECEBins: ev.ECEBins, CalibrationLevel: TransferCalibrationLevel}
 	// Per-round cost of the trained rows (and the evaluated rows' Vs
@@ -247,6 +255,10 @@ func resolveTransfer(cfg Config, run []string, in Inputs, est Estimate) (*Transf
 	}
 	total := float64(len(in.Utterances))
 	for _, c := range names {
+		if _, err := pairs.BuildEvalPairs(by[c], pc, tp.EvalSeeds[:1]); err != nil {
+			tp.Notes = append(tp.Notes, fmt.Sprintf("%s is never held out (trained on in the other folds): it forms no evaluation pairs: %v", c, err))
+			continue
+		}
 		held := float64(len(by[c]))
 		f := TransferFold{HeldOut: c, HeldOutUtterances: len(by[c]), TrainUtterances: len(in.Utterances) - len(by[c])}
 		for _, o := range names {
@@ -259,6 +271,9 @@ func resolveTransfer(cfg Config, run []string, in Inputs, est Estimate) (*Transf
 		}
 		tp.EstimatedSeconds += f.EstimatedSeconds
 		tp.Folds = append(tp.Folds, f)
+	}
+	if len(tp.Folds) == 0 {
+		return nil, fmt.Errorf("transfer: no corpus of %s forms evaluation pairs under the pair settings: %s", strings.Join(names, ", "), strings.Join(tp.Notes, "; "))
 	}
 	return tp, nil
 }

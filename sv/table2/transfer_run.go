@@ -201,6 +201,7 @@ func runTransfer(ctx context.Context, p *Plan, res *Result) (*TransferResult, er
 			}
 		}
 	}
+	tr.Notes = append(tr.Notes, tp.Notes...)
 	tr.Notes = append(tr.Notes, transferRule(tp))
 	switch {
 	case tr.Bundle != "":
