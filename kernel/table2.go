@@ -10,6 +10,7 @@ import (
 
 	"github.com/roleprint/roleprint/data/corpus"
 	"github.com/roleprint/roleprint/internal/options"
+	_ "github.com/roleprint/roleprint/sv/evaluate" // the held-out evaluator of a run's transfer folds (preset "transfer")
 	"github.com/roleprint/roleprint/sv/table2"
 )
 

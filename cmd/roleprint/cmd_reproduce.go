@@ -48,22 +48,28 @@ type reproduceOutput struct {
 	Rows     []table2.Row       `json:"rows"`
 	// Comparisons: per test set, the best fine-tuned row against the best
 	// untuned one with a paired bootstrap interval (table2.Comparison).
-	Comparisons []table2.Comparison     `json:"comparisons"`
-	Pairs       []table2.RoundInfo      `json:"pairs"`
-	Skipped     []table2.SkippedEncoder `json:"skipped"`
-	Setup       string                  `json:"setup,omitempty"`
-	Backend     string                  `json:"backend"`
-	Notes       []string                `json:"notes"`
-	OutDir      string                  `json:"out_dir"`
-	Files       []string                `json:"files"`
-	Seconds     float64                 `json:"seconds"`
+	Comparisons []table2.Comparison `json:"comparisons"`
+	// Transfer is the transfer table (--transfer, --preset transfer):
+	// rows keyed row, held_out, trained_on, level, auc_mean, auc_std,
+	// acc_mean, f1_mean, eer_mean, ece, ece_cross_fit, pairs, rounds, vs,
+	// vs_auc_mean, vs_auc_std, auc_diff, auc_diff_ci, share_not_above;
+	// null without it.
+	Transfer *table2.TransferResult  `json:"transfer"`
+	Pairs    []table2.RoundInfo      `json:"pairs"`
+	Skipped  []table2.SkippedEncoder `json:"skipped"`
+	Setup    string                  `json:"setup,omitempty"`
+	Backend  string                  `json:"backend"`
+	Notes    []string                `json:"notes"`
+	OutDir   string                  `json:"out_dir"`
+	Files    []string                `json:"files"`
+	Seconds  float64                 `json:"seconds"`
 }
 
 // reproFlags are reproduce's flags; request turns those given into a
 // table2.Request.
 type reproFlags struct {
 	fs                                                                 *flag.FlagSet
-	quick, fresh, asJSON, dryRun, recalibrate                          *bool
+	quick, fresh, asJSON, dryRun, recalibrate, transfer                *bool
 	preset, out, encoders, mixed, criterion, backend, variant, baseNeg *string
 	memProfile                                                         *string
 	rounds, fitMax                                                     *int
@@ -95,6 +101,7 @@ func newReproFlags(e *env) *reproFlags {
 		asJSON:      fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table"),
 		outs:        addOutputFlags(fs, true),
 		dryRun:      fs.Bool("dry-run", false, "print the backend, the inputs' workload, each row's estimate and the total against the budget, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit"),
+		transfer:    fs.Bool("transfer", false, "add the transfer table: leave-one-corpus-out over the inputs' corpora (2 or more), each fine-tuned row trained on the other corpora and evaluated on the held-out one as `roleprint eval` does, against tfidf fitted on it alone; the verifier bundle's P(same) is then calibrated on the folds' held-out scores (transfer.md, transfer.csv, transfer.json; --preset transfer runs ngram-metric_ft and tfidf with it)"),
 		recalibrate: fs.Bool("recalibrate", false, "measure the GoMLX rows' speed on this backend again instead of using the cached calibration"),
 		memProfile:  fs.String("memprofile", "", "write a Go heap profile at the run's peak live heap to this file (go tool pprof)"),
 	}
@@ -142,6 +149,7 @@ func reproRequest(e *env, args []string) (table2.Request, *reproFlags, error) {
 	if given["seed"] {
 		req.Seed = f.seed
 	}
+	req.Transfer = *f.transfer
 	if given["fit-max"] {
 		req.FitMaxTexts = f.fitMax
 	}
@@ -214,6 +222,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	}
 	m := plan.Manifest(res, append([]string{"roleprint", "reproduce"}, args...))
 	files := []string{table2.ReportMarkdown, table2.ReportCSV, table2.ReportParquet, table2.ReportJSON, table2.ManifestFile}
+	if res.Transfer != nil {
+		files = append(files, table2.TransferFiles()...)
+	}
 	m.Outputs = files
 	if files, err = reproWriteOutputs(e, f.outs, res, m, out, in.Name, files); err != nil {
 		return err
@@ -221,13 +232,18 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if err := res.WriteReport(out, m); err != nil {
 		return err
 	}
+	if res.Transfer != nil {
+		if err := res.Transfer.WriteReport(out); err != nil {
+			return err
+		}
+	}
 	bundle := reproSaveVerifier(ctx, e, plan, res, out, m)
 	e.Logf("reproduce: done in %.1f s; wrote %s to %s", res.Seconds, strings.Join(files, ", "), out)
 	if *f.asJSON {
 		return e.JSON(reproduceOutput{Corpus: in.Name, Inputs: in.Files, Rounds: cfg.Rounds, Seeds: m.Seeds, Quick: plan.Preset.Quick,
 			Preset: plan.Preset.Name, Encoders: cfg.Encoders, Mixed: nonNil(cfg.Mixed), Rows: res.Rows, Pairs: res.Rounds,
 			Skipped: nonNil(res.Skipped), Setup: reproSetup(res.Skipped), Backend: cfg.Backend, Notes: nonNil(res.Notes),
-			Comparisons: nonNil(res.Comparisons), OutDir: out, Files: files, Seconds: res.Seconds})
+			Comparisons: nonNil(res.Comparisons), Transfer: res.Transfer, OutDir: out, Files: files, Seconds: res.Seconds})
 	}
 	return reproPrintTable(e, res, out, bundle)
 }
@@ -259,6 +275,13 @@ func reproPrintTable(e *env, res *table2.Result, out, bundle string) error {
 	}
 	if setup := reproSetup(res.Skipped); setup != "" {
 		fmt.Fprintf(e.Stdout(), "To add the skipped rows, run `%s` and run reproduce again.\n", setup)
+	}
+	if res.Transfer != nil {
+		fmt.Fprintln(e.Stdout())
+		if err := res.Transfer.WriteMarkdown(e.Stdout()); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.Stdout())
 	}
 	fmt.Fprintf(e.Stdout(), "Full report (beside the paper's numbers, EER, best-threshold metrics): %s\n", filepath.Join(out, table2.ReportMarkdown))
 	reproClosingLine(e, bundle)

@@ -31,6 +31,14 @@ func reproPrintPlan(e *env, plan *table2.Plan, asJSON bool) error {
 	if len(p.Unestimated) > 0 {
 		fmt.Fprintf(out, "no estimate for: %s\n", strings.Join(p.Unestimated, ", "))
 	}
+	if tp := plan.Transfer; tp != nil {
+		fmt.Fprintf(out, "transfer: leave one corpus out over %s; each fold trains %s (seed %d) and evaluates it on the held-out corpus (seeds %v, --adapt %s, vs %s); P(same) calibrated on the folds' %s scores\n",
+			strings.Join(tp.Corpora, ", "), strings.Join(tp.Rows, ", "), tp.Seed, tp.EvalSeeds, tp.Adapt, strings.Join(tp.Vs, ", "), tp.CalibrationLevel)
+		for _, f := range tp.Folds {
+			fmt.Fprintf(out, "transfer fold %s held out: train on %s (%d utterances), evaluate on %d utterances; estimated %.1f min\n",
+				f.HeldOut, strings.Join(f.TrainedOn, " + "), f.TrainUtterances, f.HeldOutUtterances, f.EstimatedSeconds/60)
+		}
+	}
 	fmt.Fprintf(out, "estimated total: %.1f min for %d round(s) (budget of a default run on these inputs: %.1f min)\n", p.EstimatedSeconds/60, cfg.Rounds, p.BudgetSeconds/60)
 	for _, s := range p.Skipped {
 		fmt.Fprintf(out, "skipped %s: %s\n", s.Encoder, s.Reason)

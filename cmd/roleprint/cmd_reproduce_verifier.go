@@ -27,6 +27,9 @@ func reproSaveVerifier(ctx context.Context, e *env, plan *table2.Plan, res *tabl
 		e.Logf("reproduce: demonstration verifier bundle %s in %s: %s", spec.Name, dir, spec.Demonstration)
 		return dir
 	}
+	if spec.CalibrationNote != "" {
+		e.Logf("reproduce: the bundle's P(same) is calibrated on %s: %s", spec.CalibrationSource, spec.CalibrationNote)
+	}
 	e.Logf("reproduce: verifier bundle %s in %s: %s (round %d dev pairs); use it with `roleprint verify --verifier %s A.txt B.txt` or `roleprint score --verifier %s`, and measure it on corpora it was not trained on with `roleprint eval --verifier %s`",
 		spec.Name, dir, reproMixedChoice(res), res.Config.Rounds, dir, dir, dir)
 	return dir

@@ -32,6 +32,11 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Result, m *table2.Man
 	if err := report.WriteTable2(w, res, o.paperRows()); err != nil {
 		return nil, err
 	}
+	if res.Transfer != nil && len(res.Transfer.Rows) > 0 {
+		if err := w.Table(report.TransferTable(res.Transfer)); err != nil { // transfer.tex (sv writes transfer.md)
+			return nil, err
+		}
+	}
 	out := append(append([]string(nil), files...), w.Files()...)
 	if !*o.noHTML {
 		out = append(out, report.HTMLFile)

@@ -64,9 +64,13 @@ type EvalOptions struct {
 	// Adapt is the adaptation mode (EvalAdaptAuto when empty; see
 	// eval_adapt.go): which evaluated corpora the bundle is adapted to,
 	// without labels, before it scores their pairs.
-	Adapt    string
-	Logf     func(string, ...any)
-	Progress func(stage string, done, total int)
+	Adapt string
+	// KeepScores keeps the verifier's pair scores of every test set and
+	// round in the report (EvalReport.Scores): a caller fitting a
+	// calibration on held-out corpora needs them.
+	KeepScores bool
+	Logf       func(string, ...any)
+	Progress   func(stage string, done, total int)
 }
 
 // stage returns the sv.Progress of one stage (nil without o.Progress).
@@ -153,6 +157,24 @@ type EvalReport struct {
 	// pairs by the bundle adapted to every evaluated text when any is).
 	Adapt   string   `json:"adapt"`
 	Adapted []string `json:"adapted"`
+	// CalibrationSource is what the bundle's P(same) was calibrated on
+	// (verifier.Spec.CalibrationSource: dev pairs of its training corpora,
+	// or held-out corpora); the verifier's ECE measures that calibration.
+	CalibrationSource string `json:"calibration_source"`
+	// Scores are the verifier's pair scores (as scored: adapted where
+	// Adapted says) per test set and round, with EvalOptions.KeepScores.
+	Scores []EvalScores `json:"scores,omitempty"`
+}
+
+// EvalScores are the verifier's scores of one test set in one round, in
+// pair order, and whether each pair is the same speaker.
+type EvalScores struct {
+	Corpus   string    `json:"corpus"`
+	Level    string    `json:"level"`
+	Round    int       `json:"round"`
+	Seed     int64     `json:"seed"`
+	Scores   []float64 `json:"scores"`
+	Positive []bool    `json:"positive"`
 }
 
 // Evaluate scores the pairs of the evaluated utterances (every speaker
@@ -207,7 +229,10 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 	}
 	rep := &EvalReport{Verifier: v.Dir, Name: name, TrainedOn: []string{}, Demonstration: v.Spec.Demonstration,
 		Corpora: ep.Corpora, Seeds: seeds, Vs: vs, Pairs: ep.Config, Input: ep.Input, Notes: append([]string{}, ep.Notes...),
-		Rows: []EvalRow{}, Comparisons: []EvalComparison{}, Domain: []EvalDomain{}}
+		Rows: []EvalRow{}, Comparisons: []EvalComparison{}, Domain: []EvalDomain{}, CalibrationSource: v.Spec.CalibrationSource}
+	if rep.CalibrationSource == "" {
+		rep.CalibrationSource = verifier.CalibrationDev
+	}
 	if v.Domain != nil {
 		rep.TrainedOn = v.Domain.CorpusNames()
 		rep.Domain = evalDomain(v.Domain, sets)
@@ -291,6 +316,9 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 				}
 				perRound[k] = append(perRound[k], table2.EncoderRound{Round: ri + 1, Seed: r.Seed, Encoder: enc,
 					Scores: map[string]table2.TestScoreSet{tk: {Scores: sc, Positive: labels}}})
+				if enc == name && o.KeepScores {
+					rep.Scores = append(rep.Scores, EvalScores{Corpus: s.Corpus, Level: string(s.Level), Round: ri + 1, Seed: r.Seed, Scores: sc, Positive: labels})
+				}
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv/verifier"
 )
 
 // The report files EvalReport.WriteFiles writes.
@@ -102,6 +103,12 @@ func (r *EvalReport) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "Compared with %s fitted on the evaluated texts only, on the same pairs.\n\n", orNone(r.Vs))
 	if r.Demonstration != "" {
 		fmt.Fprintf(&b, "**Demonstration bundle**: %s.\n\n", r.Demonstration)
+	}
+	switch r.CalibrationSource {
+	case verifier.CalibrationHeldOut:
+		b.WriteString("The bundle's P(same) is calibrated on held-out corpora (the scores of leave-one-corpus-out folds on the corpus each never trained on); its ECE below measures that calibration.\n\n")
+	case verifier.CalibrationDev, "":
+		b.WriteString("The bundle's P(same) is calibrated on dev pairs of its own training corpora.\n\n")
 	}
 	b.WriteString("Hard pairs take negatives of the anchor's source, Harder of its conversation, Base of another corpus. " +
 		"AUC, ACC, F1 (macro), best-threshold ACC and EER in percent, mean ± std over rounds; ECE of the rule's probabilities (a fraction). " +

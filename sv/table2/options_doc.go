@@ -25,5 +25,6 @@ func init() {
 		"Selection":     "Selection, when not nil, is how the rows were chosen (see selectDefaultRows): the backend, the estimate and the rows left out, which RunConfig reports as skipped. Default nil (rows as given).",
 		"Settings":      "Settings are encoder settings: \"key\" applies to every encoder, \"name.key\" only to encoder name (or name_ft), overriding a global key (\"tfidf.max_features\" → \"50000\"). Default none.",
 		"SkipMissing":   "SkipMissing skips an encoder whose asset is not installed (its factory returned an *assets.MissingError), noting it in the result, instead of failing the run. Default true.",
+		"Transfer":      "Transfer adds the transfer table: leave-one-corpus-out folds over the inputs' corpora, every fine-tuned row trained on the other corpora and evaluated on the held-out one (TransferPlan), and the run's verifier bundle calibrated on the folds' held-out scores. Resolve resolves the folds; RunConfig ignores it. Default false.",
 	})
 }

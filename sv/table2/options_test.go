@@ -134,6 +134,12 @@ func TestPresetsApply(t *testing.T) {
 		len(cfg.Mixed) != 0 || pairs.BaseNegatives != "any" || !strings.Contains(strings.Join(res.TableKeys, ","), "encoders") {
 		t.Errorf("best-cpu: %v %v mixed %v base negatives %q", err, cfg.Encoders, cfg.Mixed, pairs.BaseNegatives)
 	}
+	tr, _ := PresetNamed("transfer")
+	cfg = DefaultConfig()
+	if _, err := tr.Apply(&cfg, &pairs); err != nil || strings.Join(cfg.Encoders, ",") != "ngram-metric_ft,tfidf" || len(cfg.Mixed) != 0 ||
+		cfg.Rounds != 1 || !cfg.Transfer || cfg.RowSettingsFor("ngram-metric_ft")["cohort"] != "150" {
+		t.Errorf("transfer: %v %v mixed %v rounds %d transfer %v row settings %v", err, cfg.Encoders, cfg.Mixed, cfg.Rounds, cfg.Transfer, cfg.RowSettingsFor("ngram-metric_ft"))
+	}
 	if _, err := PresetNamed("fast"); err == nil || !strings.Contains(err.Error(), "cpu, quick, paper") {
 		t.Errorf("unknown preset: %v", err)
 	}

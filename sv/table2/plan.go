@@ -54,6 +54,9 @@ type Request struct {
 	// PairSettings.
 	PairVariant   pairs.PairVariant `json:"pair_variant,omitempty"`
 	BaseNegatives string            `json:"base_negatives,omitempty"`
+	// Transfer asks for the transfer table (Config.Transfer,
+	// TransferPlan); false leaves it to the preset.
+	Transfer bool `json:"transfer,omitempty"`
 	// Recalibrate measures the GoMLX rows' speed again instead of using
 	// the cached calibration.
 	Recalibrate bool `json:"recalibrate,omitempty"`
@@ -112,6 +115,9 @@ type Plan struct {
 	// Components are the resolved options of each row with registered
 	// options (see Result.Components).
 	Components map[string]any `json:"components,omitempty"`
+	// Transfer is the transfer folds (nil without Config.Transfer); Run
+	// runs them after the in-domain rounds.
+	Transfer *TransferPlan `json:"transfer,omitempty"`
 
 	// first is round 1's pair corpus, built to measure the workload and
 	// handed to the run's first round instead of being built again.
@@ -143,6 +149,9 @@ type Estimate struct {
 	Skipped     []SkippedEncoder `json:"skipped"`
 	// Setup is one `roleprint setup` command that adds the skipped rows.
 	Setup string `json:"setup,omitempty"`
+	// Transfer is the transfer folds (Plan.Transfer), whose estimate
+	// EstimatedSeconds includes; nil without them.
+	Transfer *TransferPlan `json:"transfer,omitempty"`
 }
 
 // requestSettings is the part of a Request resolved before any input is
@@ -307,6 +316,9 @@ func Resolve(ctx context.Context, req Request, in Inputs) (*Plan, error) {
 	cfg.Backend = env.Backend.Name
 	cfg.Settings = s.encoders
 	cfg.KeepScores = req.KeepScores
+	if req.Transfer {
+		cfg.Transfer = true
+	}
 	// Rows the request or the preset names must run (cfg.Explicit); the
 	// others may be skipped when their assets are not installed.
 	cfg.SkipMissing = true
@@ -320,6 +332,13 @@ func Resolve(ctx context.Context, req Request, in Inputs) (*Plan, error) {
 	}
 	p := &Plan{Request: req, Preset: s.preset, Config: cfg, Pairs: s.pairs, Inputs: in, Environment: env, Components: comps, first: first}
 	p.Estimate = newEstimate(cfg, run, env, work, quick)
+	if cfg.Transfer {
+		if p.Transfer, err = resolveTransfer(cfg, run, in, s.pairs, p.Estimate); err != nil {
+			return nil, err
+		}
+		p.Estimate.Transfer = p.Transfer
+		p.Estimate.EstimatedSeconds += p.Transfer.EstimatedSeconds
+	}
 	return p, nil
 }
 
@@ -467,7 +486,15 @@ func Run(ctx context.Context, p *Plan) (*Result, error) {
 	first := p.first
 	p.first = nil
 	src := reuseFirst(source, first, p.Config.Seed)
-	return run(ctx, p.Config, p.Components, src)
+	res, err := run(ctx, p.Config, p.Components, src)
+	if err != nil || p.Transfer == nil {
+		return res, err
+	}
+	if res.Transfer, err = runTransfer(ctx, p, res); err != nil {
+		return nil, err
+	}
+	res.Seconds = time.Since(res.Started).Seconds()
+	return res, nil
 }
 
 // Source returns the plan's pair corpora by round (the pairs Run uses).

@@ -38,7 +38,9 @@ const weightsSetting = "weights"
 // sv.SourceFitter parts), exactly as the run fitted them; the bundle keeps
 // both, and the profiles of the round's training speakers
 // (verifier.SpeakerProfiles) for naming the nearest ones. The dev cosines of mixed_ft give the threshold and the
-// calibration; m is the bundle's manifest. It returns the bundle's spec,
+// calibration, unless the run has transfer folds (Result.Transfer): then
+// P(same) is calibrated on their held-out-corpus scores
+// (TransferResult.BundleCalibration); m is the bundle's manifest. It returns the bundle's spec,
 // or nil without error when the run has no mixed_ft row (no fine-tuned
 // row ran). logf receives the parts' notes (nil discards them).
 func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Manifest, logf func(string, ...any)) (*verifier.Spec, error) {
@@ -99,10 +101,14 @@ func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Man
 		logf("reproduce: the verifier bundle records no domain: %v", err)
 		domain = nil
 	}
-	return verifier.Save(dir, verifier.SaveOptions{Name: MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
+	so := verifier.SaveOptions{Name: MixedFTName, Parts: parts, FitTexts: fit, FitSources: sources,
 		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m,
 		Domain: domain, Demonstration: DemonstrationLabel(m, row.DevCosines(), sv.PairLabels(c.Dev)),
-		Speakers: bundleSpeakers(ctx, parts, c, logf)})
+		Speakers: bundleSpeakers(ctx, parts, c, logf)}
+	if cal, note := res.Transfer.BundleCalibration(); cal != nil { // P(same) fitted on held-out corpora (transfer folds)
+		so.Calibration, so.CalibrationSource, so.CalibrationNote = cal, verifier.CalibrationHeldOut, note
+	}
+	return verifier.Save(dir, so)
 }
 
 // DemonstrationLabel labels the bundle of a run on the embedded corpus

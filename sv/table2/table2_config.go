@@ -87,6 +87,12 @@ type Config struct {
 	// (EncoderRound.Scores), so that ROC curves can be drawn from a cached
 	// result; the report files then hold them too. Default false.
 	KeepScores bool `json:"keep_scores,omitempty"`
+	// Transfer adds the transfer table: leave-one-corpus-out folds over
+	// the inputs' corpora, every fine-tuned row trained on the other
+	// corpora and evaluated on the held-out one (TransferPlan), and the
+	// run's verifier bundle calibrated on the folds' held-out scores.
+	// Resolve resolves the folds; RunConfig ignores it. Default false.
+	Transfer bool `json:"transfer,omitempty"`
 	// Logf receives notes (skipped encoders, resumed checkpoints). Nil
 	// discards them.
 	Logf func(format string, args ...any) `json:"-"`

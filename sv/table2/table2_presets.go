@@ -93,6 +93,8 @@ var presets = []Preset{
 		Settings: "encoders=tfidf|transformer|transformer_ft;mixed=tfidf|transformer_ft;" +
 			"transformer.ngram_buckets=131072;transformer_ft.epochs=5;transformer_ft.batch_pairs=64;transformer_ft.max_steps=0",
 		Doc: "scripts/gpu-session.sh's fine-tuning run (--backend xla:cuda): n-gram transformer, 5 epochs of 64-pair batches"},
+	{Name: "transfer", Base: "cpu", Settings: "encoders=ngram-metric_ft|tfidf;mixed=;rounds=1;transfer=true",
+		Doc: "the transfer table: the default fine-tuned row (ngram-metric_ft, its Table 2 recipe) and tfidf, one in-domain round, then leave-one-corpus-out folds (ngram-metric_ft trained on all corpora but one, evaluated on that one as `roleprint eval` does) and the verifier bundle's P(same) calibrated on the folds' held-out scores; needs 2 corpora or more (the four default corpora: 15 min on 2 loaded cores)"},
 }
 
 // Presets returns the named presets, in the order `roleprint config`

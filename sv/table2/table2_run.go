@@ -172,6 +172,8 @@ type Result struct {
 	// the best untuned row with a paired bootstrap interval of their AUC
 	// difference (FineTunedVsUntuned); absent without both kinds of row.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// Transfer is the transfer table (Plan.Transfer), nil without it.
+	Transfer *TransferResult `json:"transfer,omitempty"`
 	// Config is the resolved configuration.
 	Config Config `json:"config"`
 	// Components are the fully resolved options of every encoder of the

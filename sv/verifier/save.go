@@ -56,6 +56,13 @@ type SaveOptions struct {
 	// Speakers are the training speakers' profiles (SpeakerProfiles);
 	// nil writes a bundle that names no nearest training speakers.
 	Speakers *Speakers
+	// Calibration, when not nil, is the bundle's calibration instead of
+	// the Platt fit on the dev pairs, with CalibrationSource and
+	// CalibrationNote saying what it was fitted on (Spec); the dev
+	// pairs still give Threshold and Dev.
+	Calibration       *Calibration
+	CalibrationSource string
+	CalibrationNote   string
 }
 
 // exporter is implemented by GoMLX encoders (sv/neural.Encoder): their
@@ -84,9 +91,16 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("verifier %s: calibration: %w", dir, err)
 	}
+	calSource, calNote := CalibrationDev, ""
+	if o.Calibration != nil {
+		if o.CalibrationSource == "" {
+			return nil, fmt.Errorf("verifier %s: a given calibration needs its source", dir)
+		}
+		cal, calSource, calNote = *o.Calibration, o.CalibrationSource, o.CalibrationNote
+	}
 	th, conf := stats.BestThreshold(o.DevCosines, o.DevLabels, crit)
 	spec := &Spec{Format: Format, FormatVersion: FormatVersion, Name: o.Name, Created: time.Now().UTC(),
-		Threshold: th, Criterion: string(crit), Calibration: cal, Manifest: ManifestFile, Demonstration: o.Demonstration,
+		Threshold: th, Criterion: string(crit), Calibration: cal, CalibrationSource: calSource, CalibrationNote: calNote, Manifest: ManifestFile, Demonstration: o.Demonstration,
 		Dev: DevStats{Pairs: len(o.DevLabels), AUC: stats.AUC(o.DevCosines, o.DevLabels), Accuracy: conf.Accuracy()}}
 	for _, l := range o.DevLabels {
 		if l {

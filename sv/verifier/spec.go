@@ -51,7 +51,14 @@ type Spec struct {
 	Criterion string  `json:"criterion"`
 	// Calibration maps a cosine to a same-speaker probability.
 	Calibration Calibration `json:"calibration"`
-	// Dev describes the dev pairs the threshold and calibration come from.
+	// CalibrationSource says which scores Calibration was fitted on:
+	// CalibrationDev ("" in bundles written before it existed) or
+	// CalibrationHeldOut; CalibrationNote describes them (corpora,
+	// level, pairs). An optional addition to version 1.
+	CalibrationSource string `json:"calibration_source,omitempty"`
+	CalibrationNote   string `json:"calibration_note,omitempty"`
+	// Dev describes the dev pairs the threshold (and, unless
+	// CalibrationSource says otherwise, the calibration) come from.
 	Dev DevStats `json:"dev"`
 	// Manifest names the training manifest file.
 	Manifest string `json:"manifest"`
@@ -70,6 +77,16 @@ type Spec struct {
 	// optional addition to version 1.
 	SpeakersFile string `json:"speakers,omitempty"`
 }
+
+// Calibration sources of Spec.CalibrationSource.
+const (
+	// CalibrationDev: the run's dev pairs, corpora the bundle was trained on.
+	CalibrationDev = "dev_pairs"
+	// CalibrationHeldOut: the pooled scores of leave-one-corpus-out folds
+	// on the corpus each fold never trained on (table2's transfer folds),
+	// so that P(same) means the same on a show the bundle never saw.
+	CalibrationHeldOut = "held_out_corpora"
+)
 
 // Part is one encoder of a bundle.
 type Part struct {
