@@ -65,8 +65,9 @@ func resolveModelName(name string) (hub.Ref, string, error) {
 }
 
 // setupModels fetches each model into the Hugging Face cache: a text
-// encoder's configuration, tokenizer and weights (hub.TextEncoderFiles),
-// or a speaker model's ONNX files and configuration (spkemb.SpeakerFiles).
+// encoder's configuration, tokenizer and weights (hub.TextEncoderFiles;
+// the published LUAR's safetensors, neural.LUARFiles), or a speaker
+// model's ONNX files and configuration (spkemb.SpeakerFiles).
 func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error {
 	c := hub.Default()
 	c.Logf = e.Logf
@@ -82,6 +83,9 @@ func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error
 			if isSpeakerRepository(f) {
 				speaker = true
 				return spkemb.SpeakerFiles(f)
+			}
+			if encoder == neural.LUARName || neural.IsPublishedLUAR(ref.ID) {
+				return neural.LUARFiles(ref.ID, f)
 			}
 			return hub.TextEncoderFiles(ref.ID, f)
 		})

@@ -138,13 +138,21 @@ func TestHubModelEndToEnd(t *testing.T) {
 
 func TestSetupModelErrors(t *testing.T) {
 	h := hubtest.New(t)
+	// The paper's LUAR at a revision with pickles and an ONNX export only:
+	// the export would lack LUAR's episode head, so setup names LUAR's own
+	// conversion route rather than fetching it.
+	h.Add("rrivera1849/LUAR-CRUD", "main", map[string][]byte{"config.json": []byte(`{"model_type":"LUAR"}`), "tokenizer.json": []byte("{}"),
+		"pytorch_model.bin": []byte("a pickle"), "onnx/model.onnx": []byte("an export")})
 	t.Setenv("HF_ENDPOINT", h.URL)
 	t.Setenv("HF_HUB_CACHE", t.TempDir())
 	t.Setenv("HF_HUB_OFFLINE", "")
+	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
 	for _, c := range []struct{ model, want string }{
 		{"test/absent", "no such repository or revision"},
 		{"lisa", "not published"},
 		{"bad name!", "expected ORG/NAME"},
+		{"luar", "trust_remote_code=True"},
+		{"rrivera1849/LUAR-CRUD", "trust_remote_code=True"},
 	} {
 		code, _, stderr := neuralRun("setup", "--model", c.model)
 		if code == 0 || !strings.Contains(stderr, c.want) {
@@ -154,5 +162,13 @@ func TestSetupModelErrors(t *testing.T) {
 	code, _, stderr := neuralRun("embed", "--encoder", "hf:test/absent", filepath.Join("..", "..", "README.md"))
 	if code == 0 || !strings.Contains(stderr, "roleprint setup --model test/absent") {
 		t.Errorf("embed with a model not fetched: exit %d: %s", code, stderr)
+	}
+	// The paper's rows, offline with nothing fetched, name their setup command.
+	for _, row := range []string{"luar", "stel", "roberta", "sbert"} {
+		code, _, stderr := neuralRun("embed", "--encoder", row, filepath.Join("..", "..", "README.md"))
+		want := "roleprint setup --model " + row
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("embed --encoder %s with nothing fetched: exit %d: %s", row, code, stderr)
+		}
 	}
 }

@@ -1,0 +1,40 @@
+package neural
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/roleprint/roleprint/data/hub"
+)
+
+func TestLUARFiles(t *testing.T) {
+	files := func(names ...string) []hub.File {
+		var out []hub.File
+		for _, n := range names {
+			out = append(out, hub.File{Name: n})
+		}
+		return out
+	}
+	// An ONNX export beside the safetensors is passed over: it would lack
+	// the episode head.
+	got, err := LUARFiles("rrivera1849/LUAR-CRUD", files("config.json", "config.py", "model.py", "tokenizer.json",
+		"onnx/model.onnx", "onnx/model.onnx_data", "model.onnx", "model.safetensors", "pytorch_model.bin"))
+	if err != nil || strings.Join(got, ",") != "config.json,tokenizer.json,model.safetensors" {
+		t.Fatalf("LUARFiles = %v, %v", got, err)
+	}
+	// Sharded safetensors are taken whole.
+	got, err = LUARFiles("x/luar", files("config.json", "tokenizer.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors", "model.onnx"))
+	if err != nil || strings.Join(got, ",") != "config.json,tokenizer.json,model.safetensors.index.json,model-00001-of-00002.safetensors,model-00002-of-00002.safetensors" {
+		t.Fatalf("sharded: %v, %v", got, err)
+	}
+	// Pickles (and an ONNX export) only: LUAR's own conversion route, not
+	// the ONNX export route of other families.
+	_, err = LUARFiles("rrivera1849/LUAR-MUD", files("config.json", "tokenizer.json", "pytorch_model.bin", "onnx/model.onnx"))
+	if !errors.Is(err, hub.ErrPickleOnly) || !strings.Contains(err.Error(), "trust_remote_code=True") || strings.Contains(err.Error(), "optimum-cli") {
+		t.Fatalf("pickle-only LUAR: %v", err)
+	}
+	if !IsPublishedLUAR("rrivera1849/luar-mud") || IsPublishedLUAR("rrivera1849/LUAR") {
+		t.Fatal("IsPublishedLUAR")
+	}
+}
