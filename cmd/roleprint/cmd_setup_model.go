@@ -48,7 +48,7 @@ type setupModelOutput struct {
 
 // resolveModelName turns a --model value into a Hub reference: a paper
 // row's checkpoint, or ORG/NAME[@REV] itself. A row whose model cannot be
-// run or was never published (lisa) is an error saying why.
+// run or whose checkpoint the paper does not name (lisa) is an error saying why.
 func resolveModelName(name string) (hub.Ref, string, error) {
 	if p, ok := neural.PaperCheckpointFor(name); ok {
 		if p.Note != "" {

@@ -35,14 +35,14 @@ type PaperCheckpoint struct {
 // its official repository (AGCSpeakerVerification, README, "Authorship
 // Attribution Models") links. The rows roberta, sbert, stel and luar run
 // them from the Hugging Face cache (luar in the published LUAR
-// architecture, luar.go); LISA was never published.
+// architecture, luar.go); the paper names no LISA checkpoint.
 var PaperCheckpoints = []PaperCheckpoint{
 	{Row: "roberta", Model: "RoBERTa", Checkpoint: "FacebookAI/roberta-large"},
 	{Row: "sbert", Model: "SBERT", Checkpoint: "sentence-transformers/all-mpnet-base-v2"},
 	{Row: "stel", Model: "STEL", Checkpoint: "AnnaWegmann/Style-Embedding"},
 	{Row: "luar", Model: "LUAR", Checkpoint: "rrivera1849/LUAR-CRUD"},
 	{Row: "lisa", Model: "LISA",
-		Note: "LISA's weights are not published (the paper's repository: \"The style-based models, including LIWC and LISA, are not open-sourced. Therefore, researchers should contact the developers directly.\")"},
+		Note: "the LISA model the paper ran is not published: its repository names no checkpoint (\"The style-based models, including LIWC and LISA, are not open-sourced. Therefore, researchers should contact the developers directly.\"); LISA's authors (Patel et al., 2023) release style models of their own, but which one, if any, the paper used is not said"},
 }
 
 // PaperCheckpointFor returns the paper checkpoint of row name, if any.
