@@ -65,9 +65,8 @@ func resolveModelName(name string) (hub.Ref, string, error) {
 }
 
 // setupModels fetches each model into the Hugging Face cache: a text
-// encoder's configuration, tokenizer and weights (hub.TextEncoderFiles;
-// the published LUAR's safetensors, neural.LUARFiles), or a speaker
-// model's ONNX files and configuration (spkemb.SpeakerFiles).
+// encoder's configuration, tokenizer and weights (neural.SetupFiles), or
+// a speaker model's ONNX files and configuration (spkemb.SpeakerFiles).
 func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error {
 	c := hub.Default()
 	c.Logf = e.Logf
@@ -84,10 +83,7 @@ func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error
 				speaker = true
 				return spkemb.SpeakerFiles(f)
 			}
-			if encoder == neural.LUARName || neural.IsPublishedLUAR(ref.ID) {
-				return neural.LUARFiles(ref.ID, f)
-			}
-			return hub.TextEncoderFiles(ref.ID, f)
+			return neural.SetupFiles(encoder, ref.ID)(f)
 		})
 		if err != nil {
 			return fmt.Errorf("setup --model %s: %w", name, err)

@@ -67,13 +67,7 @@ func IsPublishedLUAR(id string) bool {
 // A repository whose only weights are PyTorch pickles is an
 // hub.ErrPickleOnly naming LUARConversionRoute.
 func LUARFiles(id string, files []hub.File) ([]string, error) {
-	var kept []hub.File
-	for _, f := range files {
-		if !strings.HasSuffix(f.Name, ".onnx") && !strings.Contains(f.Name, ".onnx_data") && !strings.Contains(f.Name, ".onnx.data") {
-			kept = append(kept, f)
-		}
-	}
-	out, err := hub.TextEncoderFiles(id, kept)
+	out, err := SafetensorsFiles(id, files)
 	if errors.Is(err, hub.ErrPickleOnly) {
 		return nil, fmt.Errorf("%s: %w; LUAR runs from model.safetensors (an ONNX export would lack its episode head): %s", id, hub.ErrPickleOnly, LUARConversionRoute(id))
 	}

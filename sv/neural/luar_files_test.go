@@ -38,3 +38,24 @@ func TestLUARFiles(t *testing.T) {
 		t.Fatal("IsPublishedLUAR")
 	}
 }
+
+func TestSetupFiles(t *testing.T) {
+	var repo []hub.File
+	for _, n := range []string{"config.json", "tokenizer.json", "vocab.json", "merges.txt", "model.onnx", "onnx/model.onnx", "model.safetensors", "pytorch_model.bin"} {
+		repo = append(repo, hub.File{Name: n})
+	}
+	for _, c := range []struct{ row, id, want string }{
+		// The paper's RoBERTa: the official safetensors, not the community export.
+		{"roberta", "FacebookAI/roberta-large", "config.json,tokenizer.json,vocab.json,merges.txt,model.safetensors"},
+		{"hf:FacebookAI/roberta-large", "FacebookAI/roberta-large", "config.json,tokenizer.json,vocab.json,merges.txt,model.safetensors"},
+		{"luar", "rrivera1849/LUAR-CRUD", "config.json,tokenizer.json,vocab.json,merges.txt,model.safetensors"},
+		// Other rows and models: the ONNX export first.
+		{"sbert", "sentence-transformers/all-mpnet-base-v2", "config.json,tokenizer.json,vocab.json,merges.txt,onnx/model.onnx"},
+		{"hf:org/name", "org/name", "config.json,tokenizer.json,vocab.json,merges.txt,onnx/model.onnx"},
+	} {
+		got, err := SetupFiles(c.row, c.id)(repo)
+		if err != nil || strings.Join(got, ",") != c.want {
+			t.Errorf("SetupFiles(%s, %s) = %v, %v; want %s", c.row, c.id, got, err, c.want)
+		}
+	}
+}
