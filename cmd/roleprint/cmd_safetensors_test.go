@@ -193,7 +193,8 @@ func TestLUARPresetEndToEnd(t *testing.T) {
 // top-level model.onnx (here bytes no ONNX reader accepts, standing in for
 // the community fill-mask export) beside model.safetensors and a pickle.
 // `setup --model roberta` fetches the safetensors only, and with the server
-// stopped `embed --encoder roberta` gives PyTorch's vectors.
+// stopped `embed --encoder roberta` gives PyTorch's vectors, also once
+// `setup --model FacebookAI/roberta-large` has put the export beside them.
 func TestRobertaPresetFetchesSafetensors(t *testing.T) {
 	fixture := filepath.Join("..", "..", "sv", "neural", "testdata", "safetensors", "roberta")
 	files, err := hubtest.ReadDir(fixture, map[string]string{"reference.json": ""})
@@ -218,6 +219,11 @@ func TestRobertaPresetFetchesSafetensors(t *testing.T) {
 	}
 	if got := strings.Join(set.Models[0].Files, ","); !strings.Contains(got, "model.safetensors") || strings.Contains(got, ".onnx") || strings.Contains(got, ".bin") {
 		t.Fatalf("setup --model roberta fetched %s", got)
+	}
+	// Fetched as hf:FacebookAI/roberta-large too, the snapshot also holds
+	// the export; the roberta row still runs the safetensors.
+	if code, _, stderr := neuralRun("setup", "--model", "FacebookAI/roberta-large"); code != 0 {
+		t.Fatalf("setup --model FacebookAI/roberta-large: exit %d: %s", code, stderr)
 	}
 	h.Close()
 

@@ -78,18 +78,32 @@ func SafetensorsFiles(id string, files []hub.File) ([]string, error) {
 
 // SetupFiles returns how `roleprint setup --model` picks the files of
 // repository id fetched as encoder row (a paper row, or hf:ORG/NAME): LUARFiles
-// for the published LUAR, SafetensorsFiles for a paper checkpoint marked
-// Safetensors, else hub.TextEncoderFiles (an ONNX export first).
+// for the published LUAR; for a paper row marked Safetensors, its
+// safetensors weights when it has them (SafetensorsFiles); else
+// hub.TextEncoderFiles (an ONNX export first).
 func SetupFiles(row, id string) func([]hub.File) ([]string, error) {
 	if row == LUARName || IsPublishedLUAR(id) {
 		return func(f []hub.File) ([]string, error) { return LUARFiles(id, f) }
 	}
-	for _, p := range PaperCheckpoints {
-		if p.Safetensors && (p.Row == row || strings.EqualFold(p.Checkpoint, id)) {
-			return func(f []hub.File) ([]string, error) { return SafetensorsFiles(id, f) }
+	if p, ok := PaperCheckpointFor(row); ok && p.Safetensors {
+		return func(f []hub.File) ([]string, error) {
+			for _, x := range f {
+				if x.Name == "model.safetensors" || x.Name == "model.safetensors.index.json" {
+					return SafetensorsFiles(id, f)
+				}
+			}
+			return hub.TextEncoderFiles(id, f)
 		}
 	}
 	return func(f []hub.File) ([]string, error) { return hub.TextEncoderFiles(id, f) }
+}
+
+// safetensorsFirst reports whether row name runs snap's safetensors
+// weights even where snap also holds an ONNX export: a paper row marked
+// Safetensors whose snapshot has them.
+func safetensorsFirst(name string, snap hub.Snapshot) bool {
+	p, ok := PaperCheckpointFor(name)
+	return ok && p.Safetensors && (snap.Has("model.safetensors") || snap.Has("model.safetensors.index.json"))
 }
 
 // ErrUnsupportedModel is returned (wrapped) for a cached model RolePrint

@@ -47,7 +47,8 @@ func TestSetupFiles(t *testing.T) {
 	for _, c := range []struct{ row, id, want string }{
 		// The paper's RoBERTa: the official safetensors, not the community export.
 		{"roberta", "FacebookAI/roberta-large", "config.json,tokenizer.json,vocab.json,merges.txt,model.safetensors"},
-		{"hf:FacebookAI/roberta-large", "FacebookAI/roberta-large", "config.json,tokenizer.json,vocab.json,merges.txt,model.safetensors"},
+		// As hf:ORG/NAME, the repository's ONNX export first as for any model.
+		{"hf:FacebookAI/roberta-large", "FacebookAI/roberta-large", "config.json,tokenizer.json,vocab.json,merges.txt,onnx/model.onnx"},
 		{"luar", "rrivera1849/LUAR-CRUD", "config.json,tokenizer.json,vocab.json,merges.txt,model.safetensors"},
 		// Other rows and models: the ONNX export first.
 		{"sbert", "sentence-transformers/all-mpnet-base-v2", "config.json,tokenizer.json,vocab.json,merges.txt,onnx/model.onnx"},
@@ -57,5 +58,10 @@ func TestSetupFiles(t *testing.T) {
 		if err != nil || strings.Join(got, ",") != c.want {
 			t.Errorf("SetupFiles(%s, %s) = %v, %v; want %s", c.row, c.id, got, err, c.want)
 		}
+	}
+	// The roberta row of a repository without safetensors takes its export.
+	got, err := SetupFiles("roberta", "YOU/roberta-export")([]hub.File{{Name: "config.json"}, {Name: "tokenizer.json"}, {Name: "model.onnx"}})
+	if err != nil || strings.Join(got, ",") != "config.json,tokenizer.json,model.onnx" {
+		t.Errorf("roberta without safetensors: %v, %v", got, err)
 	}
 }
