@@ -187,3 +187,65 @@ func TestLUARPresetEndToEnd(t *testing.T) {
 		t.Fatalf("score --encoder luar: exit %d: %s\n%s", code, stderr, stdout)
 	}
 }
+
+// TestRobertaPresetFetchesSafetensors publishes the tiny safetensors
+// RoBERTa as FacebookAI/roberta-large with the real repository's layout: a
+// top-level model.onnx (here bytes no ONNX reader accepts, standing in for
+// the community fill-mask export) beside model.safetensors and a pickle.
+// `setup --model roberta` fetches the safetensors only, and with the server
+// stopped `embed --encoder roberta` gives PyTorch's vectors, also once
+// `setup --model FacebookAI/roberta-large` has put the export beside them.
+func TestRobertaPresetFetchesSafetensors(t *testing.T) {
+	fixture := filepath.Join("..", "..", "sv", "neural", "testdata", "safetensors", "roberta")
+	files, err := hubtest.ReadDir(fixture, map[string]string{"reference.json": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["model.onnx"] = []byte("not the export RolePrint wants")
+	files["pytorch_model.bin"] = []byte("a pickle")
+	h := hubtest.New(t)
+	h.Add("FacebookAI/roberta-large", "main", files)
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
+	code, stdout, stderr := neuralRun("setup", "--model", "roberta", "--json")
+	var set struct {
+		Models []struct{ Files []string } `json:"models"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &set) != nil || len(set.Models) != 1 {
+		t.Fatalf("setup --model roberta: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	if got := strings.Join(set.Models[0].Files, ","); !strings.Contains(got, "model.safetensors") || strings.Contains(got, ".onnx") || strings.Contains(got, ".bin") {
+		t.Fatalf("setup --model roberta fetched %s", got)
+	}
+	// Fetched as hf:FacebookAI/roberta-large too, the snapshot also holds
+	// the export; the roberta row still runs the safetensors.
+	if code, _, stderr := neuralRun("setup", "--model", "FacebookAI/roberta-large"); code != 0 {
+		t.Fatalf("setup --model FacebookAI/roberta-large: exit %d: %s", code, stderr)
+	}
+	h.Close()
+
+	var ref struct {
+		Tokenization []struct{ Text string } `json:"tokenization"`
+		Embeddings   [][]float64             `json:"sentence_embeddings"`
+	}
+	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
+	if err != nil || json.Unmarshal(b, &ref) != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, x := range ref.Tokenization {
+		lines = append(lines, x.Text)
+	}
+	txt := filepath.Join(t.TempDir(), "sentences.txt")
+	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	code, stdout, stderr = neuralRun("embed", "--encoder", "roberta", "--backend", "go", txt)
+	if code != 0 {
+		t.Fatalf("embed --encoder roberta: exit %d: %s", code, stderr)
+	}
+	if d := embedVectors(t, stdout, ref.Embeddings); d > 1e-5 {
+		t.Fatalf("roberta from the cache differs from PyTorch by %g", d)
+	}
+}

@@ -48,7 +48,7 @@ type setupModelOutput struct {
 
 // resolveModelName turns a --model value into a Hub reference: a paper
 // row's checkpoint, or ORG/NAME[@REV] itself. A row whose model cannot be
-// run or was never published (lisa) is an error saying why.
+// run or whose checkpoint the paper does not name (lisa) is an error saying why.
 func resolveModelName(name string) (hub.Ref, string, error) {
 	if p, ok := neural.PaperCheckpointFor(name); ok {
 		if p.Note != "" {
@@ -65,8 +65,8 @@ func resolveModelName(name string) (hub.Ref, string, error) {
 }
 
 // setupModels fetches each model into the Hugging Face cache: a text
-// encoder's configuration, tokenizer and weights (hub.TextEncoderFiles),
-// or a speaker model's ONNX files and configuration (spkemb.SpeakerFiles).
+// encoder's configuration, tokenizer and weights (neural.SetupFiles), or
+// a speaker model's ONNX files and configuration (spkemb.SpeakerFiles).
 func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error {
 	c := hub.Default()
 	c.Logf = e.Logf
@@ -83,7 +83,7 @@ func setupModels(ctx context.Context, e *env, names []string, asJSON bool) error
 				speaker = true
 				return spkemb.SpeakerFiles(f)
 			}
-			return hub.TextEncoderFiles(ref.ID, f)
+			return neural.SetupFiles(encoder, ref.ID)(f)
 		})
 		if err != nil {
 			return fmt.Errorf("setup --model %s: %w", name, err)

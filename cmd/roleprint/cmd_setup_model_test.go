@@ -138,13 +138,21 @@ func TestHubModelEndToEnd(t *testing.T) {
 
 func TestSetupModelErrors(t *testing.T) {
 	h := hubtest.New(t)
+	// The paper's LUAR at a revision with pickles and an ONNX export only:
+	// the export would lack LUAR's episode head, so setup names LUAR's own
+	// conversion route rather than fetching it.
+	h.Add("rrivera1849/LUAR-CRUD", "main", map[string][]byte{"config.json": []byte(`{"model_type":"LUAR"}`), "tokenizer.json": []byte("{}"),
+		"pytorch_model.bin": []byte("a pickle"), "onnx/model.onnx": []byte("an export")})
 	t.Setenv("HF_ENDPOINT", h.URL)
 	t.Setenv("HF_HUB_CACHE", t.TempDir())
 	t.Setenv("HF_HUB_OFFLINE", "")
+	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
 	for _, c := range []struct{ model, want string }{
 		{"test/absent", "no such repository or revision"},
 		{"lisa", "not published"},
 		{"bad name!", "expected ORG/NAME"},
+		{"luar", "trust_remote_code=True"},
+		{"rrivera1849/LUAR-CRUD", "trust_remote_code=True"},
 	} {
 		code, _, stderr := neuralRun("setup", "--model", c.model)
 		if code == 0 || !strings.Contains(stderr, c.want) {
@@ -154,5 +162,79 @@ func TestSetupModelErrors(t *testing.T) {
 	code, _, stderr := neuralRun("embed", "--encoder", "hf:test/absent", filepath.Join("..", "..", "README.md"))
 	if code == 0 || !strings.Contains(stderr, "roleprint setup --model test/absent") {
 		t.Errorf("embed with a model not fetched: exit %d: %s", code, stderr)
+	}
+	// The paper's rows, offline with nothing fetched, name their setup command.
+	for _, row := range []string{"luar", "stel", "roberta", "sbert"} {
+		code, _, stderr := neuralRun("embed", "--encoder", row, filepath.Join("..", "..", "README.md"))
+		want := "roleprint setup --model " + row
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("embed --encoder %s with nothing fetched: exit %d: %s", row, code, stderr)
+		}
+	}
+}
+
+// TestHubRevisionAndTokenFromCLI runs a gated repository whose main moves on:
+// setup without HF_TOKEN fails naming it; with HF_TOKEN, setup of a pinned
+// commit (ORG/NAME@COMMIT) and of main fetch different models, and with the
+// server stopped hf:ORG/NAME@COMMIT and hf:ORG/NAME each give their own
+// commit's PyTorch vectors.
+func TestHubRevisionAndTokenFromCLI(t *testing.T) {
+	read := func(fixture string) (map[string][]byte, [][]float64, string) {
+		dir := filepath.Join("..", "..", "sv", "neural", "testdata", "onnx", fixture)
+		files, err := hubtest.ReadDir(dir, map[string]string{"model.onnx": "onnx/model.onnx", "reference.json": ""})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref struct {
+			Tokenization []struct{ Text string } `json:"tokenization"`
+			Embeddings   [][]float64             `json:"sentence_embeddings"`
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "reference.json"))
+		if err != nil || json.Unmarshal(b, &ref) != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, x := range ref.Tokenization {
+			lines = append(lines, x.Text)
+		}
+		return files, ref.Embeddings, strings.Join(lines, "\n") + "\n"
+	}
+	bert, bertRef, text := read("bert")
+	roberta, robertaRef, text2 := read("roberta")
+	if text != text2 {
+		t.Fatal("the fixtures embed different sentences")
+	}
+	h := hubtest.New(t)
+	h.Token = "hf_gated"
+	old := h.Add("test/moving", "main", bert)
+	h.Add("test/moving", "main", roberta) // main moves on
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_TOKEN_PATH", filepath.Join(t.TempDir(), "no-token"))
+	t.Setenv("HF_HUB_OFFLINE", "")
+	if code, _, stderr := neuralRun("setup", "--model", "test/moving"); code == 0 || !strings.Contains(stderr, "HF_TOKEN") {
+		t.Fatalf("setup of a gated model without a token: exit %d: %s", code, stderr)
+	}
+	t.Setenv("HF_TOKEN", "hf_gated")
+	for _, m := range []string{"test/moving@" + old, "test/moving"} {
+		if code, _, stderr := neuralRun("setup", "--model", m); code != 0 {
+			t.Fatalf("setup --model %s: exit %d: %s", m, code, stderr)
+		}
+	}
+	h.Close()
+	txt := filepath.Join(t.TempDir(), "sentences.txt")
+	os.WriteFile(txt, []byte(text), 0o644)
+	for _, c := range []struct {
+		row  string
+		want [][]float64
+	}{{"hf:test/moving@" + old, bertRef}, {"hf:test/moving", robertaRef}} {
+		code, stdout, stderr := neuralRun("embed", "--encoder", c.row, "--backend", "go", txt)
+		if code != 0 {
+			t.Fatalf("embed --encoder %s: exit %d: %s", c.row, code, stderr)
+		}
+		if d := embedVectors(t, stdout, c.want); d > 1e-5 {
+			t.Errorf("%s differs from its commit's PyTorch vectors by %g", c.row, d)
+		}
 	}
 }

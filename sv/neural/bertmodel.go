@@ -446,7 +446,7 @@ func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (
 		}
 	}
 	for _, c := range hub.ONNXCandidates {
-		if snap.Has(c) {
+		if snap.Has(c) && !safetensorsFirst(name, snap) {
 			return ONNXFromSnapshot(name, snap, opts)
 		}
 	}

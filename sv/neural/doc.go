@@ -31,4 +31,4 @@
 // sv/backend.
 package neural
 
-//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type TrainConfig,TransformerConfig,EncoderConfig,TransformerOptions
+//go:generate go run github.com/roleprint/roleprint/internal/options/optdoc -type TrainConfig,TransformerConfig,EncoderConfig,TransformerOptions,PretrainedOptions

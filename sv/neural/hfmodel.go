@@ -29,20 +29,28 @@ type PaperCheckpoint struct {
 	Checkpoint string
 	// Note says what stands in the way of running it, when something does.
 	Note string
+	// Safetensors makes `setup --model` fetch the checkpoint's safetensors
+	// weights (run by the GoMLX implementation of its family) rather than
+	// an ONNX export the repository also holds.
+	Safetensors bool
 }
 
 // PaperCheckpoints are the paper's pretrained rows with the checkpoints
 // its official repository (AGCSpeakerVerification, README, "Authorship
 // Attribution Models") links. The rows roberta, sbert, stel and luar run
 // them from the Hugging Face cache (luar in the published LUAR
-// architecture, luar.go); LISA was never published.
+// architecture, luar.go); the paper names no LISA checkpoint.
 var PaperCheckpoints = []PaperCheckpoint{
-	{Row: "roberta", Model: "RoBERTa", Checkpoint: "FacebookAI/roberta-large"},
+	// FacebookAI/roberta-large's top-level model.onnx is a community
+	// export added in 2023 (1.63 GB, the size of a fill-mask graph with
+	// its LM head); its model.safetensors are the official weights the
+	// paper's transformers code loaded.
+	{Row: "roberta", Model: "RoBERTa", Checkpoint: "FacebookAI/roberta-large", Safetensors: true},
 	{Row: "sbert", Model: "SBERT", Checkpoint: "sentence-transformers/all-mpnet-base-v2"},
 	{Row: "stel", Model: "STEL", Checkpoint: "AnnaWegmann/Style-Embedding"},
-	{Row: "luar", Model: "LUAR", Checkpoint: "rrivera1849/LUAR-CRUD"},
+	{Row: "luar", Model: "LUAR", Checkpoint: "rrivera1849/LUAR-CRUD", Safetensors: true},
 	{Row: "lisa", Model: "LISA",
-		Note: "LISA's weights are not published (the paper's repository: \"The style-based models, including LIWC and LISA, are not open-sourced. Therefore, researchers should contact the developers directly.\")"},
+		Note: "the LISA model the paper ran is not published: its repository names no checkpoint (\"The style-based models, including LIWC and LISA, are not open-sourced. Therefore, researchers should contact the developers directly.\"); LISA's authors (Patel et al., 2023) release style models of their own, but which one, if any, the paper used is not said"},
 }
 
 // PaperCheckpointFor returns the paper checkpoint of row name, if any.
@@ -53,6 +61,49 @@ func PaperCheckpointFor(row string) (PaperCheckpoint, bool) {
 		}
 	}
 	return PaperCheckpoint{}, false
+}
+
+// SafetensorsFiles picks a text encoder's configuration, tokenizer and
+// safetensors weights from a repository's files, passing over any ONNX
+// export (hub.TextEncoderFiles without the exports).
+func SafetensorsFiles(id string, files []hub.File) ([]string, error) {
+	var kept []hub.File
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".onnx") && !strings.Contains(f.Name, ".onnx_data") && !strings.Contains(f.Name, ".onnx.data") {
+			kept = append(kept, f)
+		}
+	}
+	return hub.TextEncoderFiles(id, kept)
+}
+
+// SetupFiles returns how `roleprint setup --model` picks the files of
+// repository id fetched as encoder row (a paper row, or hf:ORG/NAME): LUARFiles
+// for the published LUAR; for a paper row marked Safetensors, its
+// safetensors weights when it has them (SafetensorsFiles); else
+// hub.TextEncoderFiles (an ONNX export first).
+func SetupFiles(row, id string) func([]hub.File) ([]string, error) {
+	if row == LUARName || IsPublishedLUAR(id) {
+		return func(f []hub.File) ([]string, error) { return LUARFiles(id, f) }
+	}
+	if p, ok := PaperCheckpointFor(row); ok && p.Safetensors {
+		return func(f []hub.File) ([]string, error) {
+			for _, x := range f {
+				if x.Name == "model.safetensors" || x.Name == "model.safetensors.index.json" {
+					return SafetensorsFiles(id, f)
+				}
+			}
+			return hub.TextEncoderFiles(id, f)
+		}
+	}
+	return func(f []hub.File) ([]string, error) { return hub.TextEncoderFiles(id, f) }
+}
+
+// safetensorsFirst reports whether row name runs snap's safetensors
+// weights even where snap also holds an ONNX export: a paper row marked
+// Safetensors whose snapshot has them.
+func safetensorsFirst(name string, snap hub.Snapshot) bool {
+	p, ok := PaperCheckpointFor(name)
+	return ok && p.Safetensors && (snap.Has("model.safetensors") || snap.Has("model.safetensors.index.json"))
 }
 
 // ErrUnsupportedModel is returned (wrapped) for a cached model RolePrint

@@ -232,3 +232,20 @@ func TestTaskHeadExportRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestPretrainedRowsRejectUnknownSettings(t *testing.T) {
+	for _, row := range []string{"roberta", "sbert_ft", "stel", "lisa", "luar_ft", ONNXName} {
+		_, err := sv.NewEncoder(row, sv.EncoderOptions{Backend: "go", CacheDir: t.TempDir(), Settings: map[string]string{"epoch": "5"}})
+		if err == nil || !strings.Contains(err.Error(), `unknown setting "epoch"`) || !strings.Contains(err.Error(), "epochs") {
+			t.Errorf("%s with a misspelled setting: %v", row, err)
+		}
+		if err := sv.CheckScopedSetting(row, "epoch"); err == nil {
+			t.Errorf("--set %s.epoch accepted", row)
+		}
+		for _, key := range []string{"checkpoint", "model", "max_len", "pooling", "heads", "epochs", "micro_batch_pairs"} {
+			if err := sv.CheckScopedSetting(row, key); err != nil {
+				t.Errorf("%s.%s: %v", row, key, err)
+			}
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package neural
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX's idiom.
 	"github.com/gomlx/gomlx/ml/model"
@@ -42,6 +44,34 @@ const LUARMaxLen = 32
 func LUARConversionRoute(id string) string {
 	return fmt.Sprintf("python -c 'from transformers import AutoModel; AutoModel.from_pretrained(\"%s\", trust_remote_code=True).save_pretrained(\"DIR\", safe_serialization=True)', "+
 		"copy the repository's tokenizer.json into DIR, push DIR to a Hub repository of your own and --set luar.checkpoint=YOU/NAME", id)
+}
+
+// PublishedLUAR are the LUAR checkpoints its authors published on the
+// Hub (custom code, model_type "LUAR"); `setup --model` fetches their
+// safetensors weights even where the repository holds an ONNX export.
+var PublishedLUAR = []string{"rrivera1849/LUAR-CRUD", "rrivera1849/LUAR-MUD"}
+
+// IsPublishedLUAR reports whether id is one of PublishedLUAR.
+func IsPublishedLUAR(id string) bool {
+	for _, p := range PublishedLUAR {
+		if strings.EqualFold(p, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// LUARFiles picks what the published LUAR needs from a repository's
+// files: its configuration, tokenizer and safetensors weights, never an
+// ONNX export (which would hold the encoder without LUAR's episode head).
+// A repository whose only weights are PyTorch pickles is an
+// hub.ErrPickleOnly naming LUARConversionRoute.
+func LUARFiles(id string, files []hub.File) ([]string, error) {
+	out, err := SafetensorsFiles(id, files)
+	if errors.Is(err, hub.ErrPickleOnly) {
+		return nil, fmt.Errorf("%s: %w; LUAR runs from model.safetensors (an ONNX export would lack its episode head): %s", id, hub.ErrPickleOnly, LUARConversionRoute(id))
+	}
+	return out, err
 }
 
 // HeadProvider is implemented by utterance models that come with their own

@@ -17,14 +17,65 @@ import (
 // documented by each model).
 type ModelFactory func(opts sv.EncoderOptions) (UtteranceModel, error)
 
+// PretrainedOptions are the settings of the pretrained rows ("onnx",
+// the paper's "roberta", "sbert", "stel", "lisa", "luar", and their "_ft"
+// rows; `roleprint config roberta`): what picks and shapes the model,
+// which the model reads from the settings itself, and the encoder's head
+// and training. Registering them makes a misspelled key an error listing
+// the valid ones rather than a setting nobody reads.
+type PretrainedOptions struct {
+	// Model is the path of an ONNX export to run instead of the row's
+	// checkpoint (required for "onnx"). Default "".
+	Model string `opt:"model" json:"model"`
+	// Tokenizer is the path of the export's tokenizer.json (or vocab.txt).
+	// Default "": the one beside the model.
+	Tokenizer string `opt:"tokenizer" json:"tokenizer"`
+	// Output is the ONNX output holding token states or sentence vectors.
+	// Default "": last_hidden_state when present, else the first output.
+	Output string `opt:"output" json:"output"`
+	// Pooling of token states into an utterance vector: "mean" or "cls".
+	// Default "": the repository's sentence-transformers pooling, else mean.
+	Pooling string `opt:"pooling" json:"pooling"`
+	// MaxLen caps token ids per utterance. Default 0: the repository's
+	// max_seq_length, else 64 (LUAR: 32).
+	MaxLen int `opt:"max_len" json:"max_len"`
+	// Dim is the utterance-vector length of an ONNX model. Default 0:
+	// found by running the model once.
+	Dim int `opt:"dim" json:"dim"`
+	// Checkpoint is the Hub model (ORG/NAME[@REV], fetched by `roleprint
+	// setup --model`) a paper row runs instead of the paper's. Default "":
+	// the paper's checkpoint (PaperCheckpoints).
+	Checkpoint string `opt:"checkpoint" json:"checkpoint"`
+	// Heads overrides the attention-head count of a safetensors model.
+	// Default 0: config.json's (LUAR, whose config.json lacks it: hidden /
+	// 64).
+	Heads int `opt:"heads" json:"heads"`
+	// Encoder holds the head, centring and training settings.
+	Encoder EncoderConfig `opt:",squash" json:"encoder"`
+}
+
 // RegisterModel registers the encoder name with sv for a model that reads
 // its own settings from opts (the ONNX models): sv.NewEncoder(name, opts)
 // builds the model with factory and wraps it in an Encoder whose
-// configuration is defaults overridden by opts (EncoderConfigFromOptions,
-// which leaves the keys it does not know to the model). Rows with a typed
-// options struct use RegisterRow instead. Call it from an init function.
+// configuration is defaults overridden by opts (EncoderConfigFromOptions).
+// The row's settings are PretrainedOptions (registered with
+// sv.RegisterOptions, so an unknown key is an error). Rows with their own
+// typed options struct use RegisterRow instead. Call it from an init
+// function.
 func RegisterModel(name string, factory ModelFactory, defaults EncoderConfig) {
+	resolve := func(opts sv.EncoderOptions) (PretrainedOptions, error) {
+		o := PretrainedOptions{Encoder: defaults}
+		if err := options.Apply(&o, opts.Settings); err != nil {
+			return o, err
+		}
+		applyEncoderFields(&o.Encoder, opts)
+		return o, nil
+	}
+	sv.RegisterOptions(name, func(opts sv.EncoderOptions) (any, error) { return resolve(opts) })
 	sv.RegisterEncoder(name, func(opts sv.EncoderOptions) (sv.Encoder, error) {
+		if _, err := resolve(opts); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		m, err := factory(opts)
 		if err != nil {
 			return nil, err

@@ -39,6 +39,7 @@ type Hub struct {
 
 	mu       sync.Mutex
 	repos    map[string]map[string]string // id → revision → commit
+	history  map[string]map[string]bool   // id → every commit ever published, reachable by hash as on the Hub
 	commits  map[string]map[string][]byte // commit → file → content
 	requests []Request
 	truncate map[string]int // file → bytes sent before the next transfer of it breaks off
@@ -54,14 +55,14 @@ func New(t testing.TB) *Hub {
 
 // Start starts a stand-in on 127.0.0.1; the caller closes it.
 func Start() *Hub {
-	h := &Hub{repos: map[string]map[string]string{}, commits: map[string]map[string][]byte{}, truncate: map[string]int{}, stall: map[string]int{}}
+	h := &Hub{repos: map[string]map[string]string{}, history: map[string]map[string]bool{}, commits: map[string]map[string][]byte{}, truncate: map[string]int{}, stall: map[string]int{}}
 	h.Server = httptest.NewServer(http.HandlerFunc(h.serve))
 	return h
 }
 
 // Add publishes files (repository path → content) as a new commit of
 // repository id and points revision (a branch or tag) at it. It returns
-// the commit hash.
+// the commit hash, which stays reachable after the revision moves on.
 func (h *Hub) Add(id, revision string, files map[string][]byte) string {
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -81,6 +82,10 @@ func (h *Hub) Add(id, revision string, files map[string][]byte) string {
 		h.repos[id] = map[string]string{}
 	}
 	h.repos[id][revision] = commit
+	if h.history[id] == nil {
+		h.history[id] = map[string]bool{}
+	}
+	h.history[id][commit] = true
 	h.commits[commit] = files
 	return commit
 }
@@ -172,12 +177,8 @@ func (h *Hub) serveInfo(w http.ResponseWriter, rest string) {
 		if revs := h.repos[id]; revs != nil {
 			if c, isRev := revs[rev]; isRev {
 				commit, known = c, true
-			} else if _, isCommit := h.commits[rev]; isCommit {
-				for _, c := range revs {
-					if c == rev {
-						commit, known = rev, true
-					}
-				}
+			} else if h.history[id][rev] {
+				commit, known = rev, true
 			}
 		}
 	}
@@ -226,12 +227,8 @@ func (h *Hub) serveFile(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	var b []byte
 	found := false
-	if ok && ok2 {
-		for _, c := range h.repos[id] {
-			if c == commit {
-				b, found = h.commits[commit][name]
-			}
-		}
+	if ok && ok2 && h.history[id][commit] {
+		b, found = h.commits[commit][name]
 	}
 	cut, truncate := h.truncate[name]
 	if truncate && found {
