@@ -94,6 +94,18 @@ type NgramMetricOptions struct {
 	// (docs/training.md, "Transfer to unseen corpora": TBBT Hard AUC
 	// 60.02 against 57.70, ChatHaruhi's separation 81.26 against 80.81).
 	AdaptKeep float64 `opt:"adapt_keep" json:"adapt_keep"`
+	// WeightBy is what a trained weight belongs to: "feature", one weight
+	// per n-gram (tied to the training shows' vocabulary), or
+	// "descriptor", one weight per descriptor class (feature kind, length
+	// and document-frequency bucket on the texts fitted on), so an adapted
+	// encoder recomputes the classes on a new domain and keeps every
+	// trained weight (ngrammetric_descriptor.go; adapt_keep applies to
+	// per-feature weights only). Default "feature".
+	WeightBy string `opt:"weight_by" json:"weight_by,omitempty"`
+	// DescriptorBuckets is the number of document-frequency buckets of
+	// weight_by=descriptor (equal shares of a channel's features by IDF
+	// rank). Default 10.
+	DescriptorBuckets int `opt:"descriptor_buckets" json:"descriptor_buckets,omitempty"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -152,6 +164,8 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		CenterBy:          centerGlobal,
 		CohortGroupWeight: 4,
 		AdaptKeep:         0,
+		WeightBy:          weightByFeature,
+		DescriptorBuckets: 10,
 	}
 }
 
@@ -173,6 +187,11 @@ type metricChannel struct {
 	global bool
 	beta   float64   // weight in the mixed cosine
 	w      []float32 // per-feature weights (1 = tfidf)
+	// class and theta are, with weight_by=descriptor, each feature's
+	// descriptor class and each class's weight (w[i] = theta[class[i]]);
+	// nil otherwise.
+	class []int32
+	theta []float32
 }
 
 // ngramMetric is the "ngram-metric" encoder: an sv.Fitter (the TF-IDF
@@ -235,6 +254,12 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: rank %d needs center_by=global", NameNgramMetric, opts.Rank)
 	case opts.Cohort > 0 && opts.CenterBy != centerCorpus:
 		return nil, fmt.Errorf("%s: cohort %d needs center_by=corpus (the cohort is drawn per predicted corpus)", NameNgramMetric, opts.Cohort)
+	case opts.WeightBy != "" && opts.WeightBy != weightByFeature && opts.WeightBy != weightByDescriptor:
+		return nil, fmt.Errorf("%s: weight_by %q: expected feature or descriptor", NameNgramMetric, opts.WeightBy)
+	case opts.WeightBy == weightByDescriptor && opts.DescriptorBuckets < 1:
+		return nil, fmt.Errorf("%s: descriptor_buckets %d: want at least 1", NameNgramMetric, opts.DescriptorBuckets)
+	case opts.WeightBy == weightByDescriptor && opts.Rank > 0:
+		return nil, fmt.Errorf("%s: weight_by=descriptor does not go with rank %d (the projection is tied to the training vocabulary)", NameNgramMetric, opts.Rank)
 	case !opts.Center && opts.CenterBy != centerGlobal:
 		return nil, fmt.Errorf("%s: center_by %q needs center=true", NameNgramMetric, opts.CenterBy)
 	}
@@ -328,6 +353,12 @@ func (e *ngramMetric) fit(ctx context.Context, texts []string) error {
 	}
 	if e.proj != nil {
 		e.proj.p = initProj(e.chans[0].tf.Dim(), e.proj.rank, e.seed)
+	}
+	if e.opts.descriptorWeights() {
+		for _, c := range e.chans {
+			c.theta = nil
+		}
+		e.applyDescriptors()
 	}
 	if e.pending != nil {
 		if err := e.pending.apply(e); err != nil {
@@ -481,6 +512,9 @@ func (e *ngramMetric) Describe() string {
 		parts[i] = fmt.Sprintf("%s channel ×%g: %s", c.name, c.beta, c.tf.Describe())
 	}
 	s := "per-feature weights over " + strings.Join(parts, "; ")
+	if e.opts.descriptorWeights() {
+		s = fmt.Sprintf("descriptor weights (feature kind × length × %d document-frequency buckets) over ", e.opts.DescriptorBuckets) + strings.Join(parts, "; ")
+	}
 	if e.opts.CenterBy == centerCorpus {
 		s += "; each set centred on its corpus's training mean (corpus predicted by word-unigram naive Bayes)"
 		if gb := e.groupBeta(); gb > 0 {

@@ -27,6 +27,7 @@ func init() {
 		"Cohort":            "Cohort > 0, with center_by=corpus, scores pairs by s-norm: each set's style cosine is normalised by the mean and deviation of its cosines to a cohort of Cohort training sets of its own predicted corpus, chosen when training (ngrammetric_cohort.go; measured in docs/training.md). 0 scores by the cosine. Default 0.",
 		"CohortGroupWeight": "CohortGroupWeight is the weight, under cohort > 0, of the two sets' group-channel dot product added to their s-norm (what tells two shows apart at the Base level). Default 4.",
 		"Decay":             "Decay pulls every weight toward 1 (tfidf) with an L2 penalty Decay/2·(w−1)² per feature. Default 0.",
+		"DescriptorBuckets": "DescriptorBuckets is the number of document-frequency buckets of weight_by=descriptor (equal shares of a channel's features by IDF rank). Default 10.",
 		"DevByLevel":        "DevByLevel chooses the epoch by the mean over negative kinds (Base, Hard, Harder) of the dev AUC of all dev positives against that kind's dev negatives, instead of the AUC of all dev pairs. Default false.",
 		"Epochs":            "Epochs is the most training epochs over the training pairs; the epoch kept is the one with the best dev AUC (the untrained weights count as epoch 0). 0 keeps the untrained weights. Default 8.",
 		"GlobalWeight":      "GlobalWeight > 0, with center_by=corpus, adds the global channel: the char channel's n-grams centred on the global training mean (as with center_by=global), trained beside the corpus-centred channels, with this weight in the set similarity. Default 0 (none).",
@@ -41,6 +42,7 @@ func init() {
 		"RankWeight":        "RankWeight is the projection channel's weight in the set similarity (with Rank > 0). Default 1.",
 		"Threads":           "Threads is how many goroutines compute a batch's gradient (0 = GOMAXPROCS). Results do not depend on it. Default 0.",
 		"TopicMask":         "TopicMask > 0 adds the masked channel: the same n-grams over text in which every word outside the TopicMask most frequent training words is replaced by its shape (Stamatatos 2017; tfidf's topic_mask for that channel only). 0 means the char channel only. Default 300.",
+		"WeightBy":          "WeightBy is what a trained weight belongs to: \"feature\", one weight per n-gram (tied to the training shows' vocabulary), or \"descriptor\", one weight per descriptor class (feature kind, length and document-frequency bucket on the texts fitted on), so an adapted encoder recomputes the classes on a new domain and keeps every trained weight (ngrammetric_descriptor.go; adapt_keep applies to per-feature weights only). Default \"feature\".",
 		"Weights":           "Weights is a trained weights file, or a training folder holding checkpoints/ngram-metric.json, applied after Fit (the GoMLX encoders' key; `reproduce` sets it to the row's checkpoints for the verifier bundle; Train, if run, starts from them). Default \"\": none.",
 		"WordWeight":        "WordWeight > 0 adds the word channel: TF-IDF over lower-cased word unigrams (at most max_features words in min_df texts), with this weight in the set similarity. Default 0 (none).",
 	})
