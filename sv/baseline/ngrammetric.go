@@ -85,6 +85,16 @@ type NgramMetricOptions struct {
 	// group-channel dot product added to their s-norm (what tells two
 	// shows apart at the Base level). Default 4.
 	CohortGroupWeight float64 `opt:"cohort_group_weight" json:"cohort_group_weight,omitempty"`
+	// CohortTop > 0 makes the s-norm adaptive (AS-norm; Matějka et al.
+	// 2017): a set's μ and σ come from its CohortTop highest cosines to
+	// the cohort instead of all of them, so a set is put on the scale of
+	// the sets it is most like. 0 uses the whole cohort. Default 0.
+	CohortTop int `opt:"cohort_top" json:"cohort_top,omitempty"`
+	// AdaptScore is how an adapted encoder with a cohort scores pairs:
+	// "snorm", against chunks of the adaptation texts
+	// (ngrammetric_adapt_cohort.go), or "cosine", the style cosine
+	// without normalisation. Default "snorm".
+	AdaptScore string `opt:"adapt_score" json:"adapt_score,omitempty"`
 	// AdaptKeep is the share of each trained per-feature weight an
 	// adapted encoder keeps (Adapt): an n-gram's weight becomes
 	// 1 + AdaptKeep·(w − 1), so 1 keeps the trained weights and 0 scores
@@ -106,6 +116,13 @@ type NgramMetricOptions struct {
 	// weight_by=descriptor (equal shares of a channel's features by IDF
 	// rank). Default 10.
 	DescriptorBuckets int `opt:"descriptor_buckets" json:"descriptor_buckets,omitempty"`
+	// DescriptorFit is, with weight_by=descriptor, what the class
+	// weights are trained on: "union", the features fitted on every
+	// training text (the encoder's own), or "corpus", each training
+	// corpus's features fitted, centred and classed on that corpus's
+	// texts alone, as an adapted encoder sees a new show, with the pairs
+	// within it (ngrammetric_descriptor_corpus.go). Default "union".
+	DescriptorFit string `opt:"descriptor_fit" json:"descriptor_fit,omitempty"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -166,6 +183,8 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		AdaptKeep:         0,
 		WeightBy:          weightByFeature,
 		DescriptorBuckets: 10,
+		DescriptorFit:     descriptorFitUnion,
+		AdaptScore:        adaptScoreSNorm,
 	}
 }
 
@@ -258,6 +277,12 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: weight_by %q: expected feature or descriptor", NameNgramMetric, opts.WeightBy)
 	case opts.WeightBy == weightByDescriptor && opts.DescriptorBuckets < 1:
 		return nil, fmt.Errorf("%s: descriptor_buckets %d: want at least 1", NameNgramMetric, opts.DescriptorBuckets)
+	case opts.DescriptorFit != "" && opts.DescriptorFit != descriptorFitUnion && opts.DescriptorFit != descriptorFitCorpus:
+		return nil, fmt.Errorf("%s: descriptor_fit %q: expected union or corpus", NameNgramMetric, opts.DescriptorFit)
+	case opts.AdaptScore != "" && opts.AdaptScore != adaptScoreSNorm && opts.AdaptScore != adaptScoreCosine:
+		return nil, fmt.Errorf("%s: adapt_score %q: expected snorm or cosine", NameNgramMetric, opts.AdaptScore)
+	case opts.CohortTop < 0:
+		return nil, fmt.Errorf("%s: cohort_top %d: must be 0 (the whole cohort) or more", NameNgramMetric, opts.CohortTop)
 	case opts.WeightBy == weightByDescriptor && opts.Rank > 0:
 		return nil, fmt.Errorf("%s: weight_by=descriptor does not go with rank %d (the projection is tied to the training vocabulary)", NameNgramMetric, opts.Rank)
 	case !opts.Center && opts.CenterBy != centerGlobal:

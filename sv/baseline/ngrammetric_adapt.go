@@ -77,7 +77,9 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 	e.target = target
 	e.adaptCohort, e.adaptG = nil, 0
 	norm := ""
-	if e.cohort != nil {
+	if e.cohort != nil && e.opts.AdaptScore == adaptScoreCosine {
+		norm = ", pairs scored by the cosine (adapt_score=cosine)"
+	} else if e.cohort != nil {
 		size := e.cohort.meanSetSize()
 		if sets := adaptCohortSets(texts, e.opts.Cohort, size, min(e.opts.Cohort, minAdaptCohort)); sets != nil {
 			e.adaptCohort, e.adaptG = newAdaptCohort(sets), e.sameCorpusG()

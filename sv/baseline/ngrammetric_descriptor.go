@@ -249,21 +249,31 @@ func (d *descriptorAdam) size() int {
 // gradient grad (without decay; decay pulls each class weight toward 1),
 // c1 and c2 the bias corrections; it sets the per-feature weights w.
 func (d *descriptorAdam) step(grad, w [][]float64, o NgramMetricOptions, c1, c2 float64) {
-	const b1, b2, eps = 0.9, 0.999, 1e-8
 	for ci, g := range d.g {
 		clear(g)
 		for i, x := range grad[ci] {
 			g[d.class[ci][i]] += x
 		}
+	}
+	d.stepClasses(d.g, o, c1, c2)
+	for ci, th := range d.theta {
+		for i, k := range d.class[ci] {
+			w[ci][i] = th[k]
+		}
+	}
+}
+
+// stepClasses is one Adam step on the class weights from their gradient
+// g (without decay).
+func (d *descriptorAdam) stepClasses(g [][]float64, o NgramMetricOptions, c1, c2 float64) {
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	for ci, gc := range g {
 		th := d.theta[ci]
-		for k, x := range g {
+		for k, x := range gc {
 			x += o.Decay * (th[k] - 1)
 			d.m1[ci][k] = b1*d.m1[ci][k] + (1-b1)*x
 			d.m2[ci][k] = b2*d.m2[ci][k] + (1-b2)*x*x
 			th[k] -= o.LearningRate * (d.m1[ci][k] / c1) / (math.Sqrt(d.m2[ci][k]/c2) + eps)
-		}
-		for i, k := range d.class[ci] {
-			w[ci][i] = th[k]
 		}
 	}
 }

@@ -192,7 +192,8 @@ func TestNgramMetricDescriptorWeightsIdentityFree(t *testing.T) {
 
 // punctuationCorpus is a pair corpus in which speakers differ only by their
 // punctuation habits: every word is drawn at random from one pool for
-// everyone, so letter n-grams carry no speaker signal.
+// everyone, so letter n-grams carry no speaker signal. The speakers are
+// in two corpora ("showa", "showb") by parity.
 func punctuationCorpus(seed uint64) *pairs.PairCorpus {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	marks := []string{"!", "?", "...", ";", " -", "!?"}
@@ -209,7 +210,7 @@ func punctuationCorpus(seed uint64) *pairs.PairCorpus {
 	for sp := range marks {
 		for conv := range 5 {
 			id := fmt.Sprintf("s%d-c%d", sp, conv)
-			set := &pairs.UtteranceSet{ID: id, Source: "show/ep", ConversationID: fmt.Sprintf("conv%d", conv), Speaker: fmt.Sprint(sp)}
+			set := &pairs.UtteranceSet{ID: id, Source: fmt.Sprintf("show%c/ep", 'a'+sp%2), ConversationID: fmt.Sprintf("conv%d", conv), Speaker: fmt.Sprint(sp)}
 			for range 6 {
 				var u []string
 				for range 6 {
@@ -243,10 +244,16 @@ func punctuationCorpus(seed uint64) *pairs.PairCorpus {
 // that training raised the dev AUC, and that every feature's weight is its
 // class's.
 func TestNgramMetricDescriptorTrainingFindsSignal(t *testing.T) {
+	for _, fit := range []string{descriptorFitUnion, descriptorFitCorpus} {
+		t.Run(fit, func(t *testing.T) { checkDescriptorSignal(t, fit) })
+	}
+}
+
+func checkDescriptorSignal(t *testing.T, fit string) {
 	ctx := context.Background()
 	c := punctuationCorpus(1)
 	o := testMetricOptions()
-	o.WeightBy, o.DescriptorBuckets = weightByDescriptor, 3
+	o.WeightBy, o.DescriptorBuckets, o.DescriptorFit = weightByDescriptor, 3, fit
 	o.TopicMask, o.Epochs, o.Patience = 0, 6, 6
 	m := newTestMetric(t, o, 1, "")
 	if err := m.Fit(ctx, trainTextsOf(c)); err != nil {
@@ -254,6 +261,9 @@ func TestNgramMetricDescriptorTrainingFindsSignal(t *testing.T) {
 	}
 	if err := m.Train(ctx, c, nil); err != nil {
 		t.Fatal(err)
+	}
+	if fit == descriptorFitCorpus && !strings.Contains(m.trained, "showa") {
+		t.Errorf("trained %q: want the per-corpus training, naming its corpora", m.trained)
 	}
 	if m.bestEpoch == 0 || m.curve[m.bestEpoch].DevAUC <= m.curve[0].DevAUC {
 		t.Fatalf("training kept epoch %d (curve %+v): want a better dev AUC than untrained", m.bestEpoch, m.curve)

@@ -243,6 +243,9 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 		return fmt.Errorf("%s: train: %d training and %d dev pairs; want both", NameNgramMetric, len(c.Train), len(c.Dev))
 	}
 	t0 := time.Now()
+	if e.opts.descriptorWeights() && e.opts.DescriptorFit == descriptorFitCorpus {
+		return e.trainByCorpus(ctx, c, progress, t0)
+	}
 	t, train, dev, err := e.trainer(ctx, c)
 	if err != nil {
 		return err
@@ -354,17 +357,23 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 		e.proj.p = bestP
 	}
 	e.bestEpoch, e.devAUC = bestEpoch, bestAUC
+	by := ""
+	if desc != nil {
+		by = fmt.Sprintf(" descriptor weights (%d classes)", desc.size())
+	}
+	return e.finishTraining(c, fmt.Sprintf("trained%s on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
+		by, len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.HardWeight, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds()))
+}
+
+// finishTraining draws the s-norm cohort (cohort > 0), records the
+// training summary and saves the weights to the work folder.
+func (e *ngramMetric) finishTraining(c *pairs.PairCorpus, summary string) error {
 	if e.opts.Cohort > 0 {
 		if err := e.chooseCohort(c); err != nil {
 			return err
 		}
 	}
-	by := ""
-	if desc != nil {
-		by = fmt.Sprintf(" descriptor weights (%d classes)", desc.size())
-	}
-	e.trained = fmt.Sprintf("trained%s on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
-		by, len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.HardWeight, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds())
+	e.trained = summary
 	e.logf("%s: %s", NameNgramMetric, e.trained)
 	if e.workDir != "" {
 		if err := e.saveWeights(metricCheckpoint(e.workDir)); err != nil {
