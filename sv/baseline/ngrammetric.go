@@ -123,6 +123,11 @@ type NgramMetricOptions struct {
 	// texts alone, as an adapted encoder sees a new show, with the pairs
 	// within it (ngrammetric_descriptor_corpus.go). Default "union".
 	DescriptorFit string `opt:"descriptor_fit" json:"descriptor_fit,omitempty"`
+	// BalanceCorpora, with descriptor_fit=corpus, weights each training
+	// corpus's pairs in the loss by N/(K·N_k) (N pairs in all, K corpora,
+	// N_k of corpus k), so every corpus counts as much as the others
+	// whatever its size. Default false: every pair counts alike.
+	BalanceCorpora bool `opt:"balance_corpora" json:"balance_corpora,omitempty"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.

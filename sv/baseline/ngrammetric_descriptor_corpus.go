@@ -25,7 +25,9 @@ import (
 // within one corpus are used, and one set of class weights is shared by
 // every corpus: its gradient is the sum of each corpus's per-feature
 // gradients over the features of each class. The epoch kept is the one
-// with the best mean over corpora of the dev AUC within each corpus.
+// with the best mean over corpora of the dev AUC within each corpus. With
+// balance_corpora each corpus's pairs are weighted so that every corpus
+// counts alike in the loss.
 
 // Values of NgramMetricOptions.DescriptorFit.
 const (
@@ -68,6 +70,13 @@ func (e *ngramMetric) trainByCorpus(ctx context.Context, c *pairs.PairCorpus, pr
 	}
 	if len(items) == 0 {
 		return fmt.Errorf("%s: descriptor_fit=corpus: no training pair has both sets in one corpus", NameNgramMetric)
+	}
+	balance := make([]float64, len(subs))
+	for k, s := range subs {
+		balance[k] = 1
+		if o.BalanceCorpora {
+			balance[k] = float64(len(items)) / float64(len(subs)*len(s.train))
+		}
 	}
 	setW := func() {
 		for _, s := range subs {
@@ -145,7 +154,7 @@ func (e *ngramMetric) trainByCorpus(ctx context.Context, c *pairs.PairCorpus, pr
 				if len(byCorpus[k]) == 0 {
 					continue
 				}
-				share := float64(len(byCorpus[k])) / float64(len(batch))
+				share := balance[k] * float64(len(byCorpus[k])) / float64(len(batch))
 				for ci := range grads[k] {
 					clear(grads[k][ci])
 				}

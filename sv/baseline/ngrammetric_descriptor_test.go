@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -342,5 +343,47 @@ func TestNgramMetricDescriptorRoundTrip(t *testing.T) {
 	bad.DescriptorBuckets = 5
 	if _, err := load(bad); err == nil || !strings.Contains(err.Error(), "descriptor_buckets") {
 		t.Errorf("loading with other descriptor_buckets: err %v, want one naming descriptor_buckets", err)
+	}
+}
+
+// TestNgramMetricDescriptorBalanceCorpora checks balance_corpora: with two
+// corpora of equal size it changes nothing (every weight N/(K·N_k) is 1),
+// with one corpus cut to a third of its training pairs it changes the
+// trained class weights.
+func TestNgramMetricDescriptorBalanceCorpora(t *testing.T) {
+	ctx := context.Background()
+	train := func(c *pairs.PairCorpus, balance bool) []float32 {
+		o := testMetricOptions()
+		o.WeightBy, o.DescriptorBuckets, o.DescriptorFit, o.BalanceCorpora = weightByDescriptor, 3, descriptorFitCorpus, balance
+		o.TopicMask, o.Epochs, o.Patience = 0, 3, 3
+		m := newTestMetric(t, o, 1, "")
+		if err := m.Fit(ctx, trainTextsOf(c)); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Train(ctx, c, nil); err != nil {
+			t.Fatal(err)
+		}
+		if m.bestEpoch == 0 {
+			t.Fatal("dev kept the untrained weights: the test checks nothing")
+		}
+		return m.chans[0].theta
+	}
+	c := punctuationCorpus(2)
+	if a, b := train(c, false), train(c, true); !slices.Equal(a, b) {
+		t.Errorf("equal corpora: balance_corpora changed the class weights")
+	}
+	var kept []pairs.Pair
+	n := 0
+	for _, p := range c.Train {
+		if strings.HasPrefix(c.Sets[p.A].Source, "showb") {
+			if n++; n%3 != 0 {
+				continue
+			}
+		}
+		kept = append(kept, p)
+	}
+	c.Train = kept
+	if a, b := train(c, false), train(c, true); slices.Equal(a, b) {
+		t.Errorf("a corpus with a third of the pairs: balance_corpora left the class weights unchanged")
 	}
 }
