@@ -387,3 +387,22 @@ func TestNgramMetricDescriptorBalanceCorpora(t *testing.T) {
 		t.Errorf("a corpus with a third of the pairs: balance_corpora left the class weights unchanged")
 	}
 }
+
+// TestNgramMetricDescriptorSettingsRefused checks that a bad value of the
+// descriptor and score settings is an error naming the setting.
+func TestNgramMetricDescriptorSettingsRefused(t *testing.T) {
+	for key, set := range map[string]func(*NgramMetricOptions){
+		"weight_by":          func(o *NgramMetricOptions) { o.WeightBy = "ngram" },
+		"descriptor_buckets": func(o *NgramMetricOptions) { o.WeightBy, o.DescriptorBuckets = weightByDescriptor, 0 },
+		"descriptor_fit":     func(o *NgramMetricOptions) { o.DescriptorFit = "show" },
+		"adapt_score":        func(o *NgramMetricOptions) { o.AdaptScore = "znorm" },
+		"cohort_top":         func(o *NgramMetricOptions) { o.CohortTop = -1 },
+		"rank":               func(o *NgramMetricOptions) { o.WeightBy, o.Rank = weightByDescriptor, 4 },
+	} {
+		o := testMetricOptions()
+		set(&o)
+		if _, err := NewNgramMetric(o, 1, "", nil); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s: error %v, want one naming %s", key, err, key)
+		}
+	}
+}
