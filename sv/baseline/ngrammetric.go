@@ -85,6 +85,16 @@ type NgramMetricOptions struct {
 	// group-channel dot product added to their s-norm (what tells two
 	// shows apart at the Base level). Default 4.
 	CohortGroupWeight float64 `opt:"cohort_group_weight" json:"cohort_group_weight,omitempty"`
+	// CohortTop > 0 makes the s-norm adaptive (AS-norm; Matějka et al.
+	// 2017): a set's μ and σ come from its CohortTop highest cosines to
+	// the cohort instead of all of them, so a set is put on the scale of
+	// the sets it is most like. 0 uses the whole cohort. Default 0.
+	CohortTop int `opt:"cohort_top" json:"cohort_top,omitempty"`
+	// AdaptScore is how an adapted encoder with a cohort scores pairs:
+	// "snorm", against chunks of the adaptation texts
+	// (ngrammetric_adapt_cohort.go), or "cosine", the style cosine
+	// without normalisation. Default "snorm".
+	AdaptScore string `opt:"adapt_score" json:"adapt_score,omitempty"`
 	// AdaptKeep is the share of each trained per-feature weight an
 	// adapted encoder keeps (Adapt): an n-gram's weight becomes
 	// 1 + AdaptKeep·(w − 1), so 1 keeps the trained weights and 0 scores
@@ -94,6 +104,30 @@ type NgramMetricOptions struct {
 	// (docs/training.md, "Transfer to unseen corpora": TBBT Hard AUC
 	// 60.02 against 57.70, ChatHaruhi's separation 81.26 against 80.81).
 	AdaptKeep float64 `opt:"adapt_keep" json:"adapt_keep"`
+	// WeightBy is what a trained weight belongs to: "feature", one weight
+	// per n-gram (tied to the training shows' vocabulary), or
+	// "descriptor", one weight per descriptor class (feature kind, length
+	// and document-frequency bucket on the texts fitted on), so an adapted
+	// encoder recomputes the classes on a new domain and keeps every
+	// trained weight (ngrammetric_descriptor.go; adapt_keep applies to
+	// per-feature weights only). Default "feature".
+	WeightBy string `opt:"weight_by" json:"weight_by,omitempty"`
+	// DescriptorBuckets is the number of document-frequency buckets of
+	// weight_by=descriptor (equal shares of a channel's features by IDF
+	// rank). Default 10.
+	DescriptorBuckets int `opt:"descriptor_buckets" json:"descriptor_buckets,omitempty"`
+	// DescriptorFit is, with weight_by=descriptor, what the class
+	// weights are trained on: "union", the features fitted on every
+	// training text (the encoder's own), or "corpus", each training
+	// corpus's features fitted, centred and classed on that corpus's
+	// texts alone, as an adapted encoder sees a new show, with the pairs
+	// within it (ngrammetric_descriptor_corpus.go). Default "union".
+	DescriptorFit string `opt:"descriptor_fit" json:"descriptor_fit,omitempty"`
+	// BalanceCorpora, with descriptor_fit=corpus, weights each training
+	// corpus's pairs in the loss by N/(K·N_k) (N pairs in all, K corpora,
+	// N_k of corpus k), so every corpus counts as much as the others
+	// whatever its size. Default false: every pair counts alike.
+	BalanceCorpora bool `opt:"balance_corpora" json:"balance_corpora,omitempty"`
 	// Epochs is the most training epochs over the training pairs; the
 	// epoch kept is the one with the best dev AUC (the untrained weights
 	// count as epoch 0). 0 keeps the untrained weights. Default 8.
@@ -152,6 +186,10 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		CenterBy:          centerGlobal,
 		CohortGroupWeight: 4,
 		AdaptKeep:         0,
+		WeightBy:          weightByFeature,
+		DescriptorBuckets: 10,
+		DescriptorFit:     descriptorFitUnion,
+		AdaptScore:        adaptScoreSNorm,
 	}
 }
 
@@ -173,6 +211,11 @@ type metricChannel struct {
 	global bool
 	beta   float64   // weight in the mixed cosine
 	w      []float32 // per-feature weights (1 = tfidf)
+	// class and theta are, with weight_by=descriptor, each feature's
+	// descriptor class and each class's weight (w[i] = theta[class[i]]);
+	// nil otherwise.
+	class []int32
+	theta []float32
 }
 
 // ngramMetric is the "ngram-metric" encoder: an sv.Fitter (the TF-IDF
@@ -235,6 +278,18 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: rank %d needs center_by=global", NameNgramMetric, opts.Rank)
 	case opts.Cohort > 0 && opts.CenterBy != centerCorpus:
 		return nil, fmt.Errorf("%s: cohort %d needs center_by=corpus (the cohort is drawn per predicted corpus)", NameNgramMetric, opts.Cohort)
+	case opts.WeightBy != "" && opts.WeightBy != weightByFeature && opts.WeightBy != weightByDescriptor:
+		return nil, fmt.Errorf("%s: weight_by %q: expected feature or descriptor", NameNgramMetric, opts.WeightBy)
+	case opts.WeightBy == weightByDescriptor && opts.DescriptorBuckets < 1:
+		return nil, fmt.Errorf("%s: descriptor_buckets %d: want at least 1", NameNgramMetric, opts.DescriptorBuckets)
+	case opts.DescriptorFit != "" && opts.DescriptorFit != descriptorFitUnion && opts.DescriptorFit != descriptorFitCorpus:
+		return nil, fmt.Errorf("%s: descriptor_fit %q: expected union or corpus", NameNgramMetric, opts.DescriptorFit)
+	case opts.AdaptScore != "" && opts.AdaptScore != adaptScoreSNorm && opts.AdaptScore != adaptScoreCosine:
+		return nil, fmt.Errorf("%s: adapt_score %q: expected snorm or cosine", NameNgramMetric, opts.AdaptScore)
+	case opts.CohortTop < 0:
+		return nil, fmt.Errorf("%s: cohort_top %d: must be 0 (the whole cohort) or more", NameNgramMetric, opts.CohortTop)
+	case opts.WeightBy == weightByDescriptor && opts.Rank > 0:
+		return nil, fmt.Errorf("%s: weight_by=descriptor does not go with rank %d (the projection is tied to the training vocabulary)", NameNgramMetric, opts.Rank)
 	case !opts.Center && opts.CenterBy != centerGlobal:
 		return nil, fmt.Errorf("%s: center_by %q needs center=true", NameNgramMetric, opts.CenterBy)
 	}
@@ -328,6 +383,12 @@ func (e *ngramMetric) fit(ctx context.Context, texts []string) error {
 	}
 	if e.proj != nil {
 		e.proj.p = initProj(e.chans[0].tf.Dim(), e.proj.rank, e.seed)
+	}
+	if e.opts.descriptorWeights() {
+		for _, c := range e.chans {
+			c.theta = nil
+		}
+		e.applyDescriptors()
 	}
 	if e.pending != nil {
 		if err := e.pending.apply(e); err != nil {
@@ -481,6 +542,9 @@ func (e *ngramMetric) Describe() string {
 		parts[i] = fmt.Sprintf("%s channel ×%g: %s", c.name, c.beta, c.tf.Describe())
 	}
 	s := "per-feature weights over " + strings.Join(parts, "; ")
+	if e.opts.descriptorWeights() {
+		s = fmt.Sprintf("descriptor weights (feature kind × length × %d document-frequency buckets) over ", e.opts.DescriptorBuckets) + strings.Join(parts, "; ")
+	}
 	if e.opts.CenterBy == centerCorpus {
 		s += "; each set centred on its corpus's training mean (corpus predicted by word-unigram naive Bayes)"
 		if gb := e.groupBeta(); gb > 0 {

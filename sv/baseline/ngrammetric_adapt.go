@@ -59,19 +59,8 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 		if err := c.tf.fitTexts(ctx, texts); err != nil {
 			return fmt.Errorf("%s %s channel: adapt: %w", NameNgramMetric, c.name, err)
 		}
-		vocab := c.tf.Vocabulary()
-		c.w = make([]float32, len(vocab))
-		for i, g := range vocab {
-			w, ok := e.trainedW[ci][g]
-			if !ok {
-				w = 1
-			} else {
-				w = float32(1 + e.opts.AdaptKeep*(float64(w)-1))
-				kept++
-			}
-			c.w[i] = w
-		}
-		total += len(vocab)
+		kept += e.adaptWeights(ci)
+		total += len(c.w)
 		sum := make([]float64, c.tf.Dim())
 		for i, t := range texts {
 			if i%4096 == 0 && ctx.Err() != nil {
@@ -88,7 +77,9 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 	e.target = target
 	e.adaptCohort, e.adaptG = nil, 0
 	norm := ""
-	if e.cohort != nil {
+	if e.cohort != nil && e.opts.AdaptScore == adaptScoreCosine {
+		norm = ", pairs scored by the cosine (adapt_score=cosine)"
+	} else if e.cohort != nil {
 		size := e.cohort.meanSetSize()
 		if sets := adaptCohortSets(texts, e.opts.Cohort, size, min(e.opts.Cohort, minAdaptCohort)); sets != nil {
 			e.adaptCohort, e.adaptG = newAdaptCohort(sets), e.sameCorpusG()
@@ -99,6 +90,37 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 	}
 	e.logf("%s: adapted to %d texts: vocabularies refitted, %d of %d features keep a trained weight, every set centred on their mean, group channel off%s", NameNgramMetric, len(texts), kept, total, norm)
 	return nil
+}
+
+// adaptWeights sets channel ci's weights on its refitted features and
+// returns how many keep a trained weight: with descriptor weights every
+// feature takes its class's (the classes recomputed on the refitted
+// features); otherwise an n-gram the training saw keeps the share
+// adapt_keep of its weight's offset from 1 and a new one gets 1.
+func (e *ngramMetric) adaptWeights(ci int) int {
+	c := e.chans[ci]
+	if e.opts.descriptorWeights() {
+		c.class = channelClasses(c, e.opts)
+		c.w = make([]float32, len(c.class))
+		for i, k := range c.class {
+			c.w[i] = c.theta[k]
+		}
+		return len(c.w)
+	}
+	vocab := c.tf.Vocabulary()
+	c.w = make([]float32, len(vocab))
+	kept := 0
+	for i, g := range vocab {
+		w, ok := e.trainedW[ci][g]
+		if !ok {
+			w = 1
+		} else {
+			w = float32(1 + e.opts.AdaptKeep*(float64(w)-1))
+			kept++
+		}
+		c.w[i] = w
+	}
+	return kept
 }
 
 // adaptedSets returns channel ci's vectors of sets centred on the

@@ -17,6 +17,12 @@ import (
 // a chunk it shares a text with (metricCohort.byText), which would inflate
 // its μ.
 
+// Values of NgramMetricOptions.AdaptScore.
+const (
+	adaptScoreSNorm  = "snorm"
+	adaptScoreCosine = "cosine"
+)
+
 // minAdaptCohort is the fewest chunks an adapted s-norm is computed
 // against (fewer: Cohort when smaller); below it the deviation is noise
 // and the adapted encoder scores by the cosine.

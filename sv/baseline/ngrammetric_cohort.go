@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/roleprint/roleprint/data/pairs"
@@ -192,6 +193,7 @@ func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, se
 			defer wg.Done()
 			u := make([]float32, d)
 			skip := make([]bool, len(k.vecs))
+			scores := make([]float64, 0, len(k.vecs))
 			for i := w; i < len(out); i += threads {
 				if ctx.Err() != nil {
 					return
@@ -210,15 +212,21 @@ func (e *ngramMetric) appendCohortStats(ctx context.Context, out [][]float32, se
 					// A corpus with fewer than 2 cohort sets (left) is
 					// normalised against the whole cohort, so every set
 					// gets a z-score.
-					m, m2, n = 0, 0, 0
+					scores = scores[:0]
 					for j, c := range k.vecs {
 						if pass == 0 && (k.group[j] != group[i] || skip[j]) {
 							continue
 						}
-						s := dot32(u, c)
+						scores = append(scores, dot32(u, c))
+					}
+					if top := e.opts.CohortTop; top > 0 && len(scores) > top {
+						slices.Sort(scores)
+						scores = scores[len(scores)-top:]
+					}
+					m, m2, n = 0, 0, float64(len(scores))
+					for _, s := range scores {
 						m += s
 						m2 += s * s
-						n++
 					}
 				}
 				mu, sd := 0.0, 0.0

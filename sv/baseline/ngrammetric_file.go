@@ -62,6 +62,9 @@ type metricFileChannel struct {
 	Beta     float64   `json:"beta"`
 	Features []string  `json:"features"`
 	Weights  []float32 `json:"weights"`
+	// Descriptor are the class weights of weight_by=descriptor
+	// (ngrammetric_descriptor.go); absent otherwise.
+	Descriptor []float32 `json:"descriptor,omitempty"`
 }
 
 // metricCheckpoint is where Train leaves its weights in a work folder.
@@ -75,7 +78,11 @@ func (e *ngramMetric) saveWeights(path string) error {
 	opts.Weights = "" // the file's own training settings, not where they were loaded from
 	f := metricFile{Format: metricFormat, FormatVersion: metricFormatVersion, Options: opts, BestEpoch: e.bestEpoch, DevAUC: e.devAUC, Trained: e.trained, Curve: e.curve}
 	for _, c := range e.chans {
-		f.Channels = append(f.Channels, metricFileChannel{Name: c.name, Beta: c.beta, Features: c.tf.Vocabulary(), Weights: c.w})
+		fc := metricFileChannel{Name: c.name, Beta: c.beta, Features: c.tf.Vocabulary(), Weights: c.w}
+		if e.opts.descriptorWeights() {
+			fc.Descriptor = c.theta
+		}
+		f.Channels = append(f.Channels, fc)
 	}
 	if e.proj != nil {
 		f.Projection = &metricFileProj{Rank: e.proj.rank, Beta: e.proj.beta, Weights: e.proj.p}
@@ -135,12 +142,16 @@ func (f *metricFile) apply(e *ngramMetric) error {
 	if len(f.Channels) != len(e.chans) {
 		return fmt.Errorf("%s weights %s: %d channels, the encoder has %d (settings differ from training)", NameNgramMetric, f.path, len(f.Channels), len(e.chans))
 	}
+	if err := f.checkDescriptors(e); err != nil {
+		return err
+	}
 	for i, c := range e.chans {
 		fc := f.Channels[i]
 		if fc.Name != c.name || !slices.Equal(fc.Features, c.tf.Vocabulary()) {
 			return fmt.Errorf("%s weights %s: channel %d (%s) was trained on other features than the ones fitted here (fit on the same training texts with the same settings)", NameNgramMetric, f.path, i+1, fc.Name)
 		}
 		c.w = slices.Clone(fc.Weights)
+		c.theta = slices.Clone(fc.Descriptor)
 	}
 	switch {
 	case (f.Projection == nil) != (e.proj == nil):

@@ -64,6 +64,9 @@ type NgramMetricChannel struct {
 	Beta     float64   `json:"beta"`
 	Features []string  `json:"features"`
 	Weights  []float32 `json:"weights"`
+	// Descriptor are the class weights of weight_by=descriptor (by class
+	// index; DescriptorWeights names the classes), nil otherwise.
+	Descriptor []float32 `json:"descriptor,omitempty"`
 }
 
 // ReadNgramMetricWeights reads a weights file of "ngram-metric" (path, or
@@ -79,7 +82,7 @@ func ReadNgramMetricWeights(path string) (*NgramMetricWeights, error) {
 	w := &NgramMetricWeights{Path: f.path, Options: f.Options, BestEpoch: f.BestEpoch, DevAUC: f.DevAUC, Trained: f.Trained,
 		Curve: slices.Clone(f.Curve)}
 	for _, c := range f.Channels {
-		w.Channels = append(w.Channels, NgramMetricChannel{Name: c.Name, Beta: c.Beta, Features: c.Features, Weights: c.Weights})
+		w.Channels = append(w.Channels, NgramMetricChannel{Name: c.Name, Beta: c.Beta, Features: c.Features, Weights: c.Weights, Descriptor: c.Descriptor})
 	}
 	return w, nil
 }

@@ -23,6 +23,8 @@ func TestNgramMetricSettingsReachOptions(t *testing.T) {
 		"hard_weight": "3", "dev_by_level": "true", "decay": "0.01", "threads": "2", "weights": "/x/w.json",
 		"center_by": "corpus", "group_weight": "2", "word_weight": "0.5", "global_weight": "0.25",
 		"group_temperature": "5", "cohort": "7", "cohort_group_weight": "2.5", "adapt_keep": "0.5",
+		"weight_by": "descriptor", "descriptor_buckets": "5", "descriptor_fit": "corpus", "balance_corpora": "true",
+		"cohort_top": "20", "adapt_score": "cosine",
 	}
 	got, err := NgramMetricFromSettings(sv.EncoderOptions{Settings: kv})
 	if err != nil {
@@ -33,7 +35,8 @@ func TestNgramMetricSettingsReachOptions(t *testing.T) {
 		TopicMask:        50, MaskedWeight: 0.5, Rank: 8, RankWeight: 2, Epochs: 4, Patience: 3, BatchSize: 64,
 		LearningRate: 0.1, Margin: 0.7, HardWeight: 3, DevByLevel: true, Decay: 0.01, Threads: 2, Weights: "/x/w.json",
 		CenterBy: "corpus", GroupWeight: 2, WordWeight: 0.5, GlobalWeight: 0.25, GroupTemperature: 5,
-		Cohort: 7, CohortGroupWeight: 2.5, AdaptKeep: 0.5,
+		Cohort: 7, CohortGroupWeight: 2.5, AdaptKeep: 0.5, WeightBy: "descriptor", DescriptorBuckets: 5,
+		DescriptorFit: "corpus", BalanceCorpora: true, CohortTop: 20, AdaptScore: "cosine",
 	}
 	if got != want {
 		t.Errorf("got  %+v\nwant %+v", got, want)

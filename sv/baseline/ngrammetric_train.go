@@ -243,6 +243,9 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 		return fmt.Errorf("%s: train: %d training and %d dev pairs; want both", NameNgramMetric, len(c.Train), len(c.Dev))
 	}
 	t0 := time.Now()
+	if e.opts.descriptorWeights() && e.opts.DescriptorFit == descriptorFitCorpus {
+		return e.trainByCorpus(ctx, c, progress, t0)
+	}
 	t, train, dev, err := e.trainer(ctx, c)
 	if err != nil {
 		return err
@@ -272,6 +275,10 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 		pg, pa1, pa2 = make([]float64, n), make([]float64, n), make([]float64, n)
 		bestP = append([]float32(nil), e.proj.p...)
 	}
+	var desc *descriptorAdam
+	if o.descriptorWeights() {
+		desc = newDescriptorAdam(e.chans)
+	}
 	t.refresh(w)
 	bestAUC, bestEpoch := t.devAUC(dev), 0
 	e.curve = []NgramMetricEpoch{{Epoch: 0, DevAUC: bestAUC}}
@@ -297,12 +304,16 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 			sum += t.lossGrad(batch, grad, pg, threads)
 			step++
 			c1, c2 := 1-math.Pow(b1, float64(step)), 1-math.Pow(b2, float64(step))
-			for ci := range w {
-				for i, g := range grad[ci] {
-					g += o.Decay * (w[ci][i] - 1)
-					m1[ci][i] = b1*m1[ci][i] + (1-b1)*g
-					m2[ci][i] = b2*m2[ci][i] + (1-b2)*g*g
-					w[ci][i] -= o.LearningRate * (m1[ci][i] / c1) / (math.Sqrt(m2[ci][i]/c2) + eps)
+			if desc != nil {
+				desc.step(grad, w, o, c1, c2)
+			} else {
+				for ci := range w {
+					for i, g := range grad[ci] {
+						g += o.Decay * (w[ci][i] - 1)
+						m1[ci][i] = b1*m1[ci][i] + (1-b1)*g
+						m2[ci][i] = b2*m2[ci][i] + (1-b2)*g*g
+						w[ci][i] -= o.LearningRate * (m1[ci][i] / c1) / (math.Sqrt(m2[ci][i]/c2) + eps)
+					}
 				}
 			}
 			if t.proj != nil {
@@ -333,6 +344,7 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 					bestP[i] = float32(x)
 				}
 			}
+			desc.keep()
 		} else if epoch-bestEpoch >= o.Patience {
 			break
 		}
@@ -340,17 +352,28 @@ func (e *ngramMetric) Train(ctx context.Context, c *pairs.PairCorpus, progress s
 	for ci, ch := range e.chans {
 		ch.w = best[ci]
 	}
+	desc.restore(e.chans)
 	if e.proj != nil {
 		e.proj.p = bestP
 	}
 	e.bestEpoch, e.devAUC = bestEpoch, bestAUC
+	by := ""
+	if desc != nil {
+		by = fmt.Sprintf(" descriptor weights (%d classes)", desc.size())
+	}
+	return e.finishTraining(c, fmt.Sprintf("trained%s on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
+		by, len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.HardWeight, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds()))
+}
+
+// finishTraining draws the s-norm cohort (cohort > 0), records the
+// training summary and saves the weights to the work folder.
+func (e *ngramMetric) finishTraining(c *pairs.PairCorpus, summary string) error {
 	if e.opts.Cohort > 0 {
 		if err := e.chooseCohort(c); err != nil {
 			return err
 		}
 	}
-	e.trained = fmt.Sprintf("trained on %d pairs: %d epochs of %d steps (batch %d, lr %g, margin %g, hard weight %g, decay %g), kept epoch %d by dev AUC %.4f, last train loss %.4f, %.1f s",
-		len(train), epochs, steps, o.BatchSize, o.LearningRate, o.Margin, o.HardWeight, o.Decay, bestEpoch, bestAUC, lastLoss, time.Since(t0).Seconds())
+	e.trained = summary
 	e.logf("%s: %s", NameNgramMetric, e.trained)
 	if e.workDir != "" {
 		if err := e.saveWeights(metricCheckpoint(e.workDir)); err != nil {
