@@ -15,7 +15,8 @@ import (
 // own (Verify, which scores as saved, through the as-saved one; JudgeAs
 // adapted through the adapted one) and says which; a bundle with one
 // calibration serves both modes with it and says so; a held-out bundle
-// written before the modes existed reads as fitted on adapted scores.
+// written before the modes existed reads as fitted on adapted scores,
+// unless no part of it adapts.
 func TestCalibrationPerScoringMode(t *testing.T) {
 	ctx := context.Background()
 	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{})
@@ -119,6 +120,16 @@ func TestCalibrationPerScoringMode(t *testing.T) {
 	}
 	if m := hs.CalibrationFor(ScoringAsSaved); m.Matches() || m.FittedOn != ScoringAdapted || !strings.Contains(m.Note, "no calibration of as_saved scores") {
 		t.Fatalf("old held-out bundle, as saved: %+v", m)
+	}
+	// Loaded, a bundle without a part that adapts was scored as saved by
+	// those folds (--adapt auto adapts no such bundle).
+	hv, err := Load(ctx, hdir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hv.Close()
+	if m := hv.Spec.CalibrationFor(ScoringAsSaved); hv.CanAdapt() || !m.Matches() || m.Calibration != adapted {
+		t.Fatalf("old held-out bundle of a tfidf part, loaded, as saved: %+v", m)
 	}
 }
 

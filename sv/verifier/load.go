@@ -161,6 +161,12 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 	}
 	v := &Verifier{Dir: dir, Spec: *s, enc: m}
 	v.scorer = m.encoder(s.Scores == ScoresParts)
+	if v.Spec.CalibrationScoring == "" && v.Spec.CalibrationSource == CalibrationHeldOut && !m.CanAdapt() {
+		// A held-out calibration written before calibration_scoring
+		// existed was fitted on the folds' scores with --adapt auto, which
+		// leaves a bundle without a part that adapts as saved.
+		v.Spec.CalibrationScoring = ScoringAsSaved
+	}
 	if s.DomainFile != "" {
 		if v.Domain, err = ReadDomain(dir); err != nil {
 			m.Close()
