@@ -32,8 +32,9 @@ type scoreReport struct {
 	Domain   []scoreDomain `json:"domain"`
 	// Calibration says, when the similarity is a verifier bundle's
 	// P(same), how the scores were computed (scoring: adapted or
-	// as_saved) and what the calibration read them through was fitted on
-	// (calibration_source, calibration_scoring, calibration_note); null
+	// as_saved), the calibration read them through (calibration) and what
+	// it was fitted on (calibration_source, calibration_scoring,
+	// calibration_note); null
 	// otherwise (an encoder's or a bundle's cosine, or an adapted fused
 	// score no calibration fits).
 	Calibration *verifier.ModeCalibration `json:"calibration"`

@@ -122,8 +122,6 @@ const (
 // ModeCalibration is the calibration that reads scores computed one
 // way, and what it was fitted on.
 type ModeCalibration struct {
-	// Calibration maps a score to P(same).
-	Calibration Calibration `json:"-"`
 	// Scoring is how the scores read through it were computed
 	// (ScoringAsSaved, ScoringAdapted); Source (CalibrationDev,
 	// CalibrationHeldOut) and FittedOn (a scoring mode) what it was
@@ -133,6 +131,8 @@ type ModeCalibration struct {
 	Source   string `json:"calibration_source"`
 	FittedOn string `json:"calibration_scoring"`
 	Note     string `json:"calibration_note,omitempty"`
+	// Calibration maps a score to P(same).
+	Calibration Calibration `json:"calibration"`
 }
 
 // Matches reports whether the calibration was fitted on scores computed
