@@ -84,7 +84,7 @@ func TestReproduceTransfer(t *testing.T) {
 	for _, r := range res.Transfer.Rows {
 		helds[r["held_out"]] = true
 		for _, k := range []string{"row", "held_out", "trained_on", "level", "auc_mean", "auc_std", "acc_mean", "f1_mean", "eer_mean", "ece", "ece_cross_fit",
-			"pairs", "vs", "vs_auc_mean", "auc_diff", "auc_diff_ci"} {
+			"auc_mean_as_saved", "ece_cross_fit_as_saved", "pairs", "vs", "vs_auc_mean", "auc_diff", "auc_diff_ci"} {
 			if _, ok := r[k]; !ok {
 				t.Fatalf("transfer row lacks %q: %v", k, r)
 			}
@@ -93,7 +93,8 @@ func TestReproduceTransfer(t *testing.T) {
 	if !helds["alpha"] || !helds["beta"] {
 		t.Fatalf("held-out corpora %v", helds)
 	}
-	for _, f := range []string{"transfer.md", "transfer.csv", "transfer.json", "transfer.tex", "checkpoints/transfer/heldout-alpha/ngram-metric_ft.eval.json"} {
+	for _, f := range []string{"transfer.md", "transfer.csv", "transfer.json", "transfer.tex", "checkpoints/transfer/heldout-alpha/ngram-metric_ft.eval.json",
+		"checkpoints/transfer/heldout-alpha/ngram-metric_ft.eval-as-saved.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
@@ -102,13 +103,16 @@ func TestReproduceTransfer(t *testing.T) {
 		t.Errorf("report.html lacks the transfer table (%v)", err)
 	}
 	spec, err := verifier.ReadSpec(filepath.Join(out, "verifier"))
-	if err != nil || spec.CalibrationSource != verifier.CalibrationHeldOut {
-		t.Fatalf("bundle: %v, calibration source %q", err, spec.CalibrationSource)
+	if err != nil || spec.CalibrationSource != verifier.CalibrationHeldOut || spec.CalibrationScoring != verifier.ScoringAsSaved ||
+		spec.CalibrationAdapted == nil || spec.CalibrationAdaptedSource != verifier.CalibrationHeldOut {
+		t.Fatalf("bundle: %v, calibration source %q (%s), adapted %v from %q", err, spec.CalibrationSource, spec.CalibrationScoring,
+			spec.CalibrationAdapted, spec.CalibrationAdaptedSource)
 	}
 
 	// The table follows Table 2 in the printed output.
 	code, stdout, stderr = reproRun(append(append([]string{"reproduce"}, flags...), "--out", out, a, b)...)
-	if code != 0 || !strings.Contains(stderr, "evaluation resumed from checkpoint") {
+	if code != 0 || !strings.Contains(stderr, "evaluation (--adapt auto) resumed from checkpoint") ||
+		!strings.Contains(stderr, "evaluation (--adapt none) resumed from checkpoint") {
 		t.Fatalf("rerun: exit %d, %s", code, stderr)
 	}
 	t2, tr := strings.Index(stdout, "## Table 2"), strings.Index(stdout, "## Transfer to unseen corpora")

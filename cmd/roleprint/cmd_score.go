@@ -16,6 +16,7 @@ import (
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers the baseline encoders
 	"github.com/roleprint/roleprint/sv/roleplay"
+	"github.com/roleprint/roleprint/sv/verifier"
 )
 
 func init() {
@@ -155,8 +156,9 @@ func runScore(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return e.JSON(scoreReport{Report: rep, InDomain: inDomain, Domain: domain})
+		return e.JSON(scoreReport{Report: rep, InDomain: inDomain, Domain: domain, Calibration: scoreCalibration(e, enc)})
 	}
+	scoreCalibration(e, enc)
 	if err := printScoreReport(e.Stdout(), rep, cfg.RealModel, !*noPaper, *perRole, rankRoles); err != nil {
 		return err
 	}
@@ -423,4 +425,20 @@ func scoreAdaptDefault(e *env, enc sv.Encoder, given bool, adapt bool) bool {
 		return true
 	}
 	return adapt
+}
+
+// scoreCalibration is the calibration a bundle's role-play similarity read
+// its scores through (verifier.SimilarityCalibration; nil when the
+// similarity is no probability); it says on stderr what that was fitted
+// on, and warns when on scores of another kind.
+func scoreCalibration(e *env, enc sv.Encoder) *verifier.ModeCalibration {
+	mc, ok := verifier.SimilarityCalibration(enc)
+	if !ok {
+		return nil
+	}
+	e.Logf("score: P(same) of scores %s, calibrated on %s", strings.ReplaceAll(mc.Scoring, "_", " "), calibrationLabel(mc.Source, mc.FittedOn))
+	if !mc.Matches() {
+		e.Logf("score: note: %s", mc.Note)
+	}
+	return &mc
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +55,17 @@ func TestScoreAdaptVerifier(t *testing.T) {
 	if cfgOf(adapted)["adapt"] != true || cfgOf(plain)["adapt"] != false {
 		t.Errorf("config.adapt: plain %v, adapted %v", cfgOf(plain)["adapt"], cfgOf(adapted)["adapt"])
 	}
+	// The similarity is P(same) under the calibration of scores computed
+	// as scored: as saved, or adapted (this dev-pair bundle has one
+	// calibration, fitted on as-saved scores, and says so).
+	calOf := func(rep map[string]any) map[string]any { c, _ := rep["calibration"].(map[string]any); return c }
+	if c := calOf(plain); c == nil || c["scoring"] != "as_saved" || c["calibration_scoring"] != "as_saved" || c["calibration_source"] != "dev_pairs" {
+		t.Errorf("--adapt=false: calibration %v", rep2s(plain["calibration"]))
+	}
+	if c := calOf(adapted); c == nil || c["scoring"] != "adapted" || c["calibration_scoring"] != "as_saved" ||
+		!strings.Contains(fmt.Sprint(c["calibration_note"]), "no calibration of adapted scores") || !strings.Contains(adaptErr, "no calibration of adapted scores") {
+		t.Errorf("--adapt: calibration %v; stderr %s", rep2s(adapted["calibration"]), adaptErr)
+	}
 	sim := func(rep map[string]any) any { return rep["models"].([]any)[0].(map[string]any)["simulation"] }
 	if sim(plain) == sim(adapted) {
 		t.Errorf("Simulation %v with and without --adapt", sim(plain))
@@ -61,4 +73,10 @@ func TestScoreAdaptVerifier(t *testing.T) {
 	if code, _, stderr := scoreCLI("score", "--real", realPath, "--generated", genPath, "--encoder", "tfidf", "--adapt"); code != 2 || !strings.Contains(stderr, "--adapt") {
 		t.Errorf("--adapt with --encoder: exit %d: %s", code, stderr)
 	}
+}
+
+// rep2s is v as JSON, for messages.
+func rep2s(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

@@ -27,8 +27,10 @@ type verifyOutput struct {
 	UtterancesB int    `json:"utterances_b"`
 	// Result's keys follow in its order: score, cosine (absent for an
 	// s-norm bundle), probability, threshold, score_threshold, same,
-	// in_domain (null when the bundle records no domain), domain_a,
-	// domain_b.
+	// scoring (as_saved: verify scores with the bundle as saved),
+	// calibration_source and calibration_scoring (what the calibration
+	// that gave probability was fitted on), in_domain (null when the
+	// bundle records no domain), domain_a, domain_b.
 	verifier.Result
 	Corpora []string `json:"corpora"`
 	// NearestA and NearestB are the training speakers nearest to each set
@@ -49,7 +51,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts (go, onnx, xla:cuda); default: automatic")
 	nearest := fs.Int("nearest", 3, "how many nearest training speakers to name for each file (0: none)")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, score, cosine (when the score is one), probability, threshold (on the probability), score_threshold, same, in_domain, domain_a, domain_b, corpora, nearest_a, nearest_b, nearest_space, demonstration}")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, score, cosine (when the score is one), probability, threshold (on the probability), score_threshold, same, scoring, calibration_source, calibration_scoring, in_domain, domain_a, domain_b, corpora, nearest_a, nearest_b, nearest_space, demonstration}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -98,6 +100,9 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	warnVerifierScope(e, "verify", v, []string{fs.Arg(0), fs.Arg(1)}, []*verifier.DomainCheck{r.A, r.B})
+	if mc := v.Spec.CalibrationFor(r.Scoring); !mc.Matches() {
+		e.Logf("verify: note: %s", mc.Note)
+	}
 	if *asJSON {
 		return e.JSON(out)
 	}
@@ -109,8 +114,8 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if r.InDomain != nil && !*r.InDomain {
 		scope = "; outside the verifier's training text: not to be trusted"
 	}
-	fmt.Fprintf(e.Stdout(), "%s: P(same) %.3f %s %.2f (score %.4f; %s, %d vs %d utterances%s)\n",
-		verdict, r.Probability, cmp, r.Threshold, r.Score, v.Spec.Name, len(a), len(b), scope)
+	fmt.Fprintf(e.Stdout(), "%s: P(same) %.3f %s %.2f (score %.4f as saved, calibrated on %s; %s, %d vs %d utterances%s)\n",
+		verdict, r.Probability, cmp, r.Threshold, r.Score, calibrationLabel(r.CalibrationSource, r.CalibrationScoring), v.Spec.Name, len(a), len(b), scope)
 	for i, n := range [][]verifier.Neighbor{out.NearestA, out.NearestB} {
 		if n != nil {
 			fmt.Fprintf(e.Stdout(), "nearest training speakers of %s: %s\n", fs.Arg(i), neighborList(n))
@@ -120,6 +125,16 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.Stdout(), "(similarity: %s)\n", v.Speakers.Space)
 	}
 	return nil
+}
+
+// calibrationLabel says what a calibration was fitted on, in words:
+// "held-out corpora, as-saved scores".
+func calibrationLabel(source, scoring string) string {
+	src := map[string]string{verifier.CalibrationDev: "dev pairs", verifier.CalibrationHeldOut: "held-out corpora"}[source]
+	if src == "" {
+		src = source
+	}
+	return src + ", " + strings.ReplaceAll(scoring, "_", "-") + " scores"
 }
 
 // verifyNearest returns the k training speakers nearest to a and to b;

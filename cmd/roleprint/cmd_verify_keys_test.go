@@ -38,7 +38,7 @@ func TestVerifyOutputKeys(t *testing.T) {
 		}
 	}
 	want := []string{"verifier", "name", "a", "b", "utterances_a", "utterances_b", "score", "cosine", "probability",
-		"threshold", "score_threshold", "same", "in_domain", "corpora", "nearest_a", "nearest_b"}
+		"threshold", "score_threshold", "same", "scoring", "calibration_source", "calibration_scoring", "in_domain", "corpora", "nearest_a", "nearest_b"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}

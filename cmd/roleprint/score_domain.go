@@ -30,6 +30,14 @@ type scoreReport struct {
 	*roleplay.Report
 	InDomain *bool         `json:"in_domain"`
 	Domain   []scoreDomain `json:"domain"`
+	// Calibration says, when the similarity is a verifier bundle's
+	// P(same), how the scores were computed (scoring: adapted or
+	// as_saved), the calibration read them through (calibration) and what
+	// it was fitted on (calibration_source, calibration_scoring,
+	// calibration_note); null
+	// otherwise (an encoder's or a bundle's cosine, or an adapted fused
+	// score no calibration fits).
+	Calibration *verifier.ModeCalibration `json:"calibration"`
 }
 
 // checkScoreDomain checks the real and generated lines against the

@@ -100,6 +100,15 @@ type EvalRow struct {
 	EERMean     stats.Float `json:"eer_mean"`
 	ECE         stats.Float `json:"ece"`
 	Rule        string      `json:"rule"`
+	// Scoring, on the bundle's rows, is how its scores were computed
+	// (verifier.ScoringAdapted on a corpus it was adapted to and on Base
+	// pairs scored adapted to every text, else verifier.ScoringAsSaved);
+	// CalibrationSource and CalibrationScoring say what the calibration
+	// that gave its probabilities was fitted on
+	// (verifier.Spec.CalibrationFor). Empty on the Vs encoders' rows.
+	Scoring            string `json:"scoring,omitempty"`
+	CalibrationSource  string `json:"calibration_source,omitempty"`
+	CalibrationScoring string `json:"calibration_scoring,omitempty"`
 	// Pairs counts the pairs over the rounds; Rounds the rounds.
 	Pairs  int `json:"pairs"`
 	Rounds int `json:"rounds"`
@@ -158,9 +167,14 @@ type EvalReport struct {
 	Adapt   string   `json:"adapt"`
 	Adapted []string `json:"adapted"`
 	// CalibrationSource is what the bundle's P(same) was calibrated on
-	// (verifier.Spec.CalibrationSource: dev pairs of its training corpora,
-	// or held-out corpora); the verifier's ECE measures that calibration.
-	CalibrationSource string `json:"calibration_source"`
+	// (dev pairs of its training corpora, or held-out corpora) for the
+	// scores of the evaluated corpora: the adapted scores' calibration
+	// when any corpus was adapted to, else the as-saved scores'.
+	// Calibrations are the calibrations used, one per scoring mode
+	// (verifier.Spec.CalibrationFor); each bundle row names its own
+	// (EvalRow.Scoring), and its ECE measures that calibration.
+	CalibrationSource string                     `json:"calibration_source"`
+	Calibrations      []verifier.ModeCalibration `json:"calibrations"`
 	// Scores are the verifier's pair scores (as scored: adapted where
 	// Adapted says) per test set and round, with EvalOptions.KeepScores.
 	Scores []EvalScores `json:"scores,omitempty"`
@@ -229,10 +243,7 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 	}
 	rep := &EvalReport{Verifier: v.Dir, Name: name, TrainedOn: []string{}, Demonstration: v.Spec.Demonstration,
 		Corpora: ep.Corpora, Seeds: seeds, Vs: vs, Pairs: ep.Config, Input: ep.Input, Notes: append([]string{}, ep.Notes...),
-		Rows: []EvalRow{}, Comparisons: []EvalComparison{}, Domain: []EvalDomain{}, CalibrationSource: v.Spec.CalibrationSource}
-	if rep.CalibrationSource == "" {
-		rep.CalibrationSource = verifier.CalibrationDev
-	}
+		Rows: []EvalRow{}, Comparisons: []EvalComparison{}, Domain: []EvalDomain{}, Calibrations: []verifier.ModeCalibration{}}
 	if v.Domain != nil {
 		rep.TrainedOn = v.Domain.CorpusNames()
 		rep.Domain = evalDomain(v.Domain, sets)
@@ -259,6 +270,13 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 		return nil, err
 	}
 	rep.Adapt, rep.Adapted = adaptMode, append([]string{}, adapt...)
+	// The scoring mode of a test set: adapted on a corpus the bundle is
+	// adapted to, and on Base pairs when they are scored by the bundle
+	// adapted to every text (union, below); as saved otherwise.
+	rep.CalibrationSource = v.Spec.CalibrationFor(verifier.ScoringAsSaved).Source
+	if len(adapt) > 0 {
+		rep.CalibrationSource = v.Spec.CalibrationFor(verifier.ScoringAdapted).Source
+	}
 	// The bundle as saved first (Adapt changes it), on the corpora it is
 	// not adapted to.
 	var frozen []*pairs.UtteranceSet
@@ -291,6 +309,14 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 		defer done()
 		scorers[vsName] = f
 	}
+
+	scoringOf := func(corpus string, level pairs.Level) string {
+		if level == pairs.Base && union != nil || level != pairs.Base && slices.Contains(adapt, corpus) {
+			return verifier.ScoringAdapted
+		}
+		return verifier.ScoringAsSaved
+	}
+	used := map[string]bool{}
 
 	// Cells, per test set.
 	encoders := append([]string{name}, vs...)
@@ -332,16 +358,25 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 				}
 			}
 			prob := func(sc []float64, labels []bool) ([]float64, string) { return evalCrossFit(sc, labels), RuleCrossFit }
+			var mc verifier.ModeCalibration
 			if enc == name {
+				// The calibration fitted on scores computed as these were.
+				mc = v.Spec.CalibrationFor(scoringOf(k.corpus, pairs.Level(k.level)))
+				if !used[mc.Scoring] {
+					used[mc.Scoring] = true
+					rep.Calibrations = append(rep.Calibrations, mc)
+				}
 				prob = func(sc []float64, _ []bool) ([]float64, string) {
 					p := make([]float64, len(sc))
 					for i, s := range sc {
-						p[i] = v.Spec.Calibration.Probability(s)
+						p[i] = mc.Calibration.Probability(s)
 					}
 					return p, RuleBundle
 				}
 			}
-			rep.Rows = append(rep.Rows, evalRow(enc, k.corpus, k.level, tk, ers, prob))
+			row := evalRow(enc, k.corpus, k.level, tk, ers, prob)
+			row.Scoring, row.CalibrationSource, row.CalibrationScoring = mc.Scoring, mc.Source, mc.FittedOn
+			rep.Rows = append(rep.Rows, row)
 		}
 		for _, other := range vs {
 			c, err := table2.CompareRows(perRound[k], name, other, tk, reps, conf, evalCompareSeed)

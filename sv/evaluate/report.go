@@ -60,7 +60,8 @@ func (r *EvalReport) WriteFiles(dir string, m any) error {
 }
 
 // evalHeader is the CSV's header, the JSON rows' keys.
-var evalHeader = []string{"encoder", "corpus", "level", "auc_mean", "auc_std", "acc_mean", "f1_mean", "acc_best_mean", "eer_mean", "ece", "rule", "pairs", "rounds"}
+var evalHeader = []string{"encoder", "corpus", "level", "auc_mean", "auc_std", "acc_mean", "f1_mean", "acc_best_mean", "eer_mean", "ece", "rule", "pairs", "rounds",
+	"scoring", "calibration_source", "calibration_scoring"}
 
 // WriteCSV writes one line per row under evalHeader (NaN as empty).
 func (r *EvalReport) WriteCSV(w io.Writer) error {
@@ -76,7 +77,8 @@ func (r *EvalReport) WriteCSV(w io.Writer) error {
 	}
 	for _, row := range r.Rows {
 		if err := cw.Write([]string{row.Encoder, row.Corpus, row.Level, f(row.AUCMean), f(row.AUCStd), f(row.AccMean), f(row.F1Mean),
-			f(row.AccBestMean), f(row.EERMean), f(row.ECE), row.Rule, fmt.Sprint(row.Pairs), fmt.Sprint(row.Rounds)}); err != nil {
+			f(row.AccBestMean), f(row.EERMean), f(row.ECE), row.Rule, fmt.Sprint(row.Pairs), fmt.Sprint(row.Rounds),
+			row.Scoring, row.CalibrationSource, row.CalibrationScoring}); err != nil {
 			return err
 		}
 	}
@@ -104,11 +106,23 @@ func (r *EvalReport) WriteMarkdown(w io.Writer) error {
 	if r.Demonstration != "" {
 		fmt.Fprintf(&b, "**Demonstration bundle**: %s.\n\n", r.Demonstration)
 	}
-	switch r.CalibrationSource {
-	case verifier.CalibrationHeldOut:
-		b.WriteString("The bundle's P(same) is calibrated on held-out corpora (the scores of leave-one-corpus-out folds on the corpus each never trained on); its ECE below measures that calibration.\n\n")
-	case verifier.CalibrationDev, "":
-		b.WriteString("The bundle's P(same) is calibrated on dev pairs of its own training corpora.\n\n")
+	for _, c := range r.Calibrations {
+		how := "scored as saved"
+		if c.Scoring == verifier.ScoringAdapted {
+			how = "scored adapted"
+		}
+		switch c.Source {
+		case verifier.CalibrationHeldOut:
+			fmt.Fprintf(&b, "Pairs %s: the bundle's P(same) is calibrated on held-out corpora (the scores of leave-one-corpus-out folds on the corpus each never trained on), ", how)
+		default:
+			fmt.Fprintf(&b, "Pairs %s: the bundle's P(same) is calibrated on dev pairs of its own training corpora, ", how)
+		}
+		if c.Matches() {
+			fmt.Fprintf(&b, "on scores computed the same way; its ECE below measures that calibration.\n\n")
+		} else {
+			fmt.Fprintf(&b, "on scores %s: the bundle has no calibration of %s scores, so its ECE below measures a calibration of another kind of score.\n\n",
+				strings.ReplaceAll(c.FittedOn, "_", " "), strings.ReplaceAll(c.Scoring, "_", " "))
+		}
 	}
 	b.WriteString("Hard pairs take negatives of the anchor's source, Harder of its conversation, Base of another corpus. " +
 		"AUC, ACC, F1 (macro), best-threshold ACC and EER in percent, mean ± std over rounds; ECE of the rule's probabilities (a fraction). " +

@@ -15,7 +15,7 @@ import (
 // table2), so Evaluate is registered there.
 func init() {
 	table2.RegisterHeldOutEvaluator(table2.HeldOutEvaluator{Eval: evalHeldOut, Seeds: []int64{1, 2, 3}, Vs: []string{EvalDefaultVs},
-		Adapt: EvalAdaptAuto, ECEBins: ECEBins})
+		Adapt: EvalAdaptAuto, AsSaved: EvalAdaptNone, ECEBins: ECEBins})
 }
 
 // evalHeldOut loads the bundle in dir, evaluates it on utts (Evaluate,

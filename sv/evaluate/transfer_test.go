@@ -146,8 +146,9 @@ func TestTransferPlanAndRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	resumed := strings.Join(log, "\n")
-	if !strings.Contains(resumed, "transfer 1/3 (mix held out): ngram-metric_ft's evaluation resumed from checkpoint") ||
-		strings.Contains(resumed, "transfer 3/3 (old held out): ngram-metric_ft's evaluation resumed") {
+	if !strings.Contains(resumed, "transfer 1/3 (mix held out): ngram-metric_ft's evaluation (--adapt auto) resumed from checkpoint") ||
+		!strings.Contains(resumed, "transfer 1/3 (mix held out): ngram-metric_ft's evaluation (--adapt none) resumed from checkpoint") ||
+		strings.Contains(resumed, "transfer 3/3 (old held out): ngram-metric_ft's evaluation (--adapt auto) resumed") {
 		t.Fatalf("resumed run's notes:\n%s", resumed)
 	}
 	tr := res.Transfer
@@ -179,6 +180,7 @@ func TestTransferPlanAndRun(t *testing.T) {
 			cells = append(cells, r.HeldOut+"-"+r.Level)
 		}
 		if r.Vs != "tfidf" || !r.VsAUCMean.Defined() || !r.AUCDiff.Defined() || !r.ECE.Defined() || !r.ECECrossFit.Defined() || r.Rounds != 3 || r.Pairs == 0 ||
+			!r.AUCMeanAsSaved.Defined() || r.Level == "hard" && !r.ECECrossFitAsSaved.Defined() ||
 			slices.Contains(r.TrainedOn, r.HeldOut) {
 			t.Fatalf("row %+v", r)
 		}
@@ -220,54 +222,78 @@ func TestTransferPlanAndRun(t *testing.T) {
 		}
 	}
 
-	// The run's bundle carries the held-out calibration of its scorer.
-	cal, note := tr.BundleCalibration()
-	if cal == nil || !strings.Contains(note, "held-out corpora mix, new, old") {
-		t.Fatalf("bundle calibration %v %q (bundle %q, calibrations %+v)", cal, note, tr.Bundle, tr.Calibrations)
+	// The run's bundle carries the held-out calibrations of its scorer,
+	// one per scoring mode, fitted on different scores.
+	cal, note := tr.BundleCalibration(verifier.ScoringAsSaved)
+	calA, noteA := tr.BundleCalibration(verifier.ScoringAdapted)
+	if cal == nil || calA == nil || !strings.Contains(note, "held-out corpora mix, new, old") || !strings.Contains(note, "as saved") ||
+		!strings.Contains(noteA, "adapted") {
+		t.Fatalf("bundle calibrations %v %q, %v %q (bundle %q, calibrations %+v)", cal, note, calA, noteA, tr.Bundle, tr.Calibrations)
+	}
+	if *cal == *calA {
+		t.Fatalf("the as-saved and adapted calibrations are the same (%+v): the test cannot tell them apart", *cal)
 	}
 	bdir := filepath.Join(t.TempDir(), "verifier")
 	spec, err := plan.SaveVerifier(ctx, res, bdir, nil, t.Logf)
 	if err != nil || spec == nil {
 		t.Fatalf("SaveVerifier: %v", err)
 	}
-	if spec.CalibrationSource != verifier.CalibrationHeldOut || spec.Calibration != *cal || spec.CalibrationNote != note {
-		t.Fatalf("bundle calibration %+v from %q, want %+v from held-out corpora", spec.Calibration, spec.CalibrationSource, *cal)
+	if spec.CalibrationSource != verifier.CalibrationHeldOut || spec.Calibration != *cal || spec.CalibrationNote != note ||
+		spec.CalibrationScoring != verifier.ScoringAsSaved || spec.CalibrationAdapted == nil || *spec.CalibrationAdapted != *calA ||
+		spec.CalibrationAdaptedSource != verifier.CalibrationHeldOut || spec.CalibrationAdaptedNote != noteA {
+		t.Fatalf("bundle calibrations %+v, want %+v (as saved) and %+v (adapted) from held-out corpora", spec, *cal, *calA)
 	}
 	raw, err := os.ReadFile(filepath.Join(bdir, verifier.SpecFile))
-	if err != nil || !strings.Contains(string(raw), `"calibration_source": "held_out_corpora"`) {
-		t.Fatalf("verifier.json does not record the calibration source (%v)", err)
+	if err != nil || !strings.Contains(string(raw), `"calibration_source": "held_out_corpora"`) || !strings.Contains(string(raw), `"calibration_adapted_source": "held_out_corpora"`) {
+		t.Fatalf("verifier.json does not record the calibration sources (%v)", err)
 	}
 
-	// eval reports the source and measures that calibration's ECE.
+	// eval reports the source and measures the calibration of the mode it
+	// scored in: adapted (--adapt auto, a corpus the bundle never saw) and
+	// as saved (--adapt none).
 	v, err := verifier.Load(ctx, bdir, verifier.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
 	other := transferCorpus(14, "pub", strings.Fields("pint mate quid telly loo cheers bloke queue flat lorry"))
-	rep, err := Evaluate(ctx, v, other, EvalOptions{Seeds: []int64{1, 2}, KeepScores: true, Replicates: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.CalibrationSource != verifier.CalibrationHeldOut || len(rep.Scores) == 0 {
-		t.Fatalf("eval: calibration source %q, %d score sets", rep.CalibrationSource, len(rep.Scores))
-	}
-	for _, r := range rep.Rows {
-		if r.Encoder != v.Spec.Name || r.Level != "hard" {
-			continue
+	for _, m := range []struct {
+		adapt, scoring string
+		cal            verifier.Calibration
+	}{{EvalAdaptAuto, verifier.ScoringAdapted, *calA}, {EvalAdaptNone, verifier.ScoringAsSaved, *cal}} {
+		rep, err := Evaluate(ctx, v, other, EvalOptions{Seeds: []int64{1, 2}, KeepScores: true, Replicates: 100, Adapt: m.adapt})
+		if err != nil {
+			t.Fatal(err)
 		}
-		var eces []float64
-		for _, s := range rep.Scores {
-			if s.Level == "hard" {
-				p := make([]float64, len(s.Scores))
-				for i, x := range s.Scores {
-					p[i] = cal.Probability(x)
-				}
-				eces = append(eces, stats.ECE(p, s.Positive, ECEBins))
+		if rep.CalibrationSource != verifier.CalibrationHeldOut || len(rep.Scores) == 0 || len(rep.Calibrations) != 1 ||
+			rep.Calibrations[0].Scoring != m.scoring || !rep.Calibrations[0].Matches() {
+			t.Fatalf("eval --adapt %s: calibration source %q, calibrations %+v, %d score sets", m.adapt, rep.CalibrationSource, rep.Calibrations, len(rep.Scores))
+		}
+		checked := false
+		for _, r := range rep.Rows {
+			if r.Encoder != v.Spec.Name || r.Level != "hard" {
+				continue
 			}
+			if r.Scoring != m.scoring || r.CalibrationScoring != m.scoring || r.CalibrationSource != verifier.CalibrationHeldOut {
+				t.Fatalf("eval --adapt %s: row %+v", m.adapt, r)
+			}
+			var eces []float64
+			for _, s := range rep.Scores {
+				if s.Level == "hard" {
+					p := make([]float64, len(s.Scores))
+					for i, x := range s.Scores {
+						p[i] = m.cal.Probability(x)
+					}
+					eces = append(eces, stats.ECE(p, s.Positive, ECEBins))
+				}
+			}
+			if math.Abs(float64(r.ECE)-stats.Mean(eces)) > 1e-12 {
+				t.Fatalf("eval --adapt %s: ECE %v is not the %s held-out calibration's %v", m.adapt, r.ECE, m.scoring, stats.Mean(eces))
+			}
+			checked = true
 		}
-		if math.Abs(float64(r.ECE)-stats.Mean(eces)) > 1e-12 {
-			t.Fatalf("eval's ECE %v is not the held-out calibration's %v", r.ECE, stats.Mean(eces))
+		if !checked {
+			t.Fatalf("eval --adapt %s: no hard row of the bundle", m.adapt)
 		}
 	}
 }

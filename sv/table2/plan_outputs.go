@@ -39,8 +39,8 @@ const weightsSetting = "weights"
 // both, and the profiles of the round's training speakers
 // (verifier.SpeakerProfiles) for naming the nearest ones. The dev cosines of mixed_ft give the threshold and the
 // calibration, unless the run has transfer folds (Result.Transfer): then
-// P(same) is calibrated on their held-out-corpus scores
-// (TransferResult.BundleCalibration); m is the bundle's manifest. It returns the bundle's spec,
+// P(same) is calibrated on their held-out-corpus scores, as saved and
+// adapted (TransferResult.BundleCalibration); m is the bundle's manifest. It returns the bundle's spec,
 // or nil without error when the run has no mixed_ft row (no fine-tuned
 // row ran). logf receives the parts' notes (nil discards them).
 func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Manifest, logf func(string, ...any)) (*verifier.Spec, error) {
@@ -105,8 +105,13 @@ func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Man
 		DevCosines: row.DevCosines(), DevLabels: sv.PairLabels(c.Dev), Criterion: cfg.Criterion, Manifest: m,
 		Domain: domain, Demonstration: DemonstrationLabel(m, row.DevCosines(), sv.PairLabels(c.Dev)),
 		Speakers: bundleSpeakers(ctx, parts, c, logf)}
-	if cal, note := res.Transfer.BundleCalibration(); cal != nil { // P(same) fitted on held-out corpora (transfer folds)
+	// P(same) fitted on held-out corpora (transfer folds), one calibration
+	// per way of scoring: as saved (verify) and adapted (eval, score).
+	if cal, note := res.Transfer.BundleCalibration(verifier.ScoringAsSaved); cal != nil {
 		so.Calibration, so.CalibrationSource, so.CalibrationNote = cal, verifier.CalibrationHeldOut, note
+	}
+	if cal, note := res.Transfer.BundleCalibration(verifier.ScoringAdapted); cal != nil {
+		so.CalibrationAdapted, so.CalibrationAdaptedSource, so.CalibrationAdaptedNote = cal, verifier.CalibrationHeldOut, note
 	}
 	return verifier.Save(dir, so)
 }

@@ -35,10 +35,12 @@ type HeldOutEvaluator struct {
 	Eval func(ctx context.Context, dir string, utts []data.Utterance, o HeldOutOptions) (*HeldOutEval, error)
 	// Seeds, Vs and Adapt are the evaluator's defaults (`roleprint
 	// eval`'s): the pair-sampling seeds, the encoders compared and the
-	// adaptation mode. ECEBins is its ECE's number of bins.
+	// adaptation mode. AsSaved is its mode that scores the bundle as
+	// saved (`eval --adapt none`). ECEBins is its ECE's number of bins.
 	Seeds   []int64
 	Vs      []string
 	Adapt   string
+	AsSaved string
 	ECEBins int
 }
 
@@ -61,7 +63,7 @@ type HeldOutOptions struct {
 // HeldOutEval is an evaluation of a bundle on one held-out corpus: rows
 // of the bundle (Encoder is the bundle's row name) and of each Vs
 // encoder per level, the comparisons of the bundle with each, and the
-// bundle's own pair scores as scored (adapted).
+// bundle's own pair scores as scored (HeldOutOptions.Adapt).
 type HeldOutEval struct {
 	Rows        []HeldOutRow        `json:"rows"`
 	Comparisons []HeldOutComparison `json:"comparisons"`
@@ -151,10 +153,14 @@ type TransferPlan struct {
 	Seed int64 `json:"seed"`
 	// EvalSeeds, Vs and Adapt are the evaluation's pair-sampling seeds,
 	// compared encoders and adaptation mode (`roleprint eval`'s defaults);
-	// ECEBins the bins of its ECE.
+	// ECEBins the bins of its ECE. AsSaved is the evaluator's mode that
+	// scores the bundle as saved: every fold also scores the very same
+	// held-out pairs that way (without the Vs encoders), so that the
+	// bundle carries a calibration of each kind of score.
 	EvalSeeds []int64  `json:"eval_seeds"`
 	Vs        []string `json:"vs"`
 	Adapt     string   `json:"adapt"`
+	AsSaved   string   `json:"as_saved"`
 	ECEBins   int      `json:"ece_bins"`
 	// CalibrationLevel is the level whose pooled held-out scores
 	// calibrate the bundle (TransferCalibrationLevel); every held-out pair
@@ -244,7 +250,10 @@ func resolveTransfer(cfg Config, run []string, in Inputs, pc pairs.PairConfig, e
 		return nil, fmt.Errorf("transfer: the held-out evaluator has no pair-sampling seeds")
 	}
 	tp := &TransferPlan{Corpora: names, Rows: rows, Seed: cfg.Seed, EvalSeeds: slices.Clone(ev.Seeds), Vs: slices.Clone(ev.Vs),
-		Adapt: ev.Adapt, ECEBins: ev.ECEBins, CalibrationLevel: TransferCalibrationLevel}
+		Adapt: ev.Adapt, AsSaved: ev.AsSaved, ECEBins: ev.ECEBins, CalibrationLevel: TransferCalibrationLevel}
+	if tp.AsSaved == "" {
+		return nil, fmt.Errorf("transfer: the held-out evaluator names no mode that scores a bundle as saved")
+	}
 	// Per-round cost of the trained rows (and the evaluated rows' Vs
 	// encoders are cheap untuned fits, left in the rough share below).
 	var perRound float64

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/stats"
+	"github.com/roleprint/roleprint/sv/verifier"
 )
 
 // Files of the transfer table, written beside Table 2's.
@@ -57,21 +58,28 @@ func (t *TransferResult) WriteMarkdown(w io.Writer) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Transfer to unseen corpora (leave one corpus out)\n\n")
-	fmt.Fprintf(&b, "| row | held out | trained on | level | AUC | ACC | F1 | EER | ECE | ECE cross-fit | pairs | %s AUC | Δ AUC [95 %% CI] |\n", vs)
-	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| row | held out | trained on | level | AUC | ACC | F1 | EER | ECE | ECE cross-fit | AUC as saved | ECE cross-fit as saved | pairs | %s AUC | Δ AUC [95 %% CI] |\n", vs)
+	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range t.Rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n", r.Row, r.HeldOut, strings.Join(r.TrainedOn, " + "), r.Level,
-			pm(r.AUCMean, r.AUCStd), num(r.AccMean, 2), num(r.F1Mean, 2), num(r.EERMean, 2), num(r.ECE, 3), num(r.ECECrossFit, 3), r.Pairs,
-			pm(r.VsAUCMean, r.VsAUCStd), diffCI(r.AUCDiff, r.AUCDiffCI))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n", r.Row, r.HeldOut, strings.Join(r.TrainedOn, " + "), r.Level,
+			pm(r.AUCMean, r.AUCStd), num(r.AccMean, 2), num(r.F1Mean, 2), num(r.EERMean, 2), num(r.ECE, 3), num(r.ECECrossFit, 3),
+			num(r.AUCMeanAsSaved, 2), num(r.ECECrossFitAsSaved, 3), r.Pairs, pm(r.VsAUCMean, r.VsAUCStd), diffCI(r.AUCDiff, r.AUCDiffCI))
 	}
+	fmt.Fprintf(&b, "\nAUC, ACC, F1, EER, ECE and ECE cross-fit are of the scores adapted without labels to the held-out corpus (--adapt %s); AUC as saved and ECE cross-fit as saved of the same pairs scored by the bundle as saved (--adapt %s, as `verify` scores), each cross-fit calibrated on the other corpora's scores of its own mode.\n",
+		t.Plan.Adapt, t.Plan.AsSaved)
 	if len(t.Calibrations) > 0 {
-		b.WriteString("\nP(same) calibrated on held-out corpora (Platt, the held-out pairs pooled):\n\n")
+		b.WriteString("\nP(same) calibrated on held-out corpora (Platt, the held-out pairs pooled), one per scoring mode:\n\n")
 		for _, c := range t.Calibrations {
 			mark := ""
 			if c.Row == t.Bundle {
-				mark = " (the run's verifier bundle carries it)"
+				key := "calibration"
+				if c.Scoring == verifier.ScoringAdapted {
+					key = "calibration_adapted"
+				}
+				mark = fmt.Sprintf(" (the run's verifier bundle carries it as %s)", key)
 			}
-			fmt.Fprintf(&b, "- %s: %d %s pairs of %s: a = %.4g, b = %.4g%s\n", c.Row, c.Pairs, c.Level, strings.Join(c.Corpora, ", "), c.Calibration.A, c.Calibration.B, mark)
+			fmt.Fprintf(&b, "- %s, scores %s: %d %s pairs of %s: a = %.4g, b = %.4g%s\n", c.Row, strings.ReplaceAll(c.Scoring, "_", " "), c.Pairs, c.Level,
+				strings.Join(c.Corpora, ", "), c.Calibration.A, c.Calibration.B, mark)
 		}
 	}
 	if len(t.Notes) > 0 {
@@ -90,7 +98,7 @@ func (t *TransferResult) WriteMarkdown(w io.Writer) error {
 func (t *TransferResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"row", "held_out", "trained_on", "level", "auc_mean", "auc_std", "acc_mean", "f1_mean", "eer_mean", "ece", "ece_cross_fit",
-		"pairs", "rounds", "vs", "vs_auc_mean", "vs_auc_std", "auc_diff", "auc_diff_lo", "auc_diff_hi", "share_not_above"})
+		"auc_mean_as_saved", "ece_cross_fit_as_saved", "pairs", "rounds", "vs", "vs_auc_mean", "vs_auc_std", "auc_diff", "auc_diff_lo", "auc_diff_hi", "share_not_above"})
 	f := func(x stats.Float) string {
 		if math.IsNaN(float64(x)) {
 			return ""
@@ -99,7 +107,7 @@ func (t *TransferResult) WriteCSV(w io.Writer) error {
 	}
 	for _, r := range t.Rows {
 		_ = cw.Write([]string{r.Row, r.HeldOut, strings.Join(r.TrainedOn, "+"), r.Level, f(r.AUCMean), f(r.AUCStd), f(r.AccMean), f(r.F1Mean),
-			f(r.EERMean), f(r.ECE), f(r.ECECrossFit), strconv.Itoa(r.Pairs), strconv.Itoa(r.Rounds), r.Vs, f(r.VsAUCMean), f(r.VsAUCStd),
+			f(r.EERMean), f(r.ECE), f(r.ECECrossFit), f(r.AUCMeanAsSaved), f(r.ECECrossFitAsSaved), strconv.Itoa(r.Pairs), strconv.Itoa(r.Rounds), r.Vs, f(r.VsAUCMean), f(r.VsAUCStd),
 			f(100 * r.AUCDiff), f(100 * r.AUCDiffCI[0]), f(100 * r.AUCDiffCI[1]), f(r.ShareNotAbove)})
 	}
 	cw.Flush()

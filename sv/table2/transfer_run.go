@@ -29,8 +29,9 @@ type TransferResult struct {
 	Plan TransferPlan `json:"plan"`
 	// Rows has one row per (row, held-out corpus, level).
 	Rows []TransferRow `json:"rows"`
-	// Calibrations are, per evaluated row, the Platt calibration fitted on
-	// every fold's held-out scores at Plan.CalibrationLevel.
+	// Calibrations are, per evaluated row and scoring mode (adapted as
+	// Plan.Adapt, and as saved), the Platt calibration fitted on every
+	// fold's held-out scores of that mode at Plan.CalibrationLevel.
 	Calibrations []TransferCalibration `json:"calibrations"`
 	// Bundle is the row whose calibration the run's verifier bundle
 	// carries (its mixed_ft: the single fine-tuned row it consists of, or
@@ -63,10 +64,16 @@ type TransferRow struct {
 	// ECECrossFit is the ECE of P(same) calibrated on the other folds'
 	// held-out scores only (never this corpus's): what a bundle
 	// calibrated on held-out corpora is worth on a corpus new to it. NaN
-	// (null) with a single other fold lacking scores.
-	ECECrossFit stats.Float `json:"ece_cross_fit"`
-	Pairs       int         `json:"pairs"`
-	Rounds      int         `json:"rounds"`
+	// (null) with a single other fold lacking scores. It is of the scores
+	// adapted as Plan.Adapt (the AUC's); AUCMeanAsSaved and
+	// ECECrossFitAsSaved are the same pairs scored by the bundle as saved
+	// (Plan.AsSaved, as `verify` scores), the calibration fitted on the
+	// other folds' as-saved scores.
+	ECECrossFit        stats.Float `json:"ece_cross_fit"`
+	AUCMeanAsSaved     stats.Float `json:"auc_mean_as_saved"`
+	ECECrossFitAsSaved stats.Float `json:"ece_cross_fit_as_saved"`
+	Pairs              int         `json:"pairs"`
+	Rounds             int         `json:"rounds"`
 	// Vs is the untuned encoder compared, VsAUCMean and VsAUCStd its AUC;
 	// AUCDiff (a fraction: bundle − Vs), AUCDiffCI and ShareNotAbove the
 	// paired bootstrap (Comparison).
@@ -79,10 +86,13 @@ type TransferRow struct {
 }
 
 // TransferCalibration is a row's calibration fitted on held-out-corpus
-// scores: Platt scaling of the pooled scores of Level over every fold,
-// each pair weighing the same.
+// scores of one scoring mode: Platt scaling of the pooled scores of Level
+// over every fold, each pair weighing the same.
 type TransferCalibration struct {
-	Row         string               `json:"row"`
+	Row string `json:"row"`
+	// Scoring is how the scores were computed: verifier.ScoringAdapted
+	// (adapted as TransferPlan.Adapt) or verifier.ScoringAsSaved.
+	Scoring     string               `json:"scoring"`
 	Level       string               `json:"level"`
 	Corpora     []string             `json:"corpora"`
 	Pairs       int                  `json:"pairs"`
@@ -169,7 +179,8 @@ func runTransfer(ctx context.Context, p *Plan, res *Result) (*TransferResult, er
 	if !slices.Equal(names, tp.Corpora) {
 		return nil, fmt.Errorf("transfer: the inputs' corpora %v are not the plan's %v", names, tp.Corpora)
 	}
-	evals := map[string]map[string]*HeldOutEval{} // bundle → held-out corpus → evaluation
+	evals := map[string]map[string]*HeldOutEval{} // bundle → held-out corpus → evaluation (adapted)
+	saved := map[string]map[string]*HeldOutEval{} // the same, scored as saved
 	for fi, fold := range tp.Folds {
 		var train []data.Utterance
 		for _, c := range fold.TrainedOn {
@@ -178,35 +189,40 @@ func runTransfer(ctx context.Context, p *Plan, res *Result) (*TransferResult, er
 		f := &transferFoldRun{p: p, ev: ev, fold: fold, dir: filepath.Join(root, fold.Name()), train: train, held: by[fold.HeldOut], logf: logf,
 			prefix: fmt.Sprintf("transfer %d/%d (%s held out)", fi+1, len(tp.Folds), fold.HeldOut)}
 		for _, b := range bundles {
-			e, err := f.evaluate(ctx, b)
+			e, err := f.evaluate(ctx, b, tp.Adapt, tp.Vs, ".eval.json")
 			if err != nil {
 				return nil, fmt.Errorf("transfer: %s held out: %s: %w", fold.HeldOut, b.Name, err)
 			}
-			if evals[b.Name] == nil {
-				evals[b.Name] = map[string]*HeldOutEval{}
+			// The very same pairs (the same seeds and pair settings) scored
+			// by the bundle as saved; no Vs encoders (their scores do not
+			// depend on the bundle's mode).
+			es, err := f.evaluate(ctx, b, tp.AsSaved, []string{}, ".eval-as-saved.json")
+			if err != nil {
+				return nil, fmt.Errorf("transfer: %s held out: %s as saved: %w", fold.HeldOut, b.Name, err)
 			}
-			evals[b.Name][fold.HeldOut] = e
+			if evals[b.Name] == nil {
+				evals[b.Name], saved[b.Name] = map[string]*HeldOutEval{}, map[string]*HeldOutEval{}
+			}
+			evals[b.Name][fold.HeldOut], saved[b.Name][fold.HeldOut] = e, es
 		}
 		f.close()
 	}
 	tr := &TransferResult{Plan: *tp, Rows: []TransferRow{}, Calibrations: []TransferCalibration{}, Notes: []string{}}
 	for _, b := range bundles {
-		rows, cal, notes := transferTable(tp, b.Name, evals[b.Name])
+		rows, cals, notes := transferTable(tp, b.Name, evals[b.Name], saved[b.Name])
 		tr.Rows = append(tr.Rows, rows...)
 		tr.Notes = append(tr.Notes, notes...)
-		if cal != nil {
-			tr.Calibrations = append(tr.Calibrations, *cal)
-			if b.Name == bundleRow {
-				tr.Bundle = b.Name
-			}
+		tr.Calibrations = append(tr.Calibrations, cals...)
+		if len(cals) == 2 && b.Name == bundleRow {
+			tr.Bundle = b.Name
 		}
 	}
 	tr.Notes = append(tr.Notes, tp.Notes...)
 	tr.Notes = append(tr.Notes, transferRule(tp))
 	switch {
 	case tr.Bundle != "":
-		tr.Notes = append(tr.Notes, fmt.Sprintf("the run's verifier bundle (%s = %s) is calibrated on the %s held-out scores of %s (calibration_source %q)",
-			MixedFTName, lastMixedFT(res), tp.CalibrationLevel, tr.Bundle, verifier.CalibrationHeldOut))
+		tr.Notes = append(tr.Notes, fmt.Sprintf("the run's verifier bundle (%s = %s) is calibrated on the %s held-out scores of %s (calibration_source %q): calibration on the scores as saved (what `verify` computes), calibration_adapted on the scores adapted with --adapt %s (what `eval` and `score` compute by default)",
+			MixedFTName, lastMixedFT(res), tp.CalibrationLevel, tr.Bundle, verifier.CalibrationHeldOut, tp.Adapt))
 	case bundleRow != "":
 		tr.Notes = append(tr.Notes, fmt.Sprintf("no held-out calibration could be fitted for %s: the run's verifier bundle keeps its dev-pair calibration", bundleRow))
 	}
@@ -216,8 +232,8 @@ func runTransfer(ctx context.Context, p *Plan, res *Result) (*TransferResult, er
 
 // transferRule states the protocol in a sentence.
 func transferRule(tp *TransferPlan) string {
-	return fmt.Sprintf("transfer: leave-one-corpus-out over %s; each fold trains %s on the other corpora (one round, seed %d) and evaluates the bundle on the held-out corpus as `roleprint eval` does (every speaker unseen, seeds %v, --adapt %s) against %s fitted on that corpus alone, on the same pairs; ECE is the bundle's own (dev-pair) calibration's, ECE cross-fit that of a Platt calibration fitted on the other folds' pooled %s scores only",
-		strings.Join(tp.Corpora, ", "), strings.Join(tp.Rows, ", "), tp.Seed, tp.EvalSeeds, tp.Adapt, strings.Join(tp.Vs, ", "), tp.CalibrationLevel)
+	return fmt.Sprintf("transfer: leave-one-corpus-out over %s; each fold trains %s on the other corpora (one round, seed %d) and evaluates the bundle on the held-out corpus as `roleprint eval` does (every speaker unseen, seeds %v, --adapt %s) against %s fitted on that corpus alone, on the same pairs, and scores the same pairs with the bundle as saved (--adapt %s); ECE is the bundle's own (dev-pair) calibration's, ECE cross-fit that of a Platt calibration fitted on the other folds' pooled %s scores only, of the same mode (adapted, and as saved)",
+		strings.Join(tp.Corpora, ", "), strings.Join(tp.Rows, ", "), tp.Seed, tp.EvalSeeds, tp.Adapt, strings.Join(tp.Vs, ", "), tp.AsSaved, tp.CalibrationLevel)
 }
 
 // transferFoldRun is one fold being run: its pairs, rows and bundles.
@@ -234,10 +250,12 @@ type transferFoldRun struct {
 	rr      *roundRunner
 	rows    map[string]*EncoderRound
 	heldKey string
+	// bundles are the bundle folders saved in this run, by bundle name.
+	bundles map[string]string
 }
 
-// close drops the fold's pairs and rows.
-func (f *transferFoldRun) close() { f.rr, f.rows = nil, nil }
+// close drops the fold's pairs, rows and bundles.
+func (f *transferFoldRun) close() { f.rr, f.rows, f.bundles = nil, nil, nil }
 
 // runner builds the fold's pairs (one round, the plan's pair settings
 // and seed) and its round runner, once.
@@ -285,10 +303,10 @@ func (f *transferFoldRun) row(ctx context.Context, name string) (*EncoderRound, 
 	return er, nil
 }
 
-// key fingerprints bundle b of the fold: the fold's pairs, its parts'
-// encoder keys and weights, the held-out utterances and the evaluation's
-// options.
-func (f *transferFoldRun) key(ctx context.Context, b transferBundle) (string, error) {
+// key fingerprints bundle b of the fold evaluated with adapt and vs: the
+// fold's pairs, its parts' encoder keys and weights, the held-out
+// utterances and the evaluation's options.
+func (f *transferFoldRun) key(ctx context.Context, b transferBundle, adapt string, vs []string) (string, error) {
 	rr, err := f.runner(ctx)
 	if err != nil {
 		return "", err
@@ -302,7 +320,7 @@ func (f *transferFoldRun) key(ctx context.Context, b transferBundle) (string, er
 	}
 	tp := f.p.Transfer
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%v %v %s %s\n", f.heldKey, b.Name, tp.EvalSeeds, tp.Vs, tp.Adapt, f.p.Config.Criterion)
+	fmt.Fprintf(h, "%s\n%s\n%v %v %s %s\n", f.heldKey, b.Name, tp.EvalSeeds, vs, adapt, f.p.Config.Criterion)
 	pj, _ := json.Marshal(f.p.Pairs)
 	h.Write(pj)
 	for i, part := range b.Parts {
@@ -311,30 +329,27 @@ func (f *transferFoldRun) key(ctx context.Context, b transferBundle) (string, er
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// evaluate returns bundle b's evaluation on the held-out corpus: from its
-// checkpoint, or trained, saved and evaluated (then checkpointed).
-func (f *transferFoldRun) evaluate(ctx context.Context, b transferBundle) (*HeldOutEval, error) {
-	key, err := f.key(ctx, b)
+// evaluate returns bundle b's evaluation on the held-out corpus with the
+// adaptation mode adapt and the compared encoders vs: from its checkpoint
+// (the file named by b and suffix), or trained, saved (once per run) and
+// evaluated (then checkpointed).
+func (f *transferFoldRun) evaluate(ctx context.Context, b transferBundle, adapt string, vs []string, suffix string) (*HeldOutEval, error) {
+	key, err := f.key(ctx, b, adapt, vs)
 	if err != nil {
 		return nil, err
 	}
-	ckpt := filepath.Join(f.dir, safeFileName(b.Name)+".eval.json")
+	ckpt := filepath.Join(f.dir, safeFileName(b.Name)+suffix)
 	if e, ok := loadTransferEval(ckpt, key); ok {
-		f.logf("%s: %s's evaluation resumed from checkpoint", f.prefix, b.Name)
+		f.logf("%s: %s's evaluation (--adapt %s) resumed from checkpoint", f.prefix, b.Name, adapt)
 		return e, nil
 	}
-	for _, part := range b.Parts {
-		if _, err := f.row(ctx, part); err != nil {
-			return nil, err
-		}
-	}
-	dir := filepath.Join(f.dir, safeFileName(b.Name)+".verifier")
-	if err := f.saveBundle(ctx, b, dir); err != nil {
+	dir, err := f.bundle(ctx, b)
+	if err != nil {
 		return nil, err
 	}
 	tp := f.p.Transfer
-	f.logf("%s: evaluating %s (trained on %s) on %s", f.prefix, b.Name, strings.Join(f.fold.TrainedOn, " + "), f.fold.HeldOut)
-	e, err := f.ev.Eval(ctx, dir, f.held, HeldOutOptions{Seeds: tp.EvalSeeds, Vs: tp.Vs, Adapt: tp.Adapt, Pairs: &f.p.Pairs,
+	f.logf("%s: evaluating %s (trained on %s) on %s, --adapt %s", f.prefix, b.Name, strings.Join(f.fold.TrainedOn, " + "), f.fold.HeldOut, adapt)
+	e, err := f.ev.Eval(ctx, dir, f.held, HeldOutOptions{Seeds: tp.EvalSeeds, Vs: vs, Adapt: adapt, Pairs: &f.p.Pairs,
 		Backend: f.p.Config.Backend, BatchSize: f.p.Config.BatchSize, Logf: f.p.Config.Logf, Progress: f.prefixed()})
 	if err != nil {
 		return nil, err
@@ -343,6 +358,28 @@ func (f *transferFoldRun) evaluate(ctx context.Context, b transferBundle) (*Held
 		return nil, err
 	}
 	return e, nil
+}
+
+// bundle trains (or resumes) b's parts and saves b's bundle of the fold,
+// once per run, and returns its folder.
+func (f *transferFoldRun) bundle(ctx context.Context, b transferBundle) (string, error) {
+	if dir, ok := f.bundles[b.Name]; ok {
+		return dir, nil
+	}
+	for _, part := range b.Parts {
+		if _, err := f.row(ctx, part); err != nil {
+			return "", err
+		}
+	}
+	dir := filepath.Join(f.dir, safeFileName(b.Name)+".verifier")
+	if err := f.saveBundle(ctx, b, dir); err != nil {
+		return "", err
+	}
+	if f.bundles == nil {
+		f.bundles = map[string]string{}
+	}
+	f.bundles[b.Name] = dir
+	return dir, nil
 }
 
 // prefixed returns the run's progress with the fold's prefix on every
@@ -430,14 +467,19 @@ func saveTransferEval(path, key string, e *HeldOutEval) error {
 	return fsx.WriteFileAll(path, b, 0o644)
 }
 
-// transferTable builds row's table rows from its evaluation per held-out
-// corpus (evals), its calibration on every fold's held-out scores, and the
-// cross-fitted ECE of each corpus and level.
-func transferTable(tp *TransferPlan, row string, evals map[string]*HeldOutEval) ([]TransferRow, *TransferCalibration, []string) {
+// transferTable builds row's table rows from its evaluations per
+// held-out corpus, adapted (evals) and as saved (saved, the same pairs),
+// its calibrations on every fold's held-out scores of each mode, and the
+// cross-fitted ECE of each corpus, level and mode.
+func transferTable(tp *TransferPlan, row string, evals, saved map[string]*HeldOutEval) ([]TransferRow, []TransferCalibration, []string) {
 	var rows []TransferRow
 	var notes []string
 	held := map[string][]HeldOutScores{}
+	heldSaved := map[string][]HeldOutScores{}
 	for _, fold := range tp.Folds {
+		if es := saved[fold.HeldOut]; es != nil {
+			heldSaved[fold.HeldOut] = es.Scores
+		}
 		e := evals[fold.HeldOut]
 		if e == nil {
 			continue
@@ -451,8 +493,15 @@ func transferTable(tp *TransferPlan, row string, evals map[string]*HeldOutEval) 
 				continue
 			}
 			tr := TransferRow{Row: row, HeldOut: fold.HeldOut, TrainedOn: fold.TrainedOn, Level: r.Level, AUCMean: r.AUCMean, AUCStd: r.AUCStd,
-				AccMean: r.AccMean, F1Mean: r.F1Mean, EERMean: r.EERMean, ECE: r.ECE, Pairs: r.Pairs, Rounds: r.Rounds,
+				AccMean: r.AccMean, F1Mean: r.F1Mean, EERMean: r.EERMean, ECE: r.ECE, Pairs: r.Pairs, Rounds: r.Rounds, AUCMeanAsSaved: stats.NaN(),
 				VsAUCMean: stats.NaN(), VsAUCStd: stats.NaN(), AUCDiff: stats.NaN(), AUCDiffCI: stats.NoInterval(), ShareNotAbove: stats.NaN()}
+			if es := saved[fold.HeldOut]; es != nil {
+				for _, sr := range es.Rows {
+					if sr.Encoder == row && sr.Level == r.Level {
+						tr.AUCMeanAsSaved = sr.AUCMean
+					}
+				}
+			}
 			if len(tp.Vs) > 0 {
 				tr.Vs = tp.Vs[0]
 				for _, v := range e.Rows {
@@ -471,14 +520,20 @@ func transferTable(tp *TransferPlan, row string, evals map[string]*HeldOutEval) 
 	}
 	for i := range rows {
 		rows[i].ECECrossFit = stats.Float(crossFitECE(held, rows[i].HeldOut, rows[i].Level, tp.CalibrationLevel, tp.ECEBins))
+		rows[i].ECECrossFitAsSaved = stats.Float(crossFitECE(heldSaved, rows[i].HeldOut, rows[i].Level, tp.CalibrationLevel, tp.ECEBins))
 	}
-	var cal *TransferCalibration
-	if c, corpora, n, err := heldOutCalibration(held, "", tp.CalibrationLevel); err == nil {
-		cal = &TransferCalibration{Row: row, Level: tp.CalibrationLevel, Corpora: corpora, Pairs: n, Calibration: c}
-	} else {
-		notes = append(notes, fmt.Sprintf("%s: no calibration on held-out corpora: %v", row, err))
+	var cals []TransferCalibration
+	for _, m := range []struct {
+		scoring string
+		held    map[string][]HeldOutScores
+	}{{verifier.ScoringAsSaved, heldSaved}, {verifier.ScoringAdapted, held}} {
+		if c, corpora, n, err := heldOutCalibration(m.held, "", tp.CalibrationLevel); err == nil {
+			cals = append(cals, TransferCalibration{Row: row, Scoring: m.scoring, Level: tp.CalibrationLevel, Corpora: corpora, Pairs: n, Calibration: c})
+		} else {
+			notes = append(notes, fmt.Sprintf("%s: no calibration of %s scores on held-out corpora: %v", row, m.scoring, err))
+		}
 	}
-	return rows, cal, notes
+	return rows, cals, notes
 }
 
 // heldOutCalibration fits Platt scaling on the pooled scores at level of
@@ -553,17 +608,22 @@ func heldOutECE(scores []HeldOutScores, level string, cal verifier.Calibration, 
 }
 
 // BundleCalibration returns the held-out calibration of the run's
-// verifier bundle (the row Bundle names) and a note describing it; nil
-// when there is none.
-func (t *TransferResult) BundleCalibration() (*verifier.Calibration, string) {
+// verifier bundle (the row Bundle names) of scores computed by scoring
+// (verifier.ScoringAsSaved or verifier.ScoringAdapted), and a note
+// describing it; nil when there is none.
+func (t *TransferResult) BundleCalibration(scoring string) (*verifier.Calibration, string) {
 	if t == nil || t.Bundle == "" {
 		return nil, ""
 	}
 	for _, c := range t.Calibrations {
-		if c.Row == t.Bundle {
+		if c.Row == t.Bundle && c.Scoring == scoring {
 			cal := c.Calibration
-			return &cal, fmt.Sprintf("Platt scaling of %d %s pairs of the held-out corpora %s (leave-one-corpus-out folds of %s, each trained on the other corpora, scored adapted with --adapt %s; every pair weighing the same)",
-				c.Pairs, c.Level, strings.Join(c.Corpora, ", "), c.Row, t.Plan.Adapt)
+			how := "scored as saved (--adapt " + t.Plan.AsSaved + ", as `verify` scores)"
+			if scoring == verifier.ScoringAdapted {
+				how = "scored adapted with --adapt " + t.Plan.Adapt
+			}
+			return &cal, fmt.Sprintf("Platt scaling of %d %s pairs of the held-out corpora %s (leave-one-corpus-out folds of %s, each trained on the other corpora, %s; every pair weighing the same)",
+				c.Pairs, c.Level, strings.Join(c.Corpora, ", "), c.Row, how)
 		}
 	}
 	return nil, ""

@@ -81,44 +81,131 @@ func TestHeldOutCalibrationCrossFit(t *testing.T) {
 
 // TestTransferTableRows: one row per held-out corpus and level of the
 // bundle, tfidf's AUC and the comparison of the same level beside it, the
-// cross-fitted ECE filled in, and the markdown naming the bundle's
-// calibration.
+// cross-fitted ECE of each scoring mode filled in from that mode's scores
+// of the other corpora only, one calibration per mode, and the writers
+// naming both.
 func TestTransferTableRows(t *testing.T) {
-	tp := &TransferPlan{Corpora: []string{"a", "b"}, Rows: []string{"x_ft"}, Vs: []string{"tfidf"}, CalibrationLevel: "hard", ECEBins: 10,
-		Folds: []TransferFold{{HeldOut: "a", TrainedOn: []string{"b"}}, {HeldOut: "b", TrainedOn: []string{"a"}}}}
-	evals := map[string]*HeldOutEval{}
+	tp := &TransferPlan{Corpora: []string{"a", "b", "c"}, Rows: []string{"x_ft"}, Vs: []string{"tfidf"}, Adapt: "auto", AsSaved: "none",
+		CalibrationLevel: "hard", ECEBins: 10, Folds: []TransferFold{{HeldOut: "a", TrainedOn: []string{"b", "c"}},
+			{HeldOut: "b", TrainedOn: []string{"a", "c"}}, {HeldOut: "c", TrainedOn: []string{"a", "b"}}}}
+	evals, saved := map[string]*HeldOutEval{}, map[string]*HeldOutEval{}
 	for i, c := range tp.Corpora {
+		// As saved, the scores sit 3 higher on every corpus and 1.5 more
+		// on c: a calibration of one mode misreads the other's scores.
 		e := &HeldOutEval{Scores: heldOutScoresOf(uint64(i+1), 100, 0)}
+		shift := 3.0
+		if c == "c" {
+			shift = 4.5
+		}
+		es := &HeldOutEval{Scores: heldOutScoresOf(uint64(i+11), 100, shift)}
 		for _, l := range []string{"hard", "harder"} {
 			e.Rows = append(e.Rows, HeldOutRow{Encoder: "x_ft", Level: l, AUCMean: 70, ECE: 0.2, Pairs: 300, Rounds: 3},
 				HeldOutRow{Encoder: "tfidf", Level: l, AUCMean: 60, AUCStd: 1, Pairs: 300, Rounds: 3})
 			e.Comparisons = append(e.Comparisons, HeldOutComparison{Level: l, Comparison: Comparison{A: "x_ft", B: "tfidf", AUCDiff: 0.1,
 				AUCDiffCI: stats.Interval{0.05, 0.15}, ShareNotAbove: 0}})
+			es.Rows = append(es.Rows, HeldOutRow{Encoder: "x_ft", Level: l, AUCMean: 66, Pairs: 300, Rounds: 3})
 		}
-		evals[c] = e
+		evals[c], saved[c] = e, es
 	}
-	rows, cal, _ := transferTable(tp, "x_ft", evals)
-	if len(rows) != 4 || cal == nil || cal.Pairs != 600 || !slices.Equal(cal.Corpora, []string{"a", "b"}) {
-		t.Fatalf("rows %+v calibration %+v", rows, cal)
+	rows, cals, _ := transferTable(tp, "x_ft", evals, saved)
+	if len(rows) != 6 || len(cals) != 2 {
+		t.Fatalf("rows %+v calibrations %+v", rows, cals)
+	}
+	byMode := map[string]TransferCalibration{}
+	for _, c := range cals {
+		if c.Pairs != 900 || !slices.Equal(c.Corpora, []string{"a", "b", "c"}) {
+			t.Fatalf("calibration %+v", c)
+		}
+		byMode[c.Scoring] = c
+	}
+	asSaved, adapted := byMode[verifier.ScoringAsSaved], byMode[verifier.ScoringAdapted]
+	if asSaved.Calibration == adapted.Calibration || asSaved.Row != "x_ft" || adapted.Row != "x_ft" {
+		t.Fatalf("calibrations by mode %+v", byMode)
+	}
+	// The cross-fitted ECE of corpus C in each mode: the Platt fit of the
+	// other corpora's scores of that mode, never C's, nor the other mode's.
+	crossOf := func(evs map[string]*HeldOutEval, corpus string) float64 {
+		var sc []float64
+		var lb []bool
+		for _, c := range tp.Corpora {
+			if c != corpus {
+				for _, hs := range evs[c].Scores {
+					sc, lb = append(sc, hs.Scores...), append(lb, hs.Positive...)
+				}
+			}
+		}
+		cal, err := verifier.FitPlatt(sc, lb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return heldOutECE(evs[corpus].Scores, "hard", cal, 10)
 	}
 	for _, r := range rows {
-		if r.VsAUCMean != 60 || r.AUCDiff != 0.1 || r.Vs != "tfidf" || slices.Contains(r.TrainedOn, r.HeldOut) {
+		if r.VsAUCMean != 60 || r.AUCDiff != 0.1 || r.Vs != "tfidf" || r.AUCMeanAsSaved != 66 || slices.Contains(r.TrainedOn, r.HeldOut) {
 			t.Fatalf("row %+v", r)
 		}
-		if r.Level == "hard" && !r.ECECrossFit.Defined() || r.Level == "harder" && r.ECECrossFit.Defined() {
-			t.Fatalf("row %s-%s: cross-fitted ECE %v (the scores hold Hard pairs only)", r.HeldOut, r.Level, r.ECECrossFit)
+		if r.Level == "harder" {
+			if r.ECECrossFit.Defined() || r.ECECrossFitAsSaved.Defined() {
+				t.Fatalf("row %s-harder: cross-fitted ECE %v, %v (the scores hold Hard pairs only)", r.HeldOut, r.ECECrossFit, r.ECECrossFitAsSaved)
+			}
+			continue
+		}
+		if want := crossOf(evals, r.HeldOut); math.Abs(float64(r.ECECrossFit)-want) > 1e-12 {
+			t.Fatalf("%s adapted: cross-fitted ECE %v, want %v", r.HeldOut, r.ECECrossFit, want)
+		}
+		if want := crossOf(saved, r.HeldOut); math.Abs(float64(r.ECECrossFitAsSaved)-want) > 1e-12 {
+			t.Fatalf("%s as saved: cross-fitted ECE %v, want %v", r.HeldOut, r.ECECrossFitAsSaved, want)
 		}
 	}
-	tr := &TransferResult{Plan: *tp, Rows: rows, Calibrations: []TransferCalibration{*cal}, Bundle: "x_ft"}
+	// Moving c's as-saved scores: c's as-saved cross-fit reads its new
+	// scores through the calibration of a's and b's (unchanged), and no
+	// adapted cross-fit moves.
+	moved := map[string]*HeldOutEval{"a": saved["a"], "b": saved["b"], "c": {Scores: heldOutScoresOf(99, 100, -2), Rows: saved["c"].Rows}}
+	rows2, _, _ := transferTable(tp, "x_ft", evals, moved)
+	for i, r := range rows2 {
+		if r.Level == "hard" && r.HeldOut == "c" {
+			if want := heldOutECE(moved["c"].Scores, "hard", mustCal(t, saved, "c"), 10); math.Abs(float64(r.ECECrossFitAsSaved)-want) > 1e-12 {
+				t.Fatalf("c as saved with its scores moved: %v, want %v (the calibration of the others)", r.ECECrossFitAsSaved, want)
+			}
+		}
+		if r.ECECrossFit != rows[i].ECECrossFit && r.Level == "hard" {
+			t.Fatalf("%s: the adapted cross-fit moved with the as-saved scores", r.HeldOut)
+		}
+	}
+
+	tr := &TransferResult{Plan: *tp, Rows: rows, Calibrations: cals, Bundle: "x_ft"}
 	var b strings.Builder
 	if err := tr.WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "| x_ft | a | b | hard | 70.00 ± 0.00 |") || !strings.Contains(b.String(), "+10.00 [+5.00, +15.00]") ||
-		!strings.Contains(b.String(), "the run's verifier bundle carries it") {
+	if !strings.Contains(b.String(), "| x_ft | a | b + c | hard | 70.00 ± 0.00 |") || !strings.Contains(b.String(), "+10.00 [+5.00, +15.00]") ||
+		!strings.Contains(b.String(), "the run's verifier bundle carries it") || !strings.Contains(b.String(), "as saved") {
 		t.Fatalf("markdown:\n%s", b.String())
 	}
-	if c, note := tr.BundleCalibration(); c == nil || *c != cal.Calibration || !strings.Contains(note, "600 hard pairs of the held-out corpora a, b") {
-		t.Fatalf("bundle calibration %v %q", c, note)
+	var csvb strings.Builder
+	if err := tr.WriteCSV(&csvb); err != nil {
+		t.Fatal(err)
 	}
+	if head, _, _ := strings.Cut(csvb.String(), "\n"); !strings.Contains(head, ",ece_cross_fit,auc_mean_as_saved,ece_cross_fit_as_saved,") {
+		t.Fatalf("csv header %q", head)
+	}
+	for _, m := range []string{verifier.ScoringAsSaved, verifier.ScoringAdapted} {
+		if c, note := tr.BundleCalibration(m); c == nil || *c != byMode[m].Calibration || !strings.Contains(note, "900 hard pairs of the held-out corpora a, b, c") {
+			t.Fatalf("bundle calibration %s: %v %q", m, c, note)
+		}
+	}
+}
+
+// mustCal is the as-saved Platt fit of every corpus of evs but except.
+func mustCal(t *testing.T, evs map[string]*HeldOutEval, except string) verifier.Calibration {
+	t.Helper()
+	held := map[string][]HeldOutScores{}
+	for c, e := range evs {
+		held[c] = e.Scores
+	}
+	cal, _, _, err := heldOutCalibration(held, except, "hard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cal
 }

@@ -65,10 +65,10 @@ func (p *probMixture) DotForm() (sv.DotForm, bool) {
 		return f, false
 	}
 	f.Link = func(s float64) float64 {
-		if p.adapted {
+		if p.raw {
 			return s
 		}
-		return p.cal.Probability(s)
+		return p.Calibration().Calibration.Probability(s)
 	}
 	return f, true
 }

@@ -161,6 +161,12 @@ func Load(ctx context.Context, dir string, o LoadOptions) (*Verifier, error) {
 	}
 	v := &Verifier{Dir: dir, Spec: *s, enc: m}
 	v.scorer = m.encoder(s.Scores == ScoresParts)
+	if v.Spec.CalibrationScoring == "" && v.Spec.CalibrationSource == CalibrationHeldOut && !m.CanAdapt() {
+		// A held-out calibration written before calibration_scoring
+		// existed was fitted on the folds' scores with --adapt auto, which
+		// leaves a bundle without a part that adapts as saved.
+		v.Spec.CalibrationScoring = ScoringAsSaved
+	}
 	if s.DomainFile != "" {
 		if v.Domain, err = ReadDomain(dir); err != nil {
 			m.Close()
@@ -266,6 +272,15 @@ type Result struct {
 	ScoreThreshold stats.Float `json:"score_threshold"`
 	// Same is Probability ≥ Threshold.
 	Same bool `json:"same"`
+	// Scoring is how Score was computed (ScoringAsSaved for Verify);
+	// CalibrationSource and CalibrationScoring say what the calibration
+	// that gave Probability was fitted on (Spec.CalibrationFor): its
+	// pairs (CalibrationDev, CalibrationHeldOut) and how their scores were
+	// computed, which is Scoring unless the bundle has no calibration of
+	// that mode.
+	Scoring            string `json:"scoring"`
+	CalibrationSource  string `json:"calibration_source"`
+	CalibrationScoring string `json:"calibration_scoring"`
 	// InDomain says whether both sets lie within the bundle's Domain (nil,
 	// JSON null, when the bundle records none); A and B are the sets'
 	// checks.
@@ -275,7 +290,9 @@ type Result struct {
 }
 
 // Verify scores two utterance sets (each pooled as the verifier's rows
-// pool sets) and checks both against the bundle's Domain.
+// pool sets) with the bundle as saved, reads the score through the
+// calibration of as-saved scores, and checks both sets against the
+// bundle's Domain.
 func (v *Verifier) Verify(ctx context.Context, a, b []string) (Result, error) {
 	if len(a) == 0 || len(b) == 0 {
 		return Result{}, fmt.Errorf("verify: both utterance sets need at least one utterance (got %d and %d)", len(a), len(b))
@@ -301,12 +318,19 @@ func (v *Verifier) ScoreIsCosine() bool {
 	return !scored
 }
 
-// Judge turns a score (Result.Score) into a Result: its calibrated
-// probability and the verdict at DecisionProbability.
-func (v *Verifier) Judge(score float64) Result {
-	p := v.Spec.Calibration.Probability(score)
+// Judge turns a score of the bundle as saved (Result.Score) into a
+// Result: its probability under the calibration of as-saved scores and
+// the verdict at DecisionProbability.
+func (v *Verifier) Judge(score float64) Result { return v.JudgeAs(score, ScoringAsSaved) }
+
+// JudgeAs is Judge for a score computed by scoring (ScoringAsSaved,
+// ScoringAdapted): the probability comes from Spec.CalibrationFor(scoring).
+func (v *Verifier) JudgeAs(score float64, scoring string) Result {
+	mc := v.Spec.CalibrationFor(scoring)
+	p := mc.Calibration.Probability(score)
 	r := Result{Score: score, Probability: p, Threshold: DecisionProbability,
-		ScoreThreshold: stats.Float(v.Spec.Calibration.ScoreAt(DecisionProbability)), Same: p >= DecisionProbability}
+		ScoreThreshold: stats.Float(mc.Calibration.ScoreAt(DecisionProbability)), Same: p >= DecisionProbability,
+		Scoring: mc.Scoring, CalibrationSource: mc.Source, CalibrationScoring: mc.FittedOn}
 	if v.ScoreIsCosine() {
 		r.Cosine = &score
 	}

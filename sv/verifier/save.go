@@ -56,13 +56,19 @@ type SaveOptions struct {
 	// Speakers are the training speakers' profiles (SpeakerProfiles);
 	// nil writes a bundle that names no nearest training speakers.
 	Speakers *Speakers
-	// Calibration, when not nil, is the bundle's calibration instead of
-	// the Platt fit on the dev pairs, with CalibrationSource and
-	// CalibrationNote saying what it was fitted on (Spec); the dev
-	// pairs still give Threshold and Dev.
+	// Calibration, when not nil, is the bundle's calibration of scores
+	// computed as saved (ScoringAsSaved) instead of the Platt fit on the
+	// dev pairs, with CalibrationSource and CalibrationNote saying what it
+	// was fitted on (Spec); the dev pairs still give Threshold and Dev.
 	Calibration       *Calibration
 	CalibrationSource string
 	CalibrationNote   string
+	// CalibrationAdapted, when not nil, is the calibration of scores
+	// computed with the bundle adapted to the scored texts
+	// (Spec.CalibrationAdapted), with its source and note.
+	CalibrationAdapted       *Calibration
+	CalibrationAdaptedSource string
+	CalibrationAdaptedNote   string
 }
 
 // exporter is implemented by GoMLX encoders (sv/neural.Encoder): their
@@ -98,9 +104,13 @@ func Save(dir string, o SaveOptions) (*Spec, error) {
 		}
 		cal, calSource, calNote = *o.Calibration, o.CalibrationSource, o.CalibrationNote
 	}
+	if o.CalibrationAdapted != nil && o.CalibrationAdaptedSource == "" {
+		return nil, fmt.Errorf("verifier %s: a given adapted calibration needs its source", dir)
+	}
 	th, conf := stats.BestThreshold(o.DevCosines, o.DevLabels, crit)
 	spec := &Spec{Format: Format, FormatVersion: FormatVersion, Name: o.Name, Created: time.Now().UTC(),
-		Threshold: th, Criterion: string(crit), Calibration: cal, CalibrationSource: calSource, CalibrationNote: calNote, Manifest: ManifestFile, Demonstration: o.Demonstration,
+		Threshold: th, Criterion: string(crit), Calibration: cal, CalibrationSource: calSource, CalibrationNote: calNote, CalibrationScoring: ScoringAsSaved,
+		CalibrationAdapted: o.CalibrationAdapted, CalibrationAdaptedSource: o.CalibrationAdaptedSource, CalibrationAdaptedNote: o.CalibrationAdaptedNote, Manifest: ManifestFile, Demonstration: o.Demonstration,
 		Dev: DevStats{Pairs: len(o.DevLabels), AUC: stats.AUC(o.DevCosines, o.DevLabels), Accuracy: conf.Accuracy()}}
 	for _, l := range o.DevLabels {
 		if l {

@@ -86,44 +86,73 @@ func (s scoredMixture) Describe() string {
 // is the calibrated same-speaker probability of the fused score, in [0, 1]:
 // the equations average a similarity and 1 − similarity, which needs a
 // bounded one, and the calibration is monotone, so every ranking and AUC
-// is the fused score's. Adapted (score --adapt), an s-norm part draws its
-// cohort from the adaptation texts and the calibration still applies; a
+// is the fused score's. As saved, the probability is the calibration of
+// as-saved scores' (Spec.CalibrationFor(ScoringAsSaved)). Adapted (score
+// --adapt), an s-norm part draws its cohort from the adaptation texts and
+// the probability is the calibration of adapted scores' (CalibrationFor
+// (ScoringAdapted): fitted on adapted held-out scores when the bundle has
+// one, else the bundle's one calibration, which CalibrationFor states); a
 // part left scoring by the cosine (too few texts for a cohort) makes the
-// fused score one the calibration was not fitted on, and then it scores
-// by the fused score.
+// fused score one no calibration was fitted on, and then it scores by the
+// fused score.
 func (v *Verifier) Similarity() sv.Encoder {
 	s, ok := v.scorer.(scoredMixture)
 	if !ok {
 		return v.scorer
 	}
-	return &probMixture{scoredMixture: s, cal: v.Spec.Calibration}
+	return &probMixture{scoredMixture: s, cal: v.Spec.CalibrationFor(ScoringAsSaved), calAdapted: v.Spec.CalibrationFor(ScoringAdapted)}
 }
 
 // probMixture is Verifier.Similarity of a scoredMixture.
 type probMixture struct {
 	scoredMixture
-	cal     Calibration
-	adapted bool
+	// cal reads scores as saved, calAdapted adapted ones; adapted says Adapt
+	// ran, raw that an adapted part left the s-norm (Score is the fused
+	// score then).
+	cal, calAdapted ModeCalibration
+	adapted, raw    bool
 }
 
 // Score implements sv.PairScorer: P(same) of the fused score, or the fused
 // score once an adapted part scores by the cosine (see Similarity).
 func (p *probMixture) Score(a, b []float32) float64 {
 	s := p.scoredMixture.Score(a, b)
-	if p.adapted {
+	if p.raw {
 		return s
 	}
-	return p.cal.Probability(s)
+	return p.Calibration().Calibration.Probability(s)
+}
+
+// Calibration is the calibration Score reads its fused score through:
+// the adapted scores' once Adapt ran, else the as-saved scores'.
+func (p *probMixture) Calibration() ModeCalibration {
+	if p.adapted {
+		return p.calAdapted
+	}
+	return p.cal
+}
+
+// SimilarityCalibration returns the calibration the role-play similarity
+// enc (Verifier.Similarity) reads its scores through now (as saved, or
+// adapted once adapted); ok is false when enc's similarity is not a
+// calibrated probability (a cosine, or the fused score of an adapted part
+// left without its s-norm).
+func SimilarityCalibration(enc sv.Encoder) (ModeCalibration, bool) {
+	p, ok := enc.(*probMixture)
+	if !ok || p.raw {
+		return ModeCalibration{}, false
+	}
+	return p.Calibration(), true
 }
 
 // Adapt implements sv.Adapter (the mixture's Adapt), after which Score is
-// still P(same) when every s-norm part kept its s-norm (a cohort drawn from
-// texts), else the fused score.
+// P(same) under the calibration of adapted scores when every s-norm part
+// kept its s-norm (a cohort drawn from texts), else the fused score.
 func (p *probMixture) Adapt(ctx context.Context, texts []string) error {
 	if err := p.mixture.Adapt(ctx, texts); err != nil {
 		return err
 	}
-	p.adapted = !p.mixture.keepsSNorm()
+	p.adapted, p.raw = true, !p.mixture.keepsSNorm()
 	return nil
 }
 
@@ -153,7 +182,7 @@ func (m *mixture) keepsSNorm() bool {
 
 // SimilarityName implements sv.SimilarityNamer.
 func (p *probMixture) SimilarityName() string {
-	if p.adapted {
+	if p.raw {
 		return "Verifier score"
 	}
 	return "P(same speaker)"

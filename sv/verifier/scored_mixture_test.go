@@ -155,6 +155,9 @@ func TestScoredMixtureBundle(t *testing.T) {
 	// the fused score stays an s-norm mix, so role-play keeps the
 	// calibrated probability; with too few texts for a cohort the part
 	// falls back to its cosine and role-play scores by the fused score.
+	// A bundle with a calibration of adapted scores reads the adapted
+	// score through it, and the score as saved through the as-saved one.
+	adaptedCal := Calibration{Method: "platt", A: 0.37, B: 1.3}
 	for _, c := range []struct {
 		texts []string
 		name  string
@@ -163,7 +166,19 @@ func TestScoredMixtureBundle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		w.Spec.CalibrationAdapted, w.Spec.CalibrationAdaptedSource = &adaptedCal, CalibrationHeldOut
+		if adaptedCal == w.Spec.Calibration {
+			t.Fatal("the test's adapted calibration is the bundle's")
+		}
 		simw := w.Similarity()
+		saved, err := sv.EmbedSets(ctx, simw, sets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pm, x, y := simw.(*probMixture), saved["s0-0"], saved["s3-1"]; pm.Score(x, y) != w.Spec.Calibration.Probability(pm.scoredMixture.Score(x, y)) ||
+			pm.Calibration().Scoring != ScoringAsSaved {
+			t.Errorf("as saved: similarity %v, want the as-saved calibration's P(same) %v", pm.Score(x, y), w.Spec.Calibration.Probability(pm.scoredMixture.Score(x, y)))
+		}
 		if err := simw.(sv.Adapter).Adapt(ctx, c.texts); err != nil {
 			t.Fatal(err)
 		}
@@ -181,8 +196,8 @@ func TestScoredMixtureBundle(t *testing.T) {
 		snorm := w.enc.parts[0].(snormer).ScoresBySNorm()
 		switch c.name {
 		case "P(same speaker)":
-			if !snorm || p != w.Spec.Calibration.Probability(fusedA) {
-				t.Errorf("adapted with a cohort: part s-norm %v, similarity %v, want P(same) of the fused score %v", snorm, p, w.Spec.Calibration.Probability(fusedA))
+			if !snorm || p != adaptedCal.Probability(fusedA) || pm.Calibration().Scoring != ScoringAdapted || !pm.Calibration().Matches() {
+				t.Errorf("adapted with a cohort: part s-norm %v, similarity %v, want P(same) of the fused score under the adapted calibration %v", snorm, p, adaptedCal.Probability(fusedA))
 			}
 		default:
 			if snorm || p != fusedA {

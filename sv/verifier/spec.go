@@ -1,6 +1,9 @@
 package verifier
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Format and FormatVersion identify a bundle's verifier.json. Loading a
 // bundle with another version is an error: the files' meaning may differ.
@@ -57,6 +60,22 @@ type Spec struct {
 	// level, pairs). An optional addition to version 1.
 	CalibrationSource string `json:"calibration_source,omitempty"`
 	CalibrationNote   string `json:"calibration_note,omitempty"`
+	// CalibrationScoring says how the scores Calibration was fitted on
+	// were computed: ScoringAsSaved (the bundle as saved, what `verify`
+	// computes) or ScoringAdapted. "" (bundles written before it existed)
+	// reads as as_saved for a dev-pair calibration and as adapted for a
+	// held-out one (the transfer folds of that version scored adapted).
+	// An optional addition to version 1.
+	CalibrationScoring string `json:"calibration_scoring,omitempty"`
+	// CalibrationAdapted, when set, maps a score of the bundle adapted
+	// without labels to the scored corpus (sv.Adapter: `eval --adapt`,
+	// `score --adapt`) to P(same), fitted on scores computed that way;
+	// CalibrationAdaptedSource and CalibrationAdaptedNote say what it was
+	// fitted on. Without it every score is read through Calibration
+	// (CalibrationFor says so). An optional addition to version 1.
+	CalibrationAdapted       *Calibration `json:"calibration_adapted,omitempty"`
+	CalibrationAdaptedSource string       `json:"calibration_adapted_source,omitempty"`
+	CalibrationAdaptedNote   string       `json:"calibration_adapted_note,omitempty"`
 	// Dev describes the dev pairs the threshold (and, unless
 	// CalibrationSource says otherwise, the calibration) come from.
 	Dev DevStats `json:"dev"`
@@ -87,6 +106,72 @@ const (
 	// so that P(same) means the same on a show the bundle never saw.
 	CalibrationHeldOut = "held_out_corpora"
 )
+
+// Scoring modes: how a bundle computed a score (CalibrationFor).
+const (
+	// ScoringAsSaved: the bundle as saved (its training centring, cohort
+	// and vocabulary), as `verify`, `score --adapt=false` and `eval
+	// --adapt none` score.
+	ScoringAsSaved = "as_saved"
+	// ScoringAdapted: the bundle adapted without labels to the scored
+	// texts (sv.Adapter), as `eval` (for corpora it was not trained on)
+	// and `score` score by default.
+	ScoringAdapted = "adapted"
+)
+
+// ModeCalibration is the calibration that reads scores computed one
+// way, and what it was fitted on.
+type ModeCalibration struct {
+	// Scoring is how the scores read through it were computed
+	// (ScoringAsSaved, ScoringAdapted); Source (CalibrationDev,
+	// CalibrationHeldOut) and FittedOn (a scoring mode) what it was
+	// fitted on; Note describes those scores, and says so when FittedOn
+	// is not Scoring (the bundle has no calibration of that mode).
+	Scoring  string `json:"scoring"`
+	Source   string `json:"calibration_source"`
+	FittedOn string `json:"calibration_scoring"`
+	Note     string `json:"calibration_note,omitempty"`
+	// Calibration maps a score to P(same).
+	Calibration Calibration `json:"calibration"`
+}
+
+// Matches reports whether the calibration was fitted on scores computed
+// as the ones it reads.
+func (m ModeCalibration) Matches() bool { return m.Scoring == m.FittedOn }
+
+// CalibrationFor returns the calibration of scores computed by scoring
+// (ScoringAsSaved or ScoringAdapted; anything else reads as as_saved):
+// CalibrationAdapted for adapted scores when the bundle has one, else
+// Calibration, with FittedOn saying which scores that was fitted on.
+func (s *Spec) CalibrationFor(scoring string) ModeCalibration {
+	if scoring != ScoringAdapted {
+		scoring = ScoringAsSaved
+	}
+	if scoring == ScoringAdapted && s.CalibrationAdapted != nil {
+		return ModeCalibration{Calibration: *s.CalibrationAdapted, Scoring: scoring, Source: s.CalibrationAdaptedSource,
+			FittedOn: ScoringAdapted, Note: s.CalibrationAdaptedNote}
+	}
+	src := s.CalibrationSource
+	if src == "" {
+		src = CalibrationDev
+	}
+	fitted := s.CalibrationScoring
+	if fitted == "" {
+		fitted = ScoringAsSaved
+		if src == CalibrationHeldOut {
+			fitted = ScoringAdapted
+		}
+	}
+	m := ModeCalibration{Calibration: s.Calibration, Scoring: scoring, Source: src, FittedOn: fitted, Note: s.CalibrationNote}
+	if !m.Matches() {
+		gap := fmt.Sprintf("the bundle has no calibration of %s scores: its calibration, fitted on %s scores (%s), reads them", scoring, fitted, src)
+		if m.Note != "" {
+			gap += "; " + m.Note
+		}
+		m.Note = gap
+	}
+	return m
+}
 
 // Part is one encoder of a bundle.
 type Part struct {
