@@ -61,40 +61,10 @@ func (p *Plan) SaveVerifier(ctx context.Context, res *Result, dir string, m *Man
 		return nil, fmt.Errorf("round %d pairs: %w", r, err)
 	}
 	fit, sources := sv.TrainTextSources(c, cfg.FitMaxTexts)
-	var parts []verifier.SavePart
-	defer func() {
-		for _, p := range parts {
-			if cl, ok := p.Encoder.(sv.Closer); ok {
-				_ = cl.Close()
-			}
-		}
-	}()
-	for i, name := range row.Mixed.Parts {
-		opts := cfg.EncoderOptions(name, seed)
-		opts.Logf = logf
-		settings := maps.Clone(opts.Settings)
-		if settings == nil {
-			settings = map[string]string{}
-		}
-		opts.Settings = maps.Clone(settings)
-		base, ft := sv.SplitFineTuned(name)
-		if ft {
-			wd := cfg.EncoderWorkDir(r, name)
-			if wd == "" {
-				return nil, fmt.Errorf("%s: the run kept no training checkpoints", name)
-			}
-			opts.Settings[weightsSetting] = filepath.Join(wd, "checkpoints")
-		}
-		enc, err := sv.NewEncoder(base, opts)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		parts = append(parts, verifier.SavePart{Row: name, Base: base, Encoder: enc, Settings: settings, Seed: seed, Weight: row.Mixed.Weights[i]})
-		if f, ok := enc.(sv.Fitter); ok {
-			if err := sv.FitWithSources(ctx, f, fit, sources); err != nil { // as the run fitted it
-				return nil, fmt.Errorf("%s: fit: %w", name, err)
-			}
-		}
+	parts, err := bundleParts(ctx, &cfg, r, seed, row.Mixed.Parts, row.Mixed.Weights, fit, sources, logf)
+	defer closeParts(parts)
+	if err != nil {
+		return nil, err
 	}
 	domain, err := verifier.CorpusDomain(c)
 	if err != nil {
@@ -131,4 +101,51 @@ func DemonstrationLabel(m *Manifest, devScores []float64, devLabels []bool) stri
 	}
 	return fmt.Sprintf("trained on the embedded corpus alone (Shakespeare: one playwright's verse drama; dev AUC %.2f); it shows how a bundle is made and used, and is not a verifier for other text: train one on your corpora with `roleprint reproduce CORPUS.parquet...` and measure it on corpora it was not trained on with `roleprint eval`",
 		stats.AUC(devScores, devLabels))
+}
+
+// bundleParts builds the parts of a verifier bundle as a run trained and
+// fitted them: each fine-tuned part reads the weights of its training
+// checkpoints in round r's work folder, each part that fits is fitted on
+// the training texts with their sources. It returns the parts built so
+// far even on error, for closeParts.
+func bundleParts(ctx context.Context, cfg *Config, r int, seed int64, names []string, weights []float64,
+	fit []string, sources []string, logf func(string, ...any)) ([]verifier.SavePart, error) {
+	var parts []verifier.SavePart
+	for i, name := range names {
+		opts := cfg.EncoderOptions(name, seed)
+		opts.Logf = logf
+		settings := maps.Clone(opts.Settings)
+		if settings == nil {
+			settings = map[string]string{}
+		}
+		opts.Settings = maps.Clone(settings)
+		base, ft := sv.SplitFineTuned(name)
+		if ft {
+			wd := cfg.EncoderWorkDir(r, name)
+			if wd == "" {
+				return parts, fmt.Errorf("%s: the run kept no training checkpoints", name)
+			}
+			opts.Settings[weightsSetting] = filepath.Join(wd, "checkpoints")
+		}
+		enc, err := sv.NewEncoder(base, opts)
+		if err != nil {
+			return parts, fmt.Errorf("%s: %w", name, err)
+		}
+		parts = append(parts, verifier.SavePart{Row: name, Base: base, Encoder: enc, Settings: settings, Seed: seed, Weight: weights[i]})
+		if f, ok := enc.(sv.Fitter); ok {
+			if err := sv.FitWithSources(ctx, f, fit, sources); err != nil { // as the run fitted it
+				return parts, fmt.Errorf("%s: fit: %w", name, err)
+			}
+		}
+	}
+	return parts, nil
+}
+
+// closeParts closes the encoders of parts that hold resources.
+func closeParts(parts []verifier.SavePart) {
+	for _, p := range parts {
+		if cl, ok := p.Encoder.(sv.Closer); ok {
+			_ = cl.Close()
+		}
+	}
 }

@@ -400,36 +400,13 @@ func (f *transferFoldRun) prefixed() func(string, int, int) {
 func (f *transferFoldRun) saveBundle(ctx context.Context, b transferBundle, dir string) error {
 	rr, cfg := f.rr, f.cfg
 	fit, sources := sv.TrainTextSources(rr.corpus, cfg.FitMaxTexts)
-	var parts []verifier.SavePart
-	defer func() {
-		for _, p := range parts {
-			if cl, ok := p.Encoder.(sv.Closer); ok {
-				_ = cl.Close()
-			}
-		}
-	}()
+	parts, err := bundleParts(ctx, cfg, 1, rr.seed, b.Parts, b.Weights, fit, sources, f.logf)
+	defer closeParts(parts)
+	if err != nil {
+		return err
+	}
 	dev := make([][]float64, len(b.Parts))
 	for i, name := range b.Parts {
-		opts := cfg.EncoderOptions(name, rr.seed)
-		settings := maps.Clone(opts.Settings)
-		if settings == nil {
-			settings = map[string]string{}
-		}
-		opts.Settings = maps.Clone(settings)
-		base, ft := sv.SplitFineTuned(name)
-		if ft {
-			opts.Settings[weightsSetting] = filepath.Join(cfg.EncoderWorkDir(1, name), "checkpoints")
-		}
-		enc, err := sv.NewEncoder(base, opts)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		parts = append(parts, verifier.SavePart{Row: name, Base: base, Encoder: enc, Settings: settings, Seed: rr.seed, Weight: b.Weights[i]})
-		if fr, ok := enc.(sv.Fitter); ok {
-			if err := sv.FitWithSources(ctx, fr, fit, sources); err != nil {
-				return fmt.Errorf("%s: fit: %w", name, err)
-			}
-		}
 		dev[i] = f.rows[name].scores.Dev
 	}
 	domain, err := verifier.CorpusDomain(rr.corpus)
