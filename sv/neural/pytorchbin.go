@@ -244,6 +244,9 @@ func (p *pytorchFile) loadZip(size int64) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pkl.Name, err)
 	}
+	if err := checkPickleFraming(bytes.NewReader(data), int64(len(data))); err != nil {
+		return nil, fmt.Errorf("%s: %w", pkl.Name, err)
+	}
 	prefix := strings.TrimSuffix(pkl.Name, "data.pkl")
 	storages := map[string]*ptStorage{}
 	return unpickle(bytes.NewReader(data), func(id any) (any, error) {
@@ -311,18 +314,26 @@ const (
 // endian) and data.
 func (p *pytorchFile) loadLegacy(size int64) (any, error) {
 	cr := &countingReader{r: bufio.NewReader(io.LimitReader(p.f, size))}
-	magic, err := unpickle(cr, nil)
+	// next unpickles the pickle at the stream's position once its framing
+	// is checked against the rest of the file.
+	next := func(persistent func(any) (any, error)) (any, error) {
+		if err := checkPickleFraming(io.NewSectionReader(p.f, cr.n, size-cr.n), size-cr.n); err != nil {
+			return nil, err
+		}
+		return unpickle(cr, persistent)
+	}
+	magic, err := next(nil)
 	if n, ok := magic.(*big.Int); err != nil || !ok || n.Text(16) != legacyMagic {
 		return nil, fmt.Errorf("legacy format: no torch.save magic number (%v)", err)
 	}
-	if v, err := unpickle(cr, nil); err != nil || v != legacyProtocol {
+	if v, err := next(nil); err != nil || v != legacyProtocol {
 		return nil, fmt.Errorf("legacy format: protocol version %v, expected %d (%v)", v, legacyProtocol, err)
 	}
-	if _, err := unpickle(cr, nil); err != nil { // system info
+	if _, err := next(nil); err != nil { // system info
 		return nil, fmt.Errorf("legacy format: system info: %w", err)
 	}
 	storages := map[string]*ptStorage{}
-	root, err := unpickle(cr, func(id any) (any, error) {
+	root, err := next(func(id any) (any, error) {
 		typ, key, numel, err := storageID(id, 6)
 		if err != nil {
 			return nil, err
@@ -343,7 +354,7 @@ func (p *pytorchFile) loadLegacy(size int64) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := unpickle(cr, nil)
+	keys, err := next(nil)
 	if err != nil {
 		return nil, fmt.Errorf("legacy format: storage keys: %w", err)
 	}
@@ -530,4 +541,88 @@ func (p *pytorchFile) float32s(name string, want []int) ([]float32, []int, error
 		}
 	}
 	return out, slices.Clone(t.shape), nil
+}
+
+// pickleArgs is the argument of each pickle opcode (Python's
+// pickletools): a fixed number of bytes (> 0), a length prefix of that
+// many bytes (< 0: -1, -4 or -8, the data following), or newline-ended
+// lines (lines; GLOBAL and INST have two). Opcodes without an argument
+// are listed with 0.
+var pickleArgs = func() map[byte]struct{ fixed, lines int } {
+	m := map[byte]struct{ fixed, lines int }{}
+	for _, op := range []byte("(.0123NRabd}el]ost)uQ\x81\x85\x86\x87\x88\x89\x8f\x90\x91\x92\x93\x94\x97\x98") {
+		m[byte(op)] = struct{ fixed, lines int }{}
+	}
+	for op, n := range map[rune]int{'\x80': 1, 'K': 1, 'h': 1, 'q': 1, '\x82': 1, 'M': 2, '\x83': 2, 'J': 4, 'j': 4, 'r': 4, '\x84': 4, 'G': 8, '\x95': 8,
+		'U': -1, 'C': -1, '\x8c': -1, '\x8a': -1, 'T': -4, 'X': -4, 'B': -4, '\x8b': -4, '\x8d': -8, '\x8e': -8, '\x96': -8} {
+		m[byte(op)] = struct{ fixed, lines int }{fixed: n}
+	}
+	for _, op := range "ILSVFgpP" {
+		m[byte(op)] = struct{ fixed, lines int }{lines: 1}
+	}
+	m['c'], m['i'] = struct{ fixed, lines int }{lines: 2}, struct{ fixed, lines int }{lines: 2}
+	return m
+}()
+
+// checkPickleFraming walks one pickle's opcodes up to its STOP (without
+// building anything) and checks that every length an opcode declares
+// (strings, bytes, big integers, protocol 4 frames) fits in the n bytes
+// available: gopickle allocates such lengths before reading them, so a
+// forged length would otherwise allocate without bound.
+func checkPickleFraming(r io.Reader, n int64) error {
+	br := bufio.NewReader(io.LimitReader(r, n))
+	var pos int64
+	for {
+		op, err := br.ReadByte()
+		if err != nil {
+			return fmt.Errorf("malformed pickle: no STOP opcode before byte %d", pos)
+		}
+		pos++
+		a, ok := pickleArgs[op]
+		if !ok {
+			return fmt.Errorf("malformed pickle: unknown opcode 0x%02x at byte %d", op, pos-1)
+		}
+		if op == '.' {
+			return nil
+		}
+		for range a.lines {
+			line, err := br.ReadSlice('\n')
+			for errors.Is(err, bufio.ErrBufferFull) {
+				pos += int64(len(line))
+				line, err = br.ReadSlice('\n')
+			}
+			if err != nil {
+				return fmt.Errorf("malformed pickle: unterminated argument at byte %d", pos)
+			}
+			pos += int64(len(line))
+		}
+		size := a.fixed
+		if size < 0 {
+			size = -size
+		}
+		var arg [8]byte
+		if _, err := io.ReadFull(br, arg[:size]); err != nil {
+			return fmt.Errorf("malformed pickle: opcode 0x%02x at byte %d is cut short", op, pos-1)
+		}
+		pos += int64(size)
+		if a.fixed >= 0 {
+			if op == 0x95 { // FRAME: its length must fit; its opcodes follow
+				if l := leUint64(arg[:]); l > uint64(n-pos) {
+					return fmt.Errorf("malformed pickle: a frame of %d bytes at byte %d runs past the %d bytes there are", l, pos-9, n)
+				}
+			}
+			continue
+		}
+		l := leUint64(arg[:])
+		if op == 'T' || op == '\x8b' { // signed 4-byte lengths
+			l = uint64(int64(int32(uint32(l))))
+		}
+		if l > uint64(n-pos) {
+			return fmt.Errorf("malformed pickle: opcode 0x%02x at byte %d declares %d bytes, more than the %d left", op, pos-1-int64(size), int64(l), n-pos)
+		}
+		if _, err := br.Discard(int(l)); err != nil {
+			return fmt.Errorf("malformed pickle: %w", err)
+		}
+		pos += int64(l)
+	}
 }

@@ -1,6 +1,8 @@
 package neural
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -186,6 +188,25 @@ func TestPyTorchErrors(t *testing.T) {
 			files["pytorch_model.bin"] = files["pytorch_model.bin"][:keep]
 			expect(bin+" truncated", load(files), "PyTorch checkpoint", "pytorch_model.bin")
 		}
+	}
+	// A forged length (a 64 GiB bytes object in a pickle of a few bytes),
+	// in a legacy stream and in a zip archive's data.pkl: refused before
+	// anything is allocated for it.
+	forged := []byte("\x80\x02\x8e\x00\x00\x00\x00\x10\x00\x00\x00.")
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	for name, data := range map[string][]byte{"archive/data.pkl": forged, "archive/version": []byte("3\n")} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	zw.Close()
+	for what, b := range map[string][]byte{"legacy": forged, "zip": zipped.Bytes()} {
+		files = pytorchFixture(t, "bert", "bert")
+		files["pytorch_model.bin"] = b
+		expect("forged length, "+what, load(files), "pytorch_model.bin", "declares 68719476736 bytes")
 	}
 	// Not a checkpoint at all.
 	files = pytorchFixture(t, "bert", "bert")
