@@ -102,7 +102,7 @@ func TextEncoderFiles(id string, files []File) ([]string, error) {
 	}
 	if len(pickles) > 0 {
 		slices.Sort(pickles)
-		return nil, fmt.Errorf("%w (%s) and no ONNX export or safetensors; convert it: %s", ErrPickleOnly, strings.Join(pickles, ", "), ConversionRoute(id))
+		return nil, fmt.Errorf("%w (%s) and no ONNX export, safetensors or pytorch_model.bin; convert it: %s", ErrPickleOnly, strings.Join(pickles, ", "), ConversionRoute(id))
 	}
 	return nil, fmt.Errorf("no model weights (neither %s nor model.safetensors nor pytorch_model.bin)", strings.Join(ONNXCandidates, " nor "))
 }
