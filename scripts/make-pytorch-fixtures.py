@@ -11,6 +11,7 @@ does for transformers' pytorch_model.bin:
                     as a tensor saved from a .t() view is) and two share one storage at different offsets
                     (embeddings.LayerNorm.weight and .bias), with the same values
   bert-legacy.bin   the bert weights in the legacy (pre-1.6, non-zip) format
+  expanded.bin      a state dict whose one tensor is an expanded view (stride 0), refused by the reader
   foreign-global.bin
                     a zip laid out like torch.save's whose data.pkl calls os.system: crafted here as bytes
                     (never unpickled), for the test that the reader refuses globals other than torch's
@@ -75,6 +76,7 @@ def main():
         torch.save(state, os.path.join(out, name + ".bin"))
         back = torch.load(os.path.join(out, name + ".bin"))
         assert all(torch.equal(back[k], v) for k, v in state.items())
+    torch.save({"w": torch.arange(2.0).expand(3, 2)}, os.path.join(out, "expanded.bin"))
     with zipfile.ZipFile(os.path.join(out, "foreign-global.bin"), "w", zipfile.ZIP_STORED) as z:
         z.writestr("archive/data.pkl", foreign_global_pickle())
         z.writestr("archive/version", "3\n")

@@ -232,6 +232,18 @@ func (p *pytorchFile) loadZip(size int64) (any, error) {
 	if pkl == nil {
 		return nil, errors.New("no PREFIX/data.pkl record: not a torch.save archive")
 	}
+	prefix := strings.TrimSuffix(pkl.Name, "data.pkl")
+	if bo, ok := records[prefix+"byteorder"]; ok { // torch ≥ 2.1 records the writer's byte order
+		rc, err := bo.Open()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", bo.Name, err)
+		}
+		order, err := io.ReadAll(io.LimitReader(rc, 16))
+		rc.Close()
+		if err != nil || strings.TrimSpace(string(order)) != "little" {
+			return nil, fmt.Errorf("%s says %q (%v); only little-endian data is read", bo.Name, order, err)
+		}
+	}
 	if pkl.UncompressedSize64 > MaxPyTorchPickle {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit", pkl.Name, pkl.UncompressedSize64, MaxPyTorchPickle)
 	}
@@ -247,7 +259,6 @@ func (p *pytorchFile) loadZip(size int64) (any, error) {
 	if err := checkPickleFraming(bytes.NewReader(data), int64(len(data))); err != nil {
 		return nil, fmt.Errorf("%s: %w", pkl.Name, err)
 	}
-	prefix := strings.TrimSuffix(pkl.Name, "data.pkl")
 	storages := map[string]*ptStorage{}
 	return unpickle(bytes.NewReader(data), func(id any) (any, error) {
 		typ, key, numel, err := storageID(id, 5)
@@ -420,19 +431,28 @@ func (p *pytorchFile) collect(root any) error {
 		if len(t.Size) != len(t.Stride) || t.StorageOffset < 0 {
 			return fmt.Errorf("tensor %q: shape %v, strides %v, offset %d do not fit together", name, t.Size, t.Stride, t.StorageOffset)
 		}
-		last, empty := int64(t.StorageOffset), false
+		last, count := int64(t.StorageOffset), int64(1)
 		for i, d := range t.Size {
-			if d < 0 || t.Stride[i] < 0 || (d > 0 && int64(t.Stride[i]) > math.MaxInt32) || d > math.MaxInt32 {
+			if d < 0 || t.Stride[i] < 0 || d > math.MaxInt32 || t.Stride[i] > math.MaxInt32 {
 				return fmt.Errorf("tensor %q: invalid shape %v or strides %v", name, t.Size, t.Stride)
 			}
 			if d == 0 {
-				empty = true
-			} else {
-				last += int64(d-1) * int64(t.Stride[i])
+				count = 0
+				break
+			}
+			// Each step adds under 2⁶² to a value under the storage's
+			// size, so neither sum overflows before it is refused.
+			last += int64(d-1) * int64(t.Stride[i])
+			count *= int64(d)
+			if last >= s.numel || count > s.numel {
+				break
 			}
 		}
-		if !empty && last >= s.numel {
-			return fmt.Errorf("tensor %q: shape %v, strides %v from offset %d reach element %d of a storage of %d", name, t.Size, t.Stride, t.StorageOffset, last, s.numel)
+		if count > 0 && last >= s.numel {
+			return fmt.Errorf("tensor %q: shape %v, strides %v from offset %d reach past its storage of %d elements", name, t.Size, t.Stride, t.StorageOffset, s.numel)
+		}
+		if count > s.numel {
+			return fmt.Errorf("tensor %q: shape %v with strides %v has more elements than its storage (%d): an expanded view; save it with .contiguous()", name, t.Size, t.Stride, s.numel)
 		}
 		if _, dup := p.tensors[name]; dup {
 			return fmt.Errorf("tensor %q appears twice", name)

@@ -208,6 +208,28 @@ func TestPyTorchErrors(t *testing.T) {
 		files["pytorch_model.bin"] = b
 		expect("forged length, "+what, load(files), "pytorch_model.bin", "declares 68719476736 bytes")
 	}
+	// An expanded view (more elements than its storage holds).
+	files = pytorchFixture(t, "bert", "expanded")
+	expect("expanded view", load(files), "pytorch_model.bin", `tensor "w"`, "expanded view")
+	// Data written on a big-endian machine (torch ≥ 2.1's byteorder record).
+	zr, err := zip.OpenReader(filepath.Join("testdata", "pytorch", "bert.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big bytes.Buffer
+	zw = zip.NewWriter(&big)
+	for _, f := range zr.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, _ := zw.CreateHeader(&zip.FileHeader{Name: "bert/byteorder", Method: zip.Store})
+	w.Write([]byte("big"))
+	zw.Close()
+	zr.Close()
+	files = pytorchFixture(t, "bert", "bert")
+	files["pytorch_model.bin"] = big.Bytes()
+	expect("big-endian", load(files), "pytorch_model.bin", "bert/byteorder", "little-endian")
 	// Not a checkpoint at all.
 	files = pytorchFixture(t, "bert", "bert")
 	files["pytorch_model.bin"] = []byte("a pickle")
