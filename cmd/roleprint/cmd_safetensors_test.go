@@ -319,7 +319,8 @@ func TestPyTorchModelEndToEnd(t *testing.T) {
 // copies of its Hub page show it: a sentence-transformers RoBERTa whose
 // only weights are pytorch_model.bin (no safetensors, no ONNX export).
 // `setup --model stel` fetches it, and with the server stopped `embed
-// --encoder stel` gives PyTorch's vectors.
+// --encoder stel` gives PyTorch's vectors; `reproduce --encoders
+// stel,stel_ft` runs both rows and saves the fine-tuned one.
 func TestStelPresetFromPyTorch(t *testing.T) {
 	files, lines, want := pytorchFixtureFiles(t, "roberta")
 	files["README.md"] = []byte("---\npipeline_tag: sentence-similarity\ntags:\n- sentence-transformers\n---\n# Style Embedding\n")
@@ -346,4 +347,24 @@ func TestStelPresetFromPyTorch(t *testing.T) {
 	if d := embedVectors(t, stdout, want); d > 1e-5 {
 		t.Fatalf("embed --encoder stel differs from PyTorch by %g", d)
 	}
+	// The paper's rows stel and stel_ft from the cache, the fine-tuned
+	// weights saved in the verifier bundle and read back.
+	out := t.TempDir()
+	code, stdout, stderr = reproRun("reproduce", "--rounds", "1", "--encoders", "stel,stel_ft", "--mixed", "none", "--backend", "go", "--json",
+		"--set", "stel_ft.max_steps=3;stel_ft.batch_pairs=4;stel_ft.max_utterances=2",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, reproFixture(t))
+	if code != 0 || !strings.Contains(stdout, `"stel_ft"`) {
+		t.Fatalf("reproduce --encoders stel,stel_ft: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	if m, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || !strings.Contains(string(m), "AnnaWegmann/Style-Embedding@"+commit) ||
+		!strings.Contains(string(m), "PyTorch pickle") {
+		t.Fatalf("manifest does not record the PyTorch weights of AnnaWegmann/Style-Embedding@%s (%v)", commit, err)
+	}
+	_, tuned, _ := neuralRun("embed", "--verifier", filepath.Join(out, "verifier"), "--backend", "go", txt)
+	if tuned == "" || tuned == stdoutOf(neuralRun("embed", "--encoder", "stel", "--backend", "go", txt)) {
+		t.Fatalf("the bundle's stel_ft vectors are missing or the untuned ones:\n%s", tuned)
+	}
 }
+
+// stdoutOf returns the standard output of a neuralRun.
+func stdoutOf(_ int, stdout, _ string) string { return stdout }
