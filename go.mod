@@ -17,6 +17,7 @@ require (
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/jdkato/prose/v2 v2.0.0
 	github.com/mingrammer/commonregex v1.0.1
+	github.com/nlpodyssey/gopickle v0.2.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sugarme/tokenizer v0.3.0
 	golang.org/x/text v0.38.0
@@ -43,7 +44,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/compress v1.18.5 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/nlpodyssey/gopickle v0.2.0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.5.0 // indirect
 	github.com/patrickmn/go-cache v2.1.0+incompatible // indirect
