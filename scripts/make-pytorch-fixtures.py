@@ -11,6 +11,8 @@ does for transformers' pytorch_model.bin:
                     as a tensor saved from a .t() view is) and two share one storage at different offsets
                     (embeddings.LayerNorm.weight and .bias), with the same values
   bert-legacy.bin   the bert weights in the legacy (pre-1.6, non-zip) format
+  bert-shards/      the bert weights split as transformers shards them: pytorch_model.bin.index.json and
+                    pytorch_model-0000N-of-00002.bin
   expanded.bin      a state dict whose one tensor is an expanded view (stride 0), refused by the reader
   foreign-global.bin
                     a zip laid out like torch.save's whose data.pkl calls os.system: crafted here as bytes
@@ -65,6 +67,16 @@ def main():
         state = read_safetensors(os.path.join(ROOT, "safetensors", name, "model.safetensors"))
         if name == "bert":
             torch.save(state, os.path.join(out, "bert-legacy.bin"), _use_new_zipfile_serialization=False)
+            shards = os.path.join(out, "bert-shards")
+            os.makedirs(shards, exist_ok=True)
+            names = list(state)
+            weight_map = {}
+            for i, part in enumerate([names[:len(names) // 2], names[len(names) // 2:]]):
+                fname = "pytorch_model-%05d-of-00002.bin" % (i + 1)
+                torch.save(collections.OrderedDict((k, state[k]) for k in part), os.path.join(shards, fname))
+                weight_map.update({k: fname for k in part})
+            with open(os.path.join(shards, "pytorch_model.bin.index.json"), "w") as f:
+                json.dump({"metadata": {"total_size": sum(v.numel() * v.element_size() for v in state.values())}, "weight_map": weight_map}, f, indent=1)
             strided = collections.OrderedDict(state)
             w = strided["encoder.layer.0.intermediate.dense.weight"]
             strided["encoder.layer.0.intermediate.dense.weight"] = w.t().contiguous().t()

@@ -32,8 +32,9 @@ func pytorchFixture(t *testing.T, fixture, bin string) map[string][]byte {
 
 // publishPyTorch serves files on a stand-in Hub as repository id, fetches
 // them into a fresh Hugging Face cache as `setup --model` does (checking
-// that pytorch_model.bin is fetched), and stops the stand-in.
-func publishPyTorch(t *testing.T, id string, files map[string][]byte, pick func(string, []hub.File) ([]string, error)) {
+// that want, by default pytorch_model.bin, is fetched), stops the
+// stand-in and returns the snapshot.
+func publishPyTorch(t *testing.T, id string, files map[string][]byte, pick func(string, []hub.File) ([]string, error), want ...string) hub.Snapshot {
 	t.Helper()
 	h := hubtest.New(t)
 	defer h.Close()
@@ -42,13 +43,19 @@ func publishPyTorch(t *testing.T, id string, files map[string][]byte, pick func(
 	t.Setenv("HF_HUB_OFFLINE", "")
 	h.Add(id, "main", files)
 	c := hub.Client{Endpoint: h.URL, CacheDir: cache}
-	_, got, err := c.Download(context.Background(), hub.Ref{ID: id, Revision: "main"}, func(f []hub.File) ([]string, error) { return pick(id, f) })
+	snap, got, err := c.Download(context.Background(), hub.Ref{ID: id, Revision: "main"}, func(f []hub.File) ([]string, error) { return pick(id, f) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !containsString(got, "pytorch_model.bin") {
-		t.Fatalf("setup fetched %v, not pytorch_model.bin", got)
+	if len(want) == 0 {
+		want = []string{"pytorch_model.bin"}
 	}
+	for _, w := range want {
+		if !containsString(got, w) {
+			t.Fatalf("setup fetched %v, not %s", got, w)
+		}
+	}
+	return snap
 }
 
 // TestPyTorchEncoderMatchesPyTorch loads the tiny BERT (F32; in the zip
@@ -252,38 +259,62 @@ func TestPyTorchErrors(t *testing.T) {
 	expect("model.pt", load(files), "no ONNX export", "optimum-cli export onnx --model test/x")
 }
 
-// TestPyTorchShards loads a sharded pytorch_model.bin.index.json: the
-// tensors split over two torch.save files, and a shard named outside the
-// folder refused.
+// TestPyTorchShards loads the tiny BERT split into two torch.save shards
+// by pytorch_model.bin.index.json: PyTorch's vectors; a shard named
+// outside the folder and a tensor in two shards are refused.
 func TestPyTorchShards(t *testing.T) {
-	dir := t.TempDir()
-	whole, err := openPyTorch(filepath.Join("testdata", "pytorch", "bert.bin"))
+	files := fixtureFiles(t, "bert")
+	delete(files, "model.safetensors")
+	shards, err := hubtest.ReadDir(filepath.Join("testdata", "pytorch", "bert-shards"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer whole.Close()
-	// Each shard is the whole file; the index assigns half the names to
-	// each, so a tensor present in both is a duplicate error, which shows
-	// that both shards were read.
-	b, _ := os.ReadFile(filepath.Join("testdata", "pytorch", "bert.bin"))
-	os.WriteFile(filepath.Join(dir, "pytorch_model-00001-of-00002.bin"), b, 0o644)
-	os.WriteFile(filepath.Join(dir, "pytorch_model-00002-of-00002.bin"), b, 0o644)
-	os.WriteFile(filepath.Join(dir, "pytorch_model.bin.index.json"), []byte(`{"weight_map":{"a":"pytorch_model-00001-of-00002.bin","b":"pytorch_model-00002-of-00002.bin"}}`), 0o644)
-	if _, err := openCheckpointWeights(dir); err == nil || !strings.Contains(err.Error(), "is in both") {
-		t.Fatalf("two shards with the same tensors: %v", err)
+	for k, v := range shards {
+		files[k] = v
 	}
-	os.WriteFile(filepath.Join(dir, "pytorch_model.bin.index.json"), []byte(`{"weight_map":{"a":"../x.bin"}}`), 0o644)
+	snap := publishPyTorch(t, "test/shards", files, func(id string, f []hub.File) ([]string, error) { return hub.TextEncoderFiles(id, f) },
+		"pytorch_model.bin.index.json", "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin")
+	enc, err := sv.NewEncoder("hf:test/shards", sv.EncoderOptions{Backend: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := enc.(*Encoder).Describe(); !strings.Contains(d, "PyTorch pickle") {
+		t.Fatalf("sharded: %s", d)
+	}
+	var ref sentenceReference
+	if err := readJSON(filepath.Join("testdata", "safetensors", "bert", "reference.json"), &ref); err != nil {
+		t.Fatal(err)
+	}
+	texts := make([]string, len(ref.Tokenization))
+	for i, x := range ref.Tokenization {
+		texts[i] = x.Text
+	}
+	got, err := enc.Encode(context.Background(), texts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if worst := vecsDiff(t, got, ref.Embeddings); worst > 1e-5 {
+		t.Errorf("sharded pytorch_model.bin: vectors differ from PyTorch's by %g", worst)
+	}
+	enc.(sv.Closer).Close()
+	dir := t.TempDir()
+	for _, f := range []string{"pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"} {
+		b, err := os.ReadFile(snap.Path(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	index := filepath.Join(dir, "pytorch_model.bin.index.json")
+	os.WriteFile(index, []byte(`{"weight_map":{"a":"../x.bin"}}`), 0o644)
 	if _, err := openCheckpointWeights(dir); err == nil || !strings.Contains(err.Error(), "not a file name") {
 		t.Fatalf("shard outside the folder: %v", err)
 	}
-	os.WriteFile(filepath.Join(dir, "pytorch_model.bin.index.json"), []byte(`{"weight_map":{"a":"pytorch_model-00001-of-00002.bin"}}`), 0o644)
-	w, err := openCheckpointWeights(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if len(w.names()) != len(whole.names()) {
-		t.Fatalf("%d tensors from the shard, %d in the file", len(w.names()), len(whole.names()))
+	// Both shards the same file: every tensor is in two shards.
+	os.WriteFile(filepath.Join(dir, "pytorch_model-00002-of-00002.bin"), files["pytorch_model-00001-of-00002.bin"], 0o644)
+	os.WriteFile(index, files["pytorch_model.bin.index.json"], 0o644)
+	if _, err := openCheckpointWeights(dir); err == nil || !strings.Contains(err.Error(), "is in both") {
+		t.Fatalf("two shards with the same tensors: %v", err)
 	}
 }
 
