@@ -97,6 +97,19 @@ type pytorchFile struct {
 	tensors map[string]ptTensor
 }
 
+// rebuildTensorV2 is torch._utils._rebuild_tensor_v2: gopickle's, which
+// takes its six arguments, with the seventh that torch ≥ 1.13 appends
+// when a tensor carries metadata (a dict of Python attributes) dropped.
+type rebuildTensorV2 struct{}
+
+// Call implements gopickle's types.Callable.
+func (rebuildTensorV2) Call(args ...any) (any, error) {
+	if len(args) == 7 {
+		args = args[:6]
+	}
+	return (&pytorch.RebuildTensorV2{}).Call(args...)
+}
+
 // rebuildParameter is torch._utils._rebuild_parameter: the tensor itself.
 type rebuildParameter struct{}
 
@@ -116,7 +129,7 @@ func (rebuildParameter) Call(args ...any) (any, error) {
 func ptFindClass(module, name string) (any, error) {
 	switch {
 	case module == "torch._utils" && name == "_rebuild_tensor_v2":
-		return &pytorch.RebuildTensorV2{}, nil
+		return rebuildTensorV2{}, nil
 	case module == "torch._utils" && name == "_rebuild_parameter":
 		return rebuildParameter{}, nil
 	case module == "torch":

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nlpodyssey/gopickle/pytorch"
+	"github.com/nlpodyssey/gopickle/types"
+
 	"github.com/roleprint/roleprint/data/hub"
 	"github.com/roleprint/roleprint/data/hub/hubtest"
 	"github.com/roleprint/roleprint/sv"
@@ -342,4 +345,23 @@ func FuzzPyTorch(f *testing.F) {
 			pt.float32s(n, nil)
 		}
 	})
+}
+
+// TestRebuildTensorMetadata: torch ≥ 1.13 passes _rebuild_tensor_v2 a
+// seventh argument (the tensor's metadata) when it has any; the tensor is
+// rebuilt all the same, and other argument counts are errors.
+func TestRebuildTensorMetadata(t *testing.T) {
+	st := &ptStorage{ptStorageType: ptStorageTypes["FloatStorage"], numel: 6}
+	args := []any{st, 0, types.NewTupleFromSlice([]any{2, 3}), types.NewTupleFromSlice([]any{3, 1}), false, nil}
+	for _, n := range []int{6, 7} {
+		a := append(append([]any(nil), args...), types.NewDict())[:n]
+		v, err := rebuildTensorV2{}.Call(a...)
+		tensor, ok := v.(*pytorch.Tensor)
+		if err != nil || !ok || !equalDims(tensor.Size, []int{2, 3}) || tensor.Source != st {
+			t.Fatalf("%d arguments: %v, %v", n, v, err)
+		}
+	}
+	if _, err := (rebuildTensorV2{}).Call(args[:5]...); err == nil {
+		t.Fatal("5 arguments: no error")
+	}
 }

@@ -43,8 +43,8 @@ var weightFormats = []struct {
 	{"pytorch_model.bin", "pytorch_model.bin.index.json", func(p string) (weightFile, error) { return openPyTorch(p) }},
 }
 
-// hasCheckpointWeights reports whether dir holds weights
-// openCheckpointWeights reads.
+// hasCheckpointWeights reports whether a folder whose files has reports
+// holds weights openCheckpointWeights reads.
 func hasCheckpointWeights(has func(string) bool) bool {
 	for _, f := range weightFormats {
 		if has(f.single) || has(f.index) {
