@@ -17,6 +17,7 @@ require (
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/jdkato/prose/v2 v2.0.0
 	github.com/mingrammer/commonregex v1.0.1
+	github.com/nlpodyssey/gopickle v0.2.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sugarme/tokenizer v0.3.0
 	golang.org/x/text v0.38.0

@@ -38,9 +38,9 @@ func embedVectors(t *testing.T, stdout string, want [][]float64) float64 {
 }
 
 // TestSafetensorsModelEndToEnd publishes the tiny RoBERTa (safetensors
-// only, RobertaForMaskedLM names, F16) and a pickle-only repository on a
-// stand-in Hub: setup fetches the safetensors weights and refuses the
-// pickles with a conversion route; with the server stopped, embed through
+// only, RobertaForMaskedLM names, F16) and a repository whose only
+// weights are a model.pt pickle on a stand-in Hub: setup fetches the
+// safetensors weights and refuses the pickle with a conversion route; with the server stopped, embed through
 // the hf: row gives PyTorch's vectors, and reproduce runs it untuned and
 // fine-tuned, the fine-tuned row saved in the verifier bundle and read
 // back by verify.
@@ -52,7 +52,7 @@ func TestSafetensorsModelEndToEnd(t *testing.T) {
 	}
 	h := hubtest.New(t)
 	commit := h.Add("test/st-roberta", "main", files)
-	h.Add("test/pickle-only", "main", map[string][]byte{"config.json": files["config.json"], "tokenizer.json": files["tokenizer.json"], "pytorch_model.bin": []byte("a pickle")})
+	h.Add("test/pickle-only", "main", map[string][]byte{"config.json": files["config.json"], "tokenizer.json": files["tokenizer.json"], "model.pt": []byte("a pickle")})
 	t.Setenv("HF_ENDPOINT", h.URL)
 	t.Setenv("HF_HUB_CACHE", t.TempDir())
 	t.Setenv("HF_TOKEN", "")
@@ -70,7 +70,7 @@ func TestSafetensorsModelEndToEnd(t *testing.T) {
 		t.Fatalf("setup --model: exit %d: %s\n%s", code, stderr, stdout)
 	}
 	code, _, stderr = neuralRun("setup", "--model", "test/pickle-only")
-	if code == 0 || !strings.Contains(stderr, "pytorch_model.bin") || !strings.Contains(stderr, "optimum-cli export onnx --model test/pickle-only") {
+	if code == 0 || !strings.Contains(stderr, "model.pt") || !strings.Contains(stderr, "optimum-cli export onnx --model test/pickle-only") {
 		t.Fatalf("setup of a pickle-only repository: exit %d: %s", code, stderr)
 	}
 	h.Close() // from here on, the cache alone
@@ -249,3 +249,122 @@ func TestRobertaPresetFetchesSafetensors(t *testing.T) {
 		t.Fatalf("roberta from the cache differs from PyTorch by %g", d)
 	}
 }
+
+// pytorchFixtureFiles returns the files of the safetensors fixture with
+// its weights replaced by the same state dict written by torch.save
+// (sv/neural/testdata/pytorch/NAME.bin), and PyTorch's sentence vectors.
+func pytorchFixtureFiles(t *testing.T, fixture string) (map[string][]byte, []string, [][]float64) {
+	t.Helper()
+	dir := filepath.Join("..", "..", "sv", "neural", "testdata", "safetensors", fixture)
+	files, err := hubtest.ReadDir(dir, map[string]string{"reference.json": "", "model.safetensors": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files["pytorch_model.bin"], err = os.ReadFile(filepath.Join("..", "..", "sv", "neural", "testdata", "pytorch", fixture+".bin")); err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Tokenization []struct{ Text string } `json:"tokenization"`
+		Embeddings   [][]float64             `json:"sentence_embeddings"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "reference.json"))
+	if err != nil || json.Unmarshal(b, &ref) != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, x := range ref.Tokenization {
+		lines = append(lines, x.Text)
+	}
+	return files, lines, ref.Embeddings
+}
+
+// TestPyTorchModelEndToEnd publishes the tiny BERT with only
+// pytorch_model.bin (and a training_args.bin pickle beside it) on a
+// stand-in Hub: `setup --model` fetches pytorch_model.bin and not the
+// other pickle, and with the server stopped `embed --encoder hf:…` gives
+// PyTorch's vectors.
+func TestPyTorchModelEndToEnd(t *testing.T) {
+	files, lines, want := pytorchFixtureFiles(t, "bert")
+	files["training_args.bin"] = []byte("a pickle of training arguments, never fetched")
+	h := hubtest.New(t)
+	h.Add("test/pt-bert", "main", files)
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+	code, stdout, stderr := neuralRun("setup", "--model", "test/pt-bert", "--json")
+	var set struct {
+		Models []struct{ Files []string } `json:"models"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &set) != nil || len(set.Models) != 1 {
+		t.Fatalf("setup --model test/pt-bert: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	if got := strings.Join(set.Models[0].Files, ","); !strings.Contains(got, "pytorch_model.bin") || strings.Contains(got, "training_args") {
+		t.Fatalf("setup fetched %s", got)
+	}
+	h.Close() // from here on, the cache alone
+	txt := filepath.Join(t.TempDir(), "sentences.txt")
+	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	code, stdout, stderr = neuralRun("embed", "--encoder", "hf:test/pt-bert", "--backend", "go", txt)
+	if code != 0 {
+		t.Fatalf("embed: exit %d: %s", code, stderr)
+	}
+	if d := embedVectors(t, stdout, want); d > 1e-5 {
+		t.Fatalf("embed from pytorch_model.bin differs from PyTorch by %g", d)
+	}
+}
+
+// TestStelPresetFromPyTorch publishes the tiny RoBERTa as
+// AnnaWegmann/Style-Embedding with that repository's layout as stored
+// copies of its Hub page show it: a sentence-transformers RoBERTa whose
+// only weights are pytorch_model.bin (no safetensors, no ONNX export).
+// `setup --model stel` fetches it, and with the server stopped `embed
+// --encoder stel` gives PyTorch's vectors; `reproduce --encoders
+// stel,stel_ft` runs both rows and saves the fine-tuned one.
+func TestStelPresetFromPyTorch(t *testing.T) {
+	files, lines, want := pytorchFixtureFiles(t, "roberta")
+	files["README.md"] = []byte("---\npipeline_tag: sentence-similarity\ntags:\n- sentence-transformers\n---\n# Style Embedding\n")
+	files["config_sentence_transformers.json"] = []byte(`{"__version__": {"sentence_transformers": "2.1.0", "transformers": "4.12.5", "pytorch": "1.10.0"}}`)
+	files[".gitattributes"] = []byte("*.bin filter=lfs diff=lfs merge=lfs -text\n")
+	h := hubtest.New(t)
+	commit := h.Add("AnnaWegmann/Style-Embedding", "main", files)
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
+	code, stdout, stderr := neuralRun("setup", "--model", "stel", "--json")
+	if code != 0 || !strings.Contains(stdout, commit) || !strings.Contains(stdout, "pytorch_model.bin") {
+		t.Fatalf("setup --model stel: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	h.Close()
+	txt := filepath.Join(t.TempDir(), "sentences.txt")
+	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	code, stdout, stderr = neuralRun("embed", "--encoder", "stel", "--backend", "go", txt)
+	if code != 0 {
+		t.Fatalf("embed --encoder stel: exit %d: %s", code, stderr)
+	}
+	if d := embedVectors(t, stdout, want); d > 1e-5 {
+		t.Fatalf("embed --encoder stel differs from PyTorch by %g", d)
+	}
+	// The paper's rows stel and stel_ft from the cache, the fine-tuned
+	// weights saved in the verifier bundle and read back.
+	out := t.TempDir()
+	code, stdout, stderr = reproRun("reproduce", "--rounds", "1", "--encoders", "stel,stel_ft", "--mixed", "none", "--backend", "go", "--json",
+		"--set", "stel_ft.max_steps=3;stel_ft.batch_pairs=4;stel_ft.max_utterances=2",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, reproFixture(t))
+	if code != 0 || !strings.Contains(stdout, `"stel_ft"`) {
+		t.Fatalf("reproduce --encoders stel,stel_ft: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	if m, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || !strings.Contains(string(m), "AnnaWegmann/Style-Embedding@"+commit) ||
+		!strings.Contains(string(m), "PyTorch pickle") {
+		t.Fatalf("manifest does not record the PyTorch weights of AnnaWegmann/Style-Embedding@%s (%v)", commit, err)
+	}
+	_, tuned, _ := neuralRun("embed", "--verifier", filepath.Join(out, "verifier"), "--backend", "go", txt)
+	if tuned == "" || tuned == stdoutOf(neuralRun("embed", "--encoder", "stel", "--backend", "go", txt)) {
+		t.Fatalf("the bundle's stel_ft vectors are missing or the untuned ones:\n%s", tuned)
+	}
+}
+
+// stdoutOf returns the standard output of a neuralRun.
+func stdoutOf(_ int, stdout, _ string) string { return stdout }

@@ -138,11 +138,12 @@ func TestHubModelEndToEnd(t *testing.T) {
 
 func TestSetupModelErrors(t *testing.T) {
 	h := hubtest.New(t)
-	// The paper's LUAR at a revision with pickles and an ONNX export only:
-	// the export would lack LUAR's episode head, so setup names LUAR's own
-	// conversion route rather than fetching it.
+	// The paper's LUAR at a revision with an ONNX export and pickles other
+	// than pytorch_model.bin only: the export would lack LUAR's episode
+	// head, so setup names LUAR's own conversion route rather than
+	// fetching it.
 	h.Add("rrivera1849/LUAR-CRUD", "main", map[string][]byte{"config.json": []byte(`{"model_type":"LUAR"}`), "tokenizer.json": []byte("{}"),
-		"pytorch_model.bin": []byte("a pickle"), "onnx/model.onnx": []byte("an export")})
+		"model.pt": []byte("a pickle"), "onnx/model.onnx": []byte("an export")})
 	t.Setenv("HF_ENDPOINT", h.URL)
 	t.Setenv("HF_HUB_CACHE", t.TempDir())
 	t.Setenv("HF_HUB_OFFLINE", "")

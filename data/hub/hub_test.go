@@ -292,18 +292,29 @@ func TestCorruptPartialIsDiscarded(t *testing.T) {
 
 func TestPickleOnlyAndSafetensors(t *testing.T) {
 	h := hubtest.New(t)
-	h.Add("test/pickle", "main", map[string][]byte{"config.json": []byte("{}"), "pytorch_model.bin": []byte("x")})
+	h.Add("test/pickle", "main", map[string][]byte{"config.json": []byte("{}"), "model.pt": []byte("x"), "training_args.bin": []byte("x")})
+	h.Add("test/bin", "main", map[string][]byte{"config.json": []byte("{}"), "pytorch_model.bin": []byte("x"), "training_args.bin": []byte("x")})
+	h.Add("test/shards", "main", map[string][]byte{"config.json": []byte("{}"), "pytorch_model.bin.index.json": []byte("{}"),
+		"pytorch_model-00001-of-00002.bin": []byte("x"), "pytorch_model-00002-of-00002.bin": []byte("x"), "optimizer.pt": []byte("x")})
 	h.Add("test/st", "main", map[string][]byte{"config.json": []byte("{}"), "model.safetensors": []byte("x"), "pytorch_model.bin": []byte("x")})
 	c := client(h, t.TempDir())
 	_, _, err := c.Download(context.Background(), mustRef(t, "test/pickle"), func(f []hub.File) ([]string, error) {
 		return hub.TextEncoderFiles("test/pickle", f)
 	})
-	if !errors.Is(err, hub.ErrPickleOnly) || !strings.Contains(err.Error(), "optimum-cli export onnx --model test/pickle") {
+	if !errors.Is(err, hub.ErrPickleOnly) || !strings.Contains(err.Error(), "model.pt") || !strings.Contains(err.Error(), "optimum-cli export onnx --model test/pickle") {
 		t.Fatalf("pickle-only: %v", err)
 	}
-	_, got, err := c.Download(context.Background(), mustRef(t, "test/st"), pickText)
-	if err != nil || strings.Join(got, ",") != "config.json,model.safetensors" {
-		t.Fatalf("safetensors repo: %v %v", got, err)
+	// A transformers state dict is fetched when there are no safetensors,
+	// and only then; never the other pickles beside it.
+	for id, want := range map[string]string{
+		"test/bin":    "config.json,pytorch_model.bin",
+		"test/shards": "config.json,pytorch_model.bin.index.json,pytorch_model-00001-of-00002.bin,pytorch_model-00002-of-00002.bin",
+		"test/st":     "config.json,model.safetensors",
+	} {
+		_, got, err := c.Download(context.Background(), mustRef(t, id), pickText)
+		if err != nil || strings.Join(got, ",") != want {
+			t.Fatalf("%s: fetched %v (%v), want %s", id, got, err, want)
+		}
 	}
 }
 

@@ -9,9 +9,11 @@ import (
 )
 
 // ErrPickleOnly is returned (wrapped) for a repository whose only weights
-// are PyTorch pickles (pytorch_model.bin, *.pt): they are Python code to
-// unpickle, which RolePrint does not run.
-var ErrPickleOnly = errors.New("the repository's only weights are PyTorch pickles")
+// are PyTorch pickles other than a transformers state dict
+// (pytorch_model.bin, or its shards), which RolePrint reads: *.pt, *.pth,
+// *.ckpt or other *.bin files hold pickled Python objects of unknown
+// classes, which RolePrint does not load.
+var ErrPickleOnly = errors.New("the repository's only weights are PyTorch pickles other than pytorch_model.bin")
 
 // ConversionRoute is the command that turns a model into an ONNX export
 // RolePrint runs (written to DIR), for errors about models without one.
@@ -37,9 +39,12 @@ var ONNXCandidates = []string{"onnx/model.onnx", "model.onnx"}
 // TextEncoderFiles picks what a text encoder needs from a repository's
 // files: its configuration and tokenizer files, and its weights: the ONNX
 // export (with its external-data files) when there is one, else the
-// safetensors weights (a single file, or an index and its shards). A
-// repository with only PyTorch pickles is an ErrPickleOnly naming a
-// conversion route; one with no weights at all is an error too.
+// safetensors weights (a single file, or an index and its shards), else
+// the PyTorch state dict transformers writes (pytorch_model.bin, or
+// pytorch_model.bin.index.json and its pytorch_model-*.bin shards; fetched
+// only when there are no safetensors). A repository with only other
+// PyTorch pickles is an ErrPickleOnly naming a conversion route; one with
+// no weights at all is an error too.
 func TextEncoderFiles(id string, files []File) ([]string, error) {
 	have := map[string]bool{}
 	for _, f := range files {
@@ -77,6 +82,18 @@ func TextEncoderFiles(id string, files []File) ([]string, error) {
 		}
 		return out, nil
 	}
+	if have["pytorch_model.bin"] {
+		return append(out, "pytorch_model.bin"), nil
+	}
+	if have["pytorch_model.bin.index.json"] {
+		out = append(out, "pytorch_model.bin.index.json")
+		for _, f := range files {
+			if strings.HasPrefix(f.Name, "pytorch_model-") && strings.HasSuffix(f.Name, ".bin") && !strings.Contains(f.Name, "/") {
+				out = append(out, f.Name)
+			}
+		}
+		return out, nil
+	}
 	var pickles []string
 	for _, f := range files {
 		if strings.HasSuffix(f.Name, ".bin") || strings.HasSuffix(f.Name, ".pt") || strings.HasSuffix(f.Name, ".pth") || strings.HasSuffix(f.Name, ".ckpt") {
@@ -85,7 +102,7 @@ func TextEncoderFiles(id string, files []File) ([]string, error) {
 	}
 	if len(pickles) > 0 {
 		slices.Sort(pickles)
-		return nil, fmt.Errorf("%w (%s) and no ONNX export or safetensors; convert it: %s", ErrPickleOnly, strings.Join(pickles, ", "), ConversionRoute(id))
+		return nil, fmt.Errorf("%w (%s) and no ONNX export, safetensors or pytorch_model.bin; convert it: %s", ErrPickleOnly, strings.Join(pickles, ", "), ConversionRoute(id))
 	}
-	return nil, fmt.Errorf("no model weights (neither %s nor model.safetensors)", strings.Join(ONNXCandidates, " nor "))
+	return nil, fmt.Errorf("no model weights (neither %s nor model.safetensors nor pytorch_model.bin)", strings.Join(ONNXCandidates, " nor "))
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // BERTConfig is a BERT-family encoder read from a Hugging Face
-// repository's config.json and safetensors weights (config.json's names
+// repository's config.json and weights (safetensors or a PyTorch state dict; config.json's names
 // in the json tags). The weights' shapes are checked against it.
 type BERTConfig struct {
 	// Family is "bert" (absolute positions from 0, token types),
@@ -60,7 +60,7 @@ type BERTConfig struct {
 	Pooling string `json:"pooling"`
 	// MaxLen is the longest utterance in token ids, special tokens included.
 	MaxLen int `json:"max_len"`
-	// Dir is the folder of the weights (model.safetensors or an index and
+	// Dir is the folder of the weights (model.safetensors, pytorch_model.bin or an index and
 	// its shards).
 	Dir string `json:"dir"`
 	// Tokenizer is the tokenizer.json (or vocab.txt).
@@ -70,7 +70,7 @@ type BERTConfig struct {
 }
 
 // BERTModel is a BERT-family encoder in GoMLX with pretrained weights from
-// safetensors: embeddings (word, absolute position, token type 0) and
+// safetensors or pytorch_model.bin: embeddings (word, absolute position, token type 0) and
 // LayerNorm, then post-LayerNorm blocks of multi-head self-attention and
 // a feed-forward layer, as transformers' BertModel, RobertaModel and
 // MPNetModel (whose attention adds a relative position bias) compute
@@ -79,9 +79,10 @@ type BERTConfig struct {
 // Its variables carry the checkpoint's names without the prefix
 // ("encoder.layer.0.attention.self.query.weight").
 type BERTModel struct {
-	name string
-	cfg  BERTConfig
-	tok  Tokenizer
+	name   string
+	cfg    BERTConfig
+	tok    Tokenizer
+	format string // of the weights: "safetensors" or "PyTorch pickle"
 }
 
 // bertTensor is one weight of the encoder: its name without prefix and
@@ -135,7 +136,7 @@ func (c BERTConfig) names() layerNames {
 
 // storedName returns the name of weight n in w: prefix+n, or the
 // LayerNorm gamma/beta names of older checkpoints.
-func (c BERTConfig) storedName(w *safetensorsWeights, n string) string {
+func (c BERTConfig) storedName(w *checkpointWeights, n string) string {
 	full := c.Prefix + n
 	if w.has(full) || !strings.Contains(n, "LayerNorm.") {
 		return full
@@ -149,7 +150,7 @@ func (c BERTConfig) storedName(w *safetensorsWeights, n string) string {
 
 // validate checks the hyperparameters and the weights' presence and
 // shapes (headers only; nothing is read).
-func (c BERTConfig) validate(w *safetensorsWeights) error {
+func (c BERTConfig) validate(w *checkpointWeights) error {
 	switch {
 	case c.Family != "bert" && c.Family != "roberta" && c.Family != "mpnet":
 		return fmt.Errorf("family %q: expected bert, roberta or mpnet", c.Family)
@@ -222,7 +223,7 @@ func activation(name string) (func(*Node) *Node, error) {
 // shapes; errors name the file and tensor) and loads the tokenizer. The
 // weights are read by Init.
 func NewBERTModel(name string, cfg BERTConfig) (*BERTModel, error) {
-	w, err := openSafetensorsWeights(cfg.Dir)
+	w, err := openCheckpointWeights(cfg.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -237,15 +238,26 @@ func NewBERTModel(name string, cfg BERTConfig) (*BERTModel, error) {
 	if tok.VocabSize() > cfg.Vocab {
 		return nil, fmt.Errorf("%s: tokenizer %s has %d ids, the weights' vocabulary %d rows", name, cfg.Tokenizer, tok.VocabSize(), cfg.Vocab)
 	}
-	return &BERTModel{name: name, cfg: cfg, tok: tok}, nil
+	return &BERTModel{name: name, cfg: cfg, tok: tok, format: weightsFormat(w)}, nil
 }
 
 // weightsWhere names the weights file(s) for errors.
-func weightsWhere(w *safetensorsWeights, dir string) string {
+func weightsWhere(w *checkpointWeights, dir string) string {
 	if len(w.files) == 1 {
-		return w.files[0].path
+		return w.files[0].filePath()
 	}
-	return "safetensors weights in " + dir
+	return weightsFormat(w) + " weights in " + dir
+}
+
+// weightsFormat names the format of w's files: "safetensors" or "PyTorch
+// pickle".
+func weightsFormat(w *checkpointWeights) string {
+	if len(w.files) > 0 {
+		if _, ok := w.files[0].(*pytorchFile); ok {
+			return "PyTorch pickle"
+		}
+	}
+	return "safetensors"
 }
 
 // Name implements UtteranceModel.
@@ -267,9 +279,9 @@ func (m *BERTModel) Config() any { return m.cfg }
 func (m *BERTModel) BERTConfig() BERTConfig { return m.cfg }
 
 // Init implements UtteranceModel: the weights are read from the
-// safetensors files into trainable variables.
+// weights files into trainable variables.
 func (m *BERTModel) Init(scope *model.Scope) error {
-	w, err := openSafetensorsWeights(m.cfg.Dir)
+	w, err := openCheckpointWeights(m.cfg.Dir)
 	if err != nil {
 		return err
 	}
@@ -395,7 +407,7 @@ func relativeBucketOneHot(t, buckets int) [][][]float32 {
 
 // describe is the model's line in results and manifests.
 func (m *BERTModel) describe() string {
-	s := fmt.Sprintf("GoMLX %s encoder, safetensors %s", m.cfg.Family, m.cfg.Dir)
+	s := fmt.Sprintf("GoMLX %s encoder, %s %s", m.cfg.Family, m.format, m.cfg.Dir)
 	if m.cfg.Hub != "" {
 		s = "Hugging Face Hub " + m.cfg.Hub + " (" + s + ")"
 	}
@@ -429,12 +441,13 @@ type hfConfig struct {
 var bertFamilies = map[string]string{"bert": "bert", "roberta": "roberta", "xlm-roberta": "roberta", "camembert": "roberta", "mpnet": "mpnet"}
 
 // ModelFromSnapshot builds the utterance model of a cached Hub repository:
-// its ONNX export through onnx-gomlx when it has one (ONNXFromSnapshot);
-// else its safetensors weights in the GoMLX implementation of its family
-// (config.json's model_type: bert; roberta, xlm-roberta, camembert;
-// mpnet; LUAR, which has its own set head); a repository with only
-// PyTorch pickles is an error naming a conversion route, as is a family
-// not implemented.
+// its ONNX export through onnx-gomlx when it has one (ONNXFromSnapshot;
+// not for the paper rows marked Safetensors, which run their weights);
+// else its weights (model.safetensors, else pytorch_model.bin; or their
+// shards) in the GoMLX implementation of its family (config.json's
+// model_type: bert; roberta, xlm-roberta, camembert; mpnet; LUAR, which
+// has its own set head). A repository with neither (other pickles only)
+// is an error naming a conversion route, as is a family not implemented.
 func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (UtteranceModel, error) {
 	var hc hfConfig
 	if snap.Has("config.json") {
@@ -450,19 +463,14 @@ func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (
 			return ONNXFromSnapshot(name, snap, opts)
 		}
 	}
-	if !snap.Has("model.safetensors") && !snap.Has("model.safetensors.index.json") {
-		for _, p := range []string{"pytorch_model.bin", "pytorch_model.bin.index.json"} {
-			if snap.Has(p) {
-				return nil, fmt.Errorf("%s: %s (%s): %w (%s), which RolePrint does not unpickle; convert it: %s", name, snap.Ref, snap.Dir, hub.ErrPickleOnly, p, hub.ConversionRoute(snap.Ref.ID))
-			}
-		}
-		return ONNXFromSnapshot(name, snap, opts) // its error: no ONNX export
+	if !hasCheckpointWeights(snap.Has) {
+		return ONNXFromSnapshot(name, snap, opts) // its error: no ONNX export (or pickles it does not read)
 	}
 	if !snap.Has("config.json") {
-		return nil, fmt.Errorf("%s: %s (%s) has safetensors weights but no config.json: %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
+		return nil, fmt.Errorf("%s: %s (%s) has weights but no config.json: %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
 	}
 	unsupported := func(why string) error {
-		return fmt.Errorf("%s: %s (%s) has safetensors weights of %s: %w (%w); use an ONNX export of it instead: %s",
+		return fmt.Errorf("%s: %s (%s) has weights of %s: %w (%w); use an ONNX export of it instead: %s",
 			name, snap.Ref, snap.Dir, why, ErrUnsupportedModel, ErrNoONNXExport, hub.ConversionRoute(snap.Ref.ID))
 	}
 	family, ok := bertFamilies[hc.ModelType]
@@ -507,7 +515,7 @@ func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (
 	if cfg.MaxLen == 0 {
 		cfg.MaxLen = min(64, cfg.MaxPositions-cfg.PositionOffset)
 	}
-	w, err := openSafetensorsWeights(snap.Dir)
+	w, err := openCheckpointWeights(snap.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -522,7 +530,7 @@ func ModelFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (
 // encoderPrefix finds the name prefix of the encoder's weights: what
 // precedes "embeddings.word_embeddings.weight" ("", "bert.", "roberta.",
 // "transformer.").
-func encoderPrefix(w *safetensorsWeights) (string, error) {
+func encoderPrefix(w *checkpointWeights) (string, error) {
 	const key = "embeddings.word_embeddings.weight"
 	var found []string
 	for _, n := range w.names() {

@@ -280,12 +280,9 @@ func TestSafetensorsModelErrors(t *testing.T) {
 			}
 		}
 	}
-	// Pickle-only: refused with a conversion route.
-	err := load(map[string][]byte{"config.json": []byte(`{"model_type":"bert"}`), "tokenizer.json": []byte("{}"), "pytorch_model.bin": []byte("pickle")})
-	expect("pickle-only", err, "pytorch_model.bin", "optimum-cli export onnx --model test/x")
-	if !errors.Is(err, hub.ErrPickleOnly) {
-		t.Fatalf("pickle-only: %v is not ErrPickleOnly", err)
-	}
+	// Pickles other than pytorch_model.bin only: refused with a conversion route.
+	err := load(map[string][]byte{"config.json": []byte(`{"model_type":"bert"}`), "tokenizer.json": []byte("{}"), "model.pt": []byte("pickle")})
+	expect("pickle-only", err, "no ONNX export", "optimum-cli export onnx --model test/x")
 	// A family not implemented: named, with the route.
 	files := fixtureFiles(t, "bert")
 	files["config.json"] = []byte(`{"model_type":"deberta-v2","hidden_size":32}`)
@@ -316,15 +313,12 @@ func TestSafetensorsModelErrors(t *testing.T) {
 	files = fixtureFiles(t, "roberta")
 	_, err = ModelFromSnapshot("hf:test/x", writeSnapshot(t, "test/x", files), sv.EncoderOptions{Settings: map[string]string{"max_len": "39"}})
 	expect("max_len", err, "max_len 39", "at most 38")
-	// LUAR with pickled weights only: the route through transformers.
+	// LUAR without model.safetensors or pytorch_model.bin: the route through transformers.
 	files = fixtureFiles(t, "luar")
 	delete(files, "model.safetensors")
-	files["pytorch_model.bin"] = []byte("a pickle")
+	files["model.pt"] = []byte("a pickle")
 	err = load(files)
 	expect("luar pickle", err, "trust_remote_code=True", "safe_serialization=True", "luar.checkpoint")
-	if !errors.Is(err, hub.ErrPickleOnly) {
-		t.Fatalf("luar pickle: %v", err)
-	}
 	// LUAR whose projection contradicts its configuration.
 	files = fixtureFiles(t, "luar")
 	files["config.json"] = []byte(strings.Replace(string(files["config.json"]), `"embedding_size": 16`, `"embedding_size": 512`, 1))

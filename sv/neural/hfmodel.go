@@ -29,9 +29,10 @@ type PaperCheckpoint struct {
 	Checkpoint string
 	// Note says what stands in the way of running it, when something does.
 	Note string
-	// Safetensors makes `setup --model` fetch the checkpoint's safetensors
-	// weights (run by the GoMLX implementation of its family) rather than
-	// an ONNX export the repository also holds.
+	// Safetensors makes `setup --model` fetch the checkpoint's weights
+	// (model.safetensors, else pytorch_model.bin; run by the GoMLX
+	// implementation of its family) rather than an ONNX export the
+	// repository also holds.
 	Safetensors bool
 }
 
@@ -64,8 +65,9 @@ func PaperCheckpointFor(row string) (PaperCheckpoint, bool) {
 }
 
 // SafetensorsFiles picks a text encoder's configuration, tokenizer and
-// safetensors weights from a repository's files, passing over any ONNX
-// export (hub.TextEncoderFiles without the exports).
+// weights from a repository's files, passing over any ONNX export
+// (hub.TextEncoderFiles without the exports): model.safetensors (or its
+// shards), else pytorch_model.bin (or its shards).
 func SafetensorsFiles(id string, files []hub.File) ([]string, error) {
 	var kept []hub.File
 	for _, f := range files {
@@ -79,8 +81,9 @@ func SafetensorsFiles(id string, files []hub.File) ([]string, error) {
 // SetupFiles returns how `roleprint setup --model` picks the files of
 // repository id fetched as encoder row (a paper row, or hf:ORG/NAME): LUARFiles
 // for the published LUAR; for a paper row marked Safetensors, its
-// safetensors weights when it has them (SafetensorsFiles); else
-// hub.TextEncoderFiles (an ONNX export first).
+// safetensors weights, else its pytorch_model.bin, when it has them
+// (SafetensorsFiles); else hub.TextEncoderFiles (an ONNX export first,
+// then safetensors, then pytorch_model.bin).
 func SetupFiles(row, id string) func([]hub.File) ([]string, error) {
 	if row == LUARName || IsPublishedLUAR(id) {
 		return func(f []hub.File) ([]string, error) { return LUARFiles(id, f) }
@@ -88,7 +91,7 @@ func SetupFiles(row, id string) func([]hub.File) ([]string, error) {
 	if p, ok := PaperCheckpointFor(row); ok && p.Safetensors {
 		return func(f []hub.File) ([]string, error) {
 			for _, x := range f {
-				if x.Name == "model.safetensors" || x.Name == "model.safetensors.index.json" {
+				if hasCheckpointWeights(func(n string) bool { return n == x.Name }) {
 					return SafetensorsFiles(id, f)
 				}
 			}
@@ -98,12 +101,12 @@ func SetupFiles(row, id string) func([]hub.File) ([]string, error) {
 	return func(f []hub.File) ([]string, error) { return hub.TextEncoderFiles(id, f) }
 }
 
-// safetensorsFirst reports whether row name runs snap's safetensors
-// weights even where snap also holds an ONNX export: a paper row marked
-// Safetensors whose snapshot has them.
+// safetensorsFirst reports whether row name runs snap's weights
+// (safetensors, else pytorch_model.bin) even where snap also holds an ONNX
+// export: a paper row marked Safetensors whose snapshot has them.
 func safetensorsFirst(name string, snap hub.Snapshot) bool {
 	p, ok := PaperCheckpointFor(name)
-	return ok && p.Safetensors && (snap.Has("model.safetensors") || snap.Has("model.safetensors.index.json"))
+	return ok && p.Safetensors && hasCheckpointWeights(snap.Has)
 }
 
 // ErrUnsupportedModel is returned (wrapped) for a cached model RolePrint
@@ -123,7 +126,7 @@ type sentenceTransformersModule struct {
 // has none), the truncation of sentence_bert_config.json (max_seq_length;
 // else ONNXConfig's default) and a sentence-transformers pipeline of
 // Transformer, Pooling and Normalize modules (the cosine ignores
-// Normalize). Settings override pooling, max_len, output and dim. A repository with safetensors but no
+// Normalize). Settings override pooling, max_len, output and dim. A repository without an
 // ONNX export is an ErrNoONNXExport naming a conversion route.
 func ONNXFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*ONNXModel, error) {
 	cfg := ONNXConfig{Output: opts.String("output", ""), Pooling: opts.String("pooling", ""), Hub: snap.Ref.ID + "@" + snap.Commit}
@@ -142,8 +145,8 @@ func ONNXFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*
 	}
 	if cfg.Path == "" {
 		what := "no ONNX export"
-		if snap.Has("model.safetensors") || snap.Has("model.safetensors.index.json") {
-			what = "safetensors weights but no ONNX export (ModelFromSnapshot loads those)"
+		if hasCheckpointWeights(snap.Has) {
+			what = "safetensors or PyTorch weights but no ONNX export (ModelFromSnapshot loads those)"
 		}
 		return nil, fmt.Errorf("%s: %s (%s) has %s: %w; convert it: %s", name, snap.Ref, snap.Dir, what, ErrNoONNXExport, hub.ConversionRoute(snap.Ref.ID))
 	}

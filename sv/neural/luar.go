@@ -38,9 +38,10 @@ const LUARHeadWidth = 64
 // 32 tokens per comment LUAR was trained with.
 const LUARMaxLen = 32
 
-// LUARConversionRoute is how a LUAR checkpoint without safetensors
-// weights gets them: transformers loads it with the repository's own code
-// and writes model.safetensors, which a repository of the user's serves.
+// LUARConversionRoute is how a LUAR checkpoint without model.safetensors
+// or pytorch_model.bin gets them: transformers loads it with the
+// repository's own code and writes model.safetensors, which a repository
+// of the user's serves.
 func LUARConversionRoute(id string) string {
 	return fmt.Sprintf("python -c 'from transformers import AutoModel; AutoModel.from_pretrained(\"%s\", trust_remote_code=True).save_pretrained(\"DIR\", safe_serialization=True)', "+
 		"copy the repository's tokenizer.json into DIR, push DIR to a Hub repository of your own and --set luar.checkpoint=YOU/NAME", id)
@@ -48,7 +49,8 @@ func LUARConversionRoute(id string) string {
 
 // PublishedLUAR are the LUAR checkpoints its authors published on the
 // Hub (custom code, model_type "LUAR"); `setup --model` fetches their
-// safetensors weights even where the repository holds an ONNX export.
+// weights (model.safetensors, else pytorch_model.bin) even where the
+// repository holds an ONNX export.
 var PublishedLUAR = []string{"rrivera1849/LUAR-CRUD", "rrivera1849/LUAR-MUD"}
 
 // IsPublishedLUAR reports whether id is one of PublishedLUAR.
@@ -62,14 +64,15 @@ func IsPublishedLUAR(id string) bool {
 }
 
 // LUARFiles picks what the published LUAR needs from a repository's
-// files: its configuration, tokenizer and safetensors weights, never an
-// ONNX export (which would hold the encoder without LUAR's episode head).
-// A repository whose only weights are PyTorch pickles is an
-// hub.ErrPickleOnly naming LUARConversionRoute.
+// files: its configuration, tokenizer and weights (model.safetensors, else
+// pytorch_model.bin, or their shards), never an ONNX export (which would
+// hold the encoder without LUAR's episode head). A repository whose only
+// weights are other PyTorch pickles is an hub.ErrPickleOnly naming
+// LUARConversionRoute.
 func LUARFiles(id string, files []hub.File) ([]string, error) {
 	out, err := SafetensorsFiles(id, files)
 	if errors.Is(err, hub.ErrPickleOnly) {
-		return nil, fmt.Errorf("%s: %w; LUAR runs from model.safetensors (an ONNX export would lack its episode head): %s", id, hub.ErrPickleOnly, LUARConversionRoute(id))
+		return nil, fmt.Errorf("%s: %w; LUAR runs from model.safetensors or pytorch_model.bin (an ONNX export would lack its episode head): %s", id, hub.ErrPickleOnly, LUARConversionRoute(id))
 	}
 	return out, err
 }
@@ -115,11 +118,11 @@ func (m *LUARModel) describe() string {
 // LUARHead is LUAR's episode head: parameter-free scaled dot-product
 // self-attention across a set's utterance vectors, max pooling over the
 // set, and the projection linear.weight [Embedding, Hidden], linear.bias
-// [Embedding], read from the safetensors weights in Dir. Padding
+// [Embedding], read from the weights in Dir (safetensors or pytorch_model.bin). Padding
 // utterances of a set are masked out of the attention's keys and of the
 // max, so a set gives what LUAR gives for an episode of its utterances.
 type LUARHead struct {
-	// Dir holds the safetensors weights.
+	// Dir holds the weights (openCheckpointWeights).
 	Dir string `json:"dir"`
 	// Prefix precedes "weight" and "bias" of the projection ("linear.").
 	Prefix string `json:"prefix"`
@@ -140,7 +143,7 @@ func (h LUARHead) Init(scope *model.Scope, d int, _ int64) error {
 	if d != h.Hidden {
 		return fmt.Errorf("luar head: utterance vectors of %d, the projection reads %d", d, h.Hidden)
 	}
-	w, err := openSafetensorsWeights(h.Dir)
+	w, err := openCheckpointWeights(h.Dir)
 	if err != nil {
 		return err
 	}
@@ -172,27 +175,23 @@ func (h LUARHead) Graph(scope *model.Scope, utts, mask *Node) *Node {
 var luarLayerRe = regexp.MustCompile(`^transformer\.encoder\.layer\.(\d+)\.attention\.self\.query\.weight$`)
 
 // LUARFromSnapshot builds the published LUAR from a cached Hub repository
-// (config.json's model_type "LUAR"): its safetensors weights
-// (transformer.* and linear.*), its tokenizer.json and embedding_size.
+// (config.json's model_type "LUAR"): its weights, model.safetensors
+// else pytorch_model.bin (transformer.* and linear.*), its tokenizer.json and embedding_size.
 // Settings: max_len (default LUARMaxLen), heads (default hidden / 64).
 func LUARFromSnapshot(name string, snap hub.Snapshot, opts sv.EncoderOptions) (*LUARModel, error) {
 	var hc hfConfig
 	if err := readJSON(snap.Path("config.json"), &hc); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", name, snap.Ref, err)
 	}
-	if !snap.Has("model.safetensors") && !snap.Has("model.safetensors.index.json") {
-		why := ErrUnsupportedModel
-		if snap.Has("pytorch_model.bin") {
-			why = hub.ErrPickleOnly
-		}
-		return nil, fmt.Errorf("%s: %s (%s) has no safetensors weights, which RolePrint's LUAR reads (an ONNX export would lack the episode head): %w; convert it: %s",
-			name, snap.Ref, snap.Dir, why, LUARConversionRoute(snap.Ref.ID))
+	if !hasCheckpointWeights(snap.Has) {
+		return nil, fmt.Errorf("%s: %s (%s) has neither model.safetensors nor pytorch_model.bin, which RolePrint's LUAR reads (an ONNX export would lack the episode head): %w; convert it: %s",
+			name, snap.Ref, snap.Dir, ErrUnsupportedModel, LUARConversionRoute(snap.Ref.ID))
 	}
 	if !snap.Has("tokenizer.json") {
 		return nil, fmt.Errorf("%s: %s (%s) has no tokenizer.json: %w", name, snap.Ref, snap.Dir, ErrUnsupportedModel)
 	}
 	tokenizer := snap.Path("tokenizer.json")
-	w, err := openSafetensorsWeights(snap.Dir)
+	w, err := openCheckpointWeights(snap.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

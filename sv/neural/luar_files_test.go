@@ -28,9 +28,15 @@ func TestLUARFiles(t *testing.T) {
 	if err != nil || strings.Join(got, ",") != "config.json,tokenizer.json,model.safetensors.index.json,model-00001-of-00002.safetensors,model-00002-of-00002.safetensors" {
 		t.Fatalf("sharded: %v, %v", got, err)
 	}
-	// Pickles (and an ONNX export) only: LUAR's own conversion route, not
-	// the ONNX export route of other families.
-	_, err = LUARFiles("rrivera1849/LUAR-MUD", files("config.json", "tokenizer.json", "pytorch_model.bin", "onnx/model.onnx"))
+	// pytorch_model.bin (and an ONNX export) only: the state dict, not
+	// the export.
+	got, err = LUARFiles("rrivera1849/LUAR-MUD", files("config.json", "tokenizer.json", "pytorch_model.bin", "onnx/model.onnx"))
+	if err != nil || strings.Join(got, ",") != "config.json,tokenizer.json,pytorch_model.bin" {
+		t.Fatalf("pytorch_model.bin LUAR: %v, %v", got, err)
+	}
+	// Other pickles only: LUAR's own conversion route, not the ONNX export
+	// route of other families.
+	_, err = LUARFiles("rrivera1849/LUAR-MUD", files("config.json", "tokenizer.json", "model.pt", "onnx/model.onnx"))
 	if !errors.Is(err, hub.ErrPickleOnly) || !strings.Contains(err.Error(), "trust_remote_code=True") || strings.Contains(err.Error(), "optimum-cli") {
 		t.Fatalf("pickle-only LUAR: %v", err)
 	}
@@ -63,5 +69,25 @@ func TestSetupFiles(t *testing.T) {
 	got, err := SetupFiles("roberta", "YOU/roberta-export")([]hub.File{{Name: "config.json"}, {Name: "tokenizer.json"}, {Name: "model.onnx"}})
 	if err != nil || strings.Join(got, ",") != "config.json,tokenizer.json,model.onnx" {
 		t.Errorf("roberta without safetensors: %v, %v", got, err)
+	}
+	// pytorch_model.bin is fetched only when there are no safetensors:
+	// the roberta and luar rows take it over an ONNX export, the other
+	// rows (stel: AnnaWegmann/Style-Embedding holds pytorch_model.bin only)
+	// when there is no export either.
+	bin := []hub.File{{Name: "config.json"}, {Name: "tokenizer.json"}, {Name: "pytorch_model.bin"}, {Name: "training_args.bin"}}
+	for _, c := range []struct {
+		row   string
+		files []hub.File
+		want  string
+	}{
+		{"roberta", append(bin, hub.File{Name: "onnx/model.onnx"}), "config.json,tokenizer.json,pytorch_model.bin"},
+		{"stel", bin, "config.json,tokenizer.json,pytorch_model.bin"},
+		{"stel", append(bin, hub.File{Name: "onnx/model.onnx"}), "config.json,tokenizer.json,onnx/model.onnx"},
+		{"stel", append(bin, hub.File{Name: "model.safetensors"}), "config.json,tokenizer.json,model.safetensors"},
+	} {
+		got, err := SetupFiles(c.row, "org/name")(c.files)
+		if err != nil || strings.Join(got, ",") != c.want {
+			t.Errorf("SetupFiles(%s) of %v = %v, %v; want %s", c.row, c.files, got, err, c.want)
+		}
 	}
 }

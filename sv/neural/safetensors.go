@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 )
@@ -121,6 +120,15 @@ func openSafetensors(path string) (*safetensorsFile, error) {
 // Close closes the file.
 func (s *safetensorsFile) Close() error { return s.f.Close() }
 
+// filePath implements weightFile.
+func (s *safetensorsFile) filePath() string { return s.path }
+
+// shape implements weightFile.
+func (s *safetensorsFile) shape(name string) ([]int, bool) {
+	t, ok := s.tensors[name]
+	return t.Shape, ok
+}
+
 // names returns the tensor names, sorted.
 func (s *safetensorsFile) names() []string {
 	out := make([]string, 0, len(s.tensors))
@@ -142,18 +150,24 @@ func (s *safetensorsFile) float32s(name string, want []int) ([]float32, []int, e
 	if want != nil && !slices.Equal(t.Shape, want) {
 		return nil, nil, fmt.Errorf("safetensors %s: tensor %q has shape %v; the configuration implies %v", s.path, name, t.Shape, want)
 	}
-	es, ok := stElemSize[t.DType]
-	if !ok {
+	if _, ok := stElemSize[t.DType]; !ok {
 		return nil, nil, fmt.Errorf("safetensors %s: tensor %q is %s; expected a float dtype (F32, F16, BF16 or F64)", s.path, name, t.DType)
 	}
 	buf := make([]byte, t.DataOffsets[1]-t.DataOffsets[0])
 	if _, err := s.f.ReadAt(buf, s.data+t.DataOffsets[0]); err != nil && !(errors.Is(err, io.EOF) && len(buf) == 0) {
 		return nil, nil, fmt.Errorf("safetensors %s: tensor %q: %w", s.path, name, err)
 	}
-	out := make([]float32, int64(len(buf))/es)
+	out := decodeFloats(t.DType, buf)
+	return out, slices.Clone(t.Shape), nil
+}
+
+// decodeFloats converts little-endian values of a float dtype (F32, F64,
+// BF16, F16; stElemSize) to float32: exact, F64 rounded.
+func decodeFloats(dtype string, buf []byte) []float32 {
+	out := make([]float32, int64(len(buf))/stElemSize[dtype])
 	le := binary.LittleEndian
 	for i := range out {
-		switch t.DType {
+		switch dtype {
 		case "F32":
 			out[i] = math.Float32frombits(le.Uint32(buf[4*i:]))
 		case "F64":
@@ -164,7 +178,7 @@ func (s *safetensorsFile) float32s(name string, want []int) ([]float32, []int, e
 			out[i] = float16ToFloat32(le.Uint16(buf[2*i:]))
 		}
 	}
-	return out, slices.Clone(t.Shape), nil
+	return out
 }
 
 // float16ToFloat32 converts an IEEE 754 half-precision value exactly
@@ -186,112 +200,4 @@ func float16ToFloat32(h uint16) float32 {
 		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
 	}
 	return math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13)
-}
-
-// safetensorsWeights is a model's weights across its safetensors files: a
-// single model.safetensors, or the shards an index names
-// (model.safetensors.index.json's weight_map).
-type safetensorsWeights struct {
-	files  []*safetensorsFile
-	byName map[string]*safetensorsFile
-}
-
-// openSafetensorsWeights opens dir's model.safetensors, else the shards of
-// model.safetensors.index.json.
-func openSafetensorsWeights(dir string) (*safetensorsWeights, error) {
-	w := &safetensorsWeights{byName: map[string]*safetensorsFile{}}
-	add := func(path string) error {
-		f, err := openSafetensors(path)
-		if err != nil {
-			return err
-		}
-		w.files = append(w.files, f)
-		for n := range f.tensors {
-			if prev, dup := w.byName[n]; dup {
-				return fmt.Errorf("safetensors: tensor %q is in both %s and %s", n, prev.path, path)
-			}
-			w.byName[n] = f
-		}
-		return nil
-	}
-	single := filepath.Join(dir, "model.safetensors")
-	if _, err := os.Stat(single); err == nil {
-		if err := add(single); err != nil {
-			w.Close()
-			return nil, err
-		}
-		return w, nil
-	}
-	index := filepath.Join(dir, "model.safetensors.index.json")
-	var idx struct {
-		WeightMap map[string]string `json:"weight_map"`
-	}
-	if err := readJSON(index, &idx); err != nil {
-		return nil, fmt.Errorf("safetensors: neither model.safetensors nor a readable index in %s: %w", dir, err)
-	}
-	shards := map[string]bool{}
-	for _, f := range idx.WeightMap {
-		if filepath.Base(f) != f {
-			return nil, fmt.Errorf("safetensors %s: shard %q is not a file name", index, f)
-		}
-		shards[f] = true
-	}
-	names := make([]string, 0, len(shards))
-	for f := range shards {
-		names = append(names, f)
-	}
-	sort.Strings(names)
-	for _, f := range names {
-		if err := add(filepath.Join(dir, f)); err != nil {
-			w.Close()
-			return nil, err
-		}
-	}
-	return w, nil
-}
-
-// has reports whether a tensor is present.
-func (w *safetensorsWeights) has(name string) bool { _, ok := w.byName[name]; return ok }
-
-// shape returns a tensor's shape, or nil when absent.
-func (w *safetensorsWeights) shape(name string) []int {
-	if f, ok := w.byName[name]; ok {
-		return f.tensors[name].Shape
-	}
-	return nil
-}
-
-// names returns every tensor name, sorted.
-func (w *safetensorsWeights) names() []string {
-	out := make([]string, 0, len(w.byName))
-	for n := range w.byName {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// float32s reads a tensor (see safetensorsFile.float32s).
-func (w *safetensorsWeights) float32s(name string, want []int) ([]float32, error) {
-	f, ok := w.byName[name]
-	if !ok {
-		where := "the safetensors files"
-		if len(w.files) > 0 {
-			where = w.files[0].path
-		}
-		return nil, fmt.Errorf("safetensors %s: no tensor %q (shape %v expected)", where, name, want)
-	}
-	d, _, err := f.float32s(name, want)
-	return d, err
-}
-
-// Close closes every file.
-func (w *safetensorsWeights) Close() error {
-	var first error
-	for _, f := range w.files {
-		if err := f.Close(); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
 }
