@@ -69,7 +69,7 @@ type softwareInfo struct {
 func runEval(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	fs := newFlags(e, "eval", "CORPUS.parquet...")
-	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
+	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of roleprint reproduce or roleprint train; required)")
 	vs := fs.String("vs", evaluate.EvalDefaultVs, "encoders scored on the same pairs, fitted on the evaluated texts only (comma-separated; none for none)")
 	out := fs.String("out", "", "write the report (eval.md, eval.csv, eval.json, manifest.json) to this folder")
 	seeds := fs.String("seeds", "1,2,3", "pair-sampling seeds, one round each (comma-separated)")
