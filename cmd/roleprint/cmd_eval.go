@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -69,7 +68,7 @@ type softwareInfo struct {
 func runEval(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	fs := newFlags(e, "eval", "CORPUS.parquet...")
-	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
+	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of roleprint reproduce or roleprint train; required)")
 	vs := fs.String("vs", evaluate.EvalDefaultVs, "encoders scored on the same pairs, fitted on the evaluated texts only (comma-separated; none for none)")
 	out := fs.String("out", "", "write the report (eval.md, eval.csv, eval.json, manifest.json) to this folder")
 	seeds := fs.String("seeds", "1,2,3", "pair-sampling seeds, one round each (comma-separated)")
@@ -111,11 +110,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		vsList = []string{}
 	}
 	files := fs.Args()
-	if *out != "" {
-		if err := evalOutSafe(*out, *dir, files); err != nil {
-			return err
-		}
-	}
 	if err := verifier.CheckInputHashes(*dir, files); err != nil {
 		return err
 	}
@@ -192,29 +186,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return e.JSON(o)
 	}
 	return rep.WriteMarkdown(e.Stdout())
-}
-
-// evalOutSafe refuses an --out that would overwrite an input: the bundle
-// folder (its manifest.json) or a corpus file.
-func evalOutSafe(out, bundle string, inputs []string) error {
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			return filepath.Clean(p)
-		}
-		return a
-	}
-	if abs(out) == abs(bundle) {
-		return usagef("--out %s is the verifier bundle's folder: its manifest.json would be overwritten; write the report elsewhere", out)
-	}
-	for _, in := range inputs {
-		for _, f := range evaluate.EvalFiles {
-			if abs(in) == abs(filepath.Join(out, f)) {
-				return usagef("--out %s would overwrite the input %s", out, in)
-			}
-		}
-	}
-	return nil
 }
 
 // buildSoftware reads the module version and VCS revision of the binary.

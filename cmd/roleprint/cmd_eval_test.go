@@ -111,7 +111,8 @@ func checkEval(t *testing.T, dir string) {
 	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--adapt", "sometimes", fixture); code != 2 || !strings.Contains(stderr, "auto, all, none") {
 		t.Fatalf("eval --adapt sometimes: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--out", dir, fixture); code != 2 || !strings.Contains(stderr, "bundle's folder") {
+	if code, _, stderr = neuralRun("eval", "--verifier", dir, "--out", dir, fixture); code != 2 || !strings.Contains(stderr, "--out "+dir) ||
+		!strings.Contains(stderr, "is the input folder") {
 		t.Fatalf("eval --out the bundle: exit %d: %s", code, stderr)
 	}
 }

@@ -53,7 +53,7 @@ func runLLMVerify(ctx context.Context, e *env, args []string) error {
 	n := fs.Int("n", 200, "pairs asked per option, half of each label, as in the paper (0: all)")
 	seed := fs.Int64("seed", 1, "seed of the sample and of the demonstrations")
 	trainFile := fs.String("train", "", "pair records (JSONL) to draw K-shot demonstrations from")
-	pairsDir := fs.String("pairs", "", "read test (and training) pairs from this folder written by `roleprint pairs` instead of pair records")
+	pairsDir := fs.String("pairs", "", "read test (and training) pairs from this folder written by roleprint pairs instead of pair records")
 	testKey := fs.String("test", "unseen-unseen-base", "with --pairs: the test set (exposure-level, e.g. unseen-unseen-hard)")
 	var corpusFiles scorePathList
 	fs.Var(&corpusFiles, "corpus", "with --pairs: the corpus file(s) the pairs were built from, for the conversation view")

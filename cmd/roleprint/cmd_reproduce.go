@@ -84,7 +84,7 @@ func newReproFlags(e *env) *reproFlags {
 	def := table2.DefaultConfig()
 	f := &reproFlags{fs: fs,
 		quick:       fs.Bool("quick", false, "smoke run (< 60 s on 2 cores), the same as --preset quick: 1 round, capped pairs and fitting texts, no fine-tuned or GoMLX rows unless named with --encoders"),
-		preset:      fs.String("preset", table2.DefaultPreset, "named recipe (settings below the other flags and --set; `roleprint config` lists them): "+reproPresetNames()),
+		preset:      fs.String("preset", table2.DefaultPreset, "named recipe (settings below the other flags and --set; roleprint config lists them): "+reproPresetNames()),
 		out:         fs.String("out", "reproduce-out", "output folder for table2.{md,csv,parquet,json}, manifest.json and checkpoints/"),
 		encoders:    fs.String("encoders", "", "comma-separated encoders (rows); x_ft fine-tunes x. Default: the baselines plus the GoMLX rows this machine's assets and backend can afford (printed on stderr). Known: "+strings.Join(sv.EncoderNames(), ", ")),
 		mixed:       fs.String("mixed", strings.Join(def.Mixed, ","), `comma-separated parts of the "mixed" row (Mixed Features); "none" for no mixed row`),
@@ -101,7 +101,7 @@ func newReproFlags(e *env) *reproFlags {
 		asJSON:      fs.Bool("json", false, "print one JSON object (rows keyed encoder, exposure, level, auc_mean, ...) instead of the table"),
 		outs:        addOutputFlags(fs, true),
 		dryRun:      fs.Bool("dry-run", false, "print the backend, the inputs' workload, each row's estimate and the total against the budget, the rows that would run (with their Table 2 settings) and the rows left out and why, then exit"),
-		transfer:    fs.Bool("transfer", false, "add the transfer table: leave-one-corpus-out over the inputs' corpora (2 or more), each fine-tuned row trained on the other corpora and evaluated on the held-out one as `roleprint eval` does, against tfidf fitted on it alone; the verifier bundle's P(same) is then calibrated on the folds' held-out scores (transfer.md, transfer.csv, transfer.json; --preset transfer runs ngram-metric_ft and tfidf with it)"),
+		transfer:    fs.Bool("transfer", false, "add the transfer table: leave-one-corpus-out over the inputs' corpora (2 or more), each fine-tuned row trained on the other corpora and evaluated on the held-out one as roleprint eval does, against tfidf fitted on it alone; the verifier bundle's P(same) is then calibrated on the folds' held-out scores (transfer.md, transfer.csv, transfer.json, transfer.tex; --preset transfer runs ngram-metric_ft and tfidf with it)"),
 		recalibrate: fs.Bool("recalibrate", false, "measure the GoMLX rows' speed on this backend again instead of using the cached calibration"),
 		memProfile:  fs.String("memprofile", "", "write a Go heap profile at the run's peak live heap to this file (go tool pprof)"),
 	}

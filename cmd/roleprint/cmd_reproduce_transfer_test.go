@@ -119,4 +119,23 @@ func TestReproduceTransfer(t *testing.T) {
 	if t2 < 0 || tr < t2 || !strings.Contains(stdout[tr:], "| ngram-metric_ft | alpha | beta | hard |") {
 		t.Fatalf("printed output:\n%s", stdout)
 	}
+
+	// A rerun into the same --out without --transfer leaves no transfer
+	// file of the previous run (its manifest listed them; this one does
+	// not).
+	var plain []string
+	for _, f := range flags {
+		if f != "--transfer" {
+			plain = append(plain, f)
+		}
+	}
+	if code, _, stderr = reproRun(append(append([]string{"reproduce"}, plain...), "--out", out, a, b)...); code != 0 {
+		t.Fatalf("rerun without --transfer: exit %d, %s", code, stderr)
+	}
+	listed := strings.Join(manifestOutputs(t, out), ",")
+	for _, f := range []string{"transfer.md", "transfer.csv", "transfer.json", "transfer.tex"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil || strings.Contains(listed, f) {
+			t.Errorf("%s left by the run with --transfer (manifest outputs %s)", f, listed)
+		}
+	}
 }

@@ -48,7 +48,7 @@ type verifyOutput struct {
 // speakers nearest to each set.
 func runVerify(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "verify", "A.txt B.txt")
-	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of `roleprint reproduce` or `roleprint train`; required)")
+	dir := fs.String("verifier", "", "verifier bundle folder (OUT/verifier of roleprint reproduce or roleprint train; required)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts (go, onnx, xla:cuda); default: automatic")
 	nearest := fs.Int("nearest", 3, "how many nearest training speakers to name for each file (0: none)")
 	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, a, b, utterances_a, utterances_b, score, cosine (when the score is one), probability, threshold (on the probability), score_threshold, same, scoring, calibration_source, calibration_scoring, in_domain, domain_a, domain_b, corpora, nearest_a, nearest_b, nearest_space, demonstration}")

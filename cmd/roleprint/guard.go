@@ -11,6 +11,7 @@ import (
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/internal/fsx"
 	"github.com/roleprint/roleprint/persona/selfplay"
+	"github.com/roleprint/roleprint/sv/evaluate"
 )
 
 // outKind says what an output flag names.
@@ -60,6 +61,7 @@ func jsonLineWithKey(line []byte) bool {
 var commandOutputs = map[string][]outSpec{
 	"align":  {{flag: "out"}, {flag: "save-transcript"}},
 	"bench":  {{flag: "cpuprofile"}, {flag: "memprofile"}},
+	"eval":   {{flag: "out", kind: outDir, writes: evaluate.EvalFiles}},
 	"import": {{flag: "out"}},
 	"judge":  {{flag: "paper-out", kind: outDir, writes: reportWrites}, latexOut, speechCacheOut("speech-cache")},
 	"llm-verify": {{flag: "out", kind: outDir, writes: reportWrites}, latexOut,

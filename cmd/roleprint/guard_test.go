@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -65,6 +66,9 @@ var guardCases = []guardCase{
 	}},
 	{cmd: "llm-verify", flag: "save-records", file: "test.jsonl", args: func(in, _ string) []string {
 		return []string{"llm-verify", "--save-records", in, in}
+	}},
+	{cmd: "eval", flag: "out", file: "eval.json", args: func(in, dir string) []string {
+		return []string{"eval", "--verifier", filepath.Join(dir, "no-bundle"), "--out", dir, in}
 	}},
 	{cmd: "metrics", flag: "out", file: "rows.parquet", args: func(in, _ string) []string { return []string{"metrics", "--out", in, in} }},
 	{cmd: "metrics", flag: "paper-out", file: "agreement.tex", args: func(in, dir string) []string {
@@ -175,6 +179,15 @@ func TestEveryWriterRefusesItsInputs(t *testing.T) {
 			if s.kind != outInPlace && !covered[cmd+" --"+s.flag] {
 				t.Errorf("no case for %s --%s", cmd, s.flag)
 			}
+		}
+	}
+	// A subcommand with an --out flag is listed in commandOutputs: one
+	// that is not would treat its output folder as an input and be left
+	// out of the cases above.
+	for name := range commands {
+		_, _, stderr := runPersonaCLI(t, name, "--help")
+		if strings.Contains(stderr, "\n  -out ") && outputsOf(flag.NewFlagSet(name, flag.ContinueOnError)) == nil {
+			t.Errorf("%s has an --out flag but no entry in commandOutputs", name)
 		}
 	}
 }

@@ -286,6 +286,10 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: descriptor_fit %q: expected union or corpus", NameNgramMetric, opts.DescriptorFit)
 	case opts.AdaptScore != "" && opts.AdaptScore != adaptScoreSNorm && opts.AdaptScore != adaptScoreCosine:
 		return nil, fmt.Errorf("%s: adapt_score %q: expected snorm or cosine", NameNgramMetric, opts.AdaptScore)
+	case opts.DescriptorFit == descriptorFitCorpus && opts.WeightBy != weightByDescriptor:
+		return nil, fmt.Errorf("%s: descriptor_fit=corpus needs weight_by=descriptor (it says what the descriptor class weights are trained on)", NameNgramMetric)
+	case opts.BalanceCorpora && opts.DescriptorFit != descriptorFitCorpus:
+		return nil, fmt.Errorf("%s: balance_corpora needs descriptor_fit=corpus (it weights the corpora of that training)", NameNgramMetric)
 	case opts.CohortTop < 0:
 		return nil, fmt.Errorf("%s: cohort_top %d: must be 0 (the whole cohort) or more", NameNgramMetric, opts.CohortTop)
 	case opts.WeightBy == weightByDescriptor && opts.Rank > 0:

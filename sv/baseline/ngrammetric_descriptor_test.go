@@ -398,6 +398,12 @@ func TestNgramMetricDescriptorSettingsRefused(t *testing.T) {
 		"adapt_score":        func(o *NgramMetricOptions) { o.AdaptScore = "znorm" },
 		"cohort_top":         func(o *NgramMetricOptions) { o.CohortTop = -1 },
 		"rank":               func(o *NgramMetricOptions) { o.WeightBy, o.Rank = weightByDescriptor, 4 },
+		// Settings of the descriptor training given without it would
+		// silently change nothing.
+		"descriptor_fit=corpus needs weight_by=descriptor": func(o *NgramMetricOptions) { o.DescriptorFit = descriptorFitCorpus },
+		"balance_corpora needs descriptor_fit=corpus": func(o *NgramMetricOptions) {
+			o.WeightBy, o.BalanceCorpora = weightByDescriptor, true
+		},
 	} {
 		o := testMetricOptions()
 		set(&o)

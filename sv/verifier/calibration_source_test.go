@@ -2,6 +2,7 @@ package verifier
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,22 @@ func TestCalibrationSource(t *testing.T) {
 	s, err := ReadSpec(dir)
 	if err != nil || s.CalibrationSource != "" || s.Calibration != dev {
 		t.Fatalf("old bundle: %v, %+v", err, s)
+	}
+
+	// A value no version writes (a hand edit, a typo) is refused by key
+	// and file, not read as a calibration of some other scores.
+	for _, key := range []string{"calibration_source", "calibration_scoring", "calibration_adapted_source"} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(old), &m); err != nil {
+			t.Fatal(err)
+		}
+		m[key] = "adpated"
+		bad, _ := json.Marshal(m)
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadSpec(dir); err == nil || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s \"adpated\": %v, want an error naming the key and %s", key, err, path)
+		}
 	}
 }

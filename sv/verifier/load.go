@@ -68,6 +68,15 @@ func ReadSpec(dir string) (*Spec, error) {
 	if len(s.Parts) == 0 {
 		return nil, fmt.Errorf("verifier %s: no parts", path)
 	}
+	for _, f := range []struct{ key, value, a, b string }{
+		{"calibration_source", s.CalibrationSource, CalibrationDev, CalibrationHeldOut},
+		{"calibration_scoring", s.CalibrationScoring, ScoringAsSaved, ScoringAdapted},
+		{"calibration_adapted_source", s.CalibrationAdaptedSource, CalibrationDev, CalibrationHeldOut},
+	} {
+		if f.value != "" && f.value != f.a && f.value != f.b {
+			return nil, fmt.Errorf("verifier %s: %s %q: want %q or %q", path, f.key, f.value, f.a, f.b)
+		}
+	}
 	files := []string{s.Manifest}
 	if s.DomainFile != "" {
 		files = append(files, s.DomainFile)

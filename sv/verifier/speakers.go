@@ -423,7 +423,13 @@ func readSpeakers(dir, file string) (*Speakers, error) {
 	if err != nil {
 		return nil, fmt.Errorf("verifier %s: %w", path, err)
 	}
-	if sp.Dim <= 0 || len(raw) != 4*sp.Dim*len(sp.Speakers) {
+	// A width no vectors file within the read limit could hold is refused
+	// before the byte count below is computed: 4 × dim × speakers could
+	// wrap around to the file's size.
+	if sp.Dim <= 0 || sp.Dim > fsx.MaxInput/4 {
+		return nil, fmt.Errorf("verifier %s: dim %d: want 1 to %d", path, sp.Dim, fsx.MaxInput/4)
+	}
+	if len(raw) != 4*sp.Dim*len(sp.Speakers) {
 		return nil, fmt.Errorf("verifier %s: %d bytes, want %d speakers × %d float32 = %d", vpath, len(raw), len(sp.Speakers), sp.Dim, 4*sp.Dim*len(sp.Speakers))
 	}
 	sp.vecs = make([][]float32, len(sp.Speakers))

@@ -254,6 +254,20 @@ func TestSpeakersOldAndBadBundles(t *testing.T) {
 			os.WriteFile(p, b[:len(b)-4], 0o644)
 		}},
 		{"missing", "speakers.json is missing", func(dir string) { os.Remove(filepath.Join(dir, SpeakersFile)) }},
+		// A width whose byte count wraps around to the vectors file's
+		// size (4 × 2^62 × 1 speaker = 2^64 ≡ 0 bytes) is refused, not
+		// allocated.
+		{"wrapping dim", "dim 4611686018427387904", func(dir string) {
+			p := filepath.Join(dir, SpeakersFile)
+			b, _ := os.ReadFile(p)
+			var m map[string]any
+			json.Unmarshal(b, &m)
+			m["dim"] = 1 << 62
+			m["speakers"] = m["speakers"].([]any)[:1]
+			b, _ = json.Marshal(m)
+			os.WriteFile(p, b, 0o644)
+			os.WriteFile(filepath.Join(dir, SpeakersVectorsFile), nil, 0o644)
+		}},
 	} {
 		dir := filepath.Join(t.TempDir(), "verifier")
 		saveStyled(t, dir, 0)
