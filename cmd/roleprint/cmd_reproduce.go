@@ -57,7 +57,7 @@ type reproduceOutput struct {
 	Transfer *table2.TransferResult  `json:"transfer"`
 	Pairs    []table2.RoundInfo      `json:"pairs"`
 	Skipped  []table2.SkippedEncoder `json:"skipped"`
-	Setup    string                  `json:"setup,omitempty"`
+	Setup    string                  `json:"setup"`
 	Backend  string                  `json:"backend"`
 	Notes    []string                `json:"notes"`
 	OutDir   string                  `json:"out_dir"`
