@@ -26,9 +26,9 @@ func init() {
 // alignJSON is the --json output of `roleprint align`.
 type alignJSON struct {
 	Script     string                `json:"script"`
-	Transcript string                `json:"transcript,omitempty"`
-	Audio      string                `json:"audio,omitempty"`
-	Synthetic  *align.PerturbOptions `json:"synthetic,omitempty"`
+	Transcript string                `json:"transcript"`
+	Audio      string                `json:"audio"`
+	Synthetic  *align.PerturbOptions `json:"synthetic"`
 	Encoder    string                `json:"encoder"`
 	Threshold  float64               `json:"threshold"`
 	// Check says what validated the lines: VoxRole's MPNet ("mpnet"),
@@ -40,8 +40,8 @@ type alignJSON struct {
 	Stats        align.Stats          `json:"stats"`
 	Segments     int                  `json:"segments"`
 	SegmentTurns int                  `json:"segment_turns"`
-	Boundaries   *align.BoundaryScore `json:"boundaries,omitempty"`
-	Out          string               `json:"out,omitempty"`
+	Boundaries   *align.BoundaryScore `json:"boundaries"`
+	Out          string               `json:"out"`
 }
 
 func runAlign(ctx context.Context, e *env, args []string) error {

@@ -16,7 +16,7 @@ type alignCheckJSON struct {
 	Model           string `json:"model"`
 	Encoder         string `json:"encoder"`
 	OfflineFallback bool   `json:"offline_fallback"`
-	Note            string `json:"note,omitempty"`
+	Note            string `json:"note"`
 }
 
 // alignFlagJSON is an aligned line below the validation threshold.
@@ -26,7 +26,7 @@ type alignFlagJSON struct {
 	Text       string   `json:"text"`
 	Transcript string   `json:"transcript"`
 	Similarity float64  `json:"similarity"`
-	Start      *float64 `json:"start,omitempty"`
+	Start      *float64 `json:"start"`
 }
 
 // resolveAlignCheck resolves --check (or --encoder) into the validation

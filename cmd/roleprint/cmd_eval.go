@@ -53,7 +53,7 @@ type evalInputFile struct {
 	Rows  int    `json:"rows"`
 	// Import is how the file was imported, when it records it (format,
 	// settings, conversation rule: windows of lines make pseudo-scenes).
-	Import *data.ImportInfo `json:"import,omitempty"`
+	Import *data.ImportInfo `json:"import"`
 }
 
 // softwareInfo names the build that ran.

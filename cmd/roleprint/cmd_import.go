@@ -40,7 +40,7 @@ type importOutput struct {
 	Format        string                     `json:"format"`
 	Detected      *importers.Detection       `json:"detected,omitempty"`
 	Settings      map[string]string          `json:"settings"`
-	Segmentation  *importers.Segmentation    `json:"segmentation,omitempty"`
+	Segmentation  *importers.Segmentation    `json:"segmentation"`
 	Out           string                     `json:"out"`
 	Inputs        []string                   `json:"inputs"`
 	Files         int                        `json:"files"`

@@ -44,9 +44,9 @@ type textMetricsJSON struct {
 	// F1; the *_rescaled means are given when a baseline rescaled them.
 	BERTScoreP          float64  `json:"bertscore_p"`
 	BERTScoreR          float64  `json:"bertscore_r"`
-	BERTScoreF1Rescaled *float64 `json:"bertscore_f1_rescaled,omitempty"`
-	BERTScorePRescaled  *float64 `json:"bertscore_p_rescaled,omitempty"`
-	BERTScoreRRescaled  *float64 `json:"bertscore_r_rescaled,omitempty"`
+	BERTScoreF1Rescaled *float64 `json:"bertscore_f1_rescaled"`
+	BERTScorePRescaled  *float64 `json:"bertscore_p_rescaled"`
+	BERTScoreRRescaled  *float64 `json:"bertscore_r_rescaled"`
 }
 
 // metricsJSON is the --json output of `roleprint metrics`.

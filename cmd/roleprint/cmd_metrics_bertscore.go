@@ -26,22 +26,22 @@ type bertScoreJSON struct {
 	// false for the offline fallback over static vectors.
 	Contextual bool `json:"contextual"`
 	// OfflineFallback labels the static-vector computation.
-	OfflineFallback bool `json:"offline_fallback,omitempty"`
+	OfflineFallback bool `json:"offline_fallback"`
 	// Layer is the hidden layer whose token states were matched (0: the
 	// embeddings), of Layers; LayerSource says why that layer.
-	Layer       *int   `json:"layer,omitempty"`
-	Layers      int    `json:"layers,omitempty"`
-	LayerSource string `json:"layer_source,omitempty"`
+	Layer       *int   `json:"layer"`
+	Layers      int    `json:"layers"`
+	LayerSource string `json:"layer_source"`
 	IDF         bool   `json:"idf"`
 	// Lang is the baseline language (bert_score's lang).
-	Lang string `json:"lang,omitempty"`
-	// Baseline is the rescaling baseline, absent when the scores are raw
+	Lang string `json:"lang"`
+	// Baseline is the rescaling baseline, null when the scores are raw
 	// only; Rescaled says whether *_rescaled scores are given.
-	Baseline *baselineJSON `json:"baseline,omitempty"`
+	Baseline *baselineJSON `json:"baseline"`
 	Rescaled bool          `json:"rescaled"`
 	// Note says what is missing (no baseline, a static fallback).
-	Note        string `json:"note,omitempty"`
-	Description string `json:"description,omitempty"`
+	Note        string `json:"note"`
+	Description string `json:"description"`
 }
 
 type baselineJSON struct {

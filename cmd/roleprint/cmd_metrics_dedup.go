@@ -19,7 +19,7 @@ type dedupJSON struct {
 	Kept      int `json:"kept"`
 	Dropped   int `json:"dropped"`
 	// Threshold is the duplicate cosine when every group used the same.
-	Threshold *float64 `json:"threshold,omitempty"`
+	Threshold *float64 `json:"threshold"`
 	Method    string   `json:"method"`
 	// Models is "speechrole", "lexical", or the one encoder's name;
 	// OfflineFallback marks the lexical dedup.
@@ -27,17 +27,17 @@ type dedupJSON struct {
 	OfflineFallback bool    `json:"offline_fallback"`
 	Comparisons     int64   `json:"comparisons"`
 	Seconds         float64 `json:"seconds"`
-	Out             string  `json:"out,omitempty"`
+	Out             string  `json:"out"`
 	// Groups are the dialogues deduplicated together: one per language
 	// (by script) with SpeechRole's models, else one.
 	Groups []dedupGroupJSON `json:"groups"`
 	// Duplicates name each dropped dialogue and the kept one it copies.
 	Duplicates []dedupDupJSON `json:"duplicates"`
-	Note       string         `json:"note,omitempty"`
+	Note       string         `json:"note"`
 }
 
 type dedupGroupJSON struct {
-	Language        string  `json:"language,omitempty"`
+	Language        string  `json:"language"`
 	Encoder         string  `json:"encoder"`
 	OfflineFallback bool    `json:"offline_fallback"`
 	Threshold       float64 `json:"threshold"`

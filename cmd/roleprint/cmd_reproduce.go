@@ -57,7 +57,7 @@ type reproduceOutput struct {
 	Transfer *table2.TransferResult  `json:"transfer"`
 	Pairs    []table2.RoundInfo      `json:"pairs"`
 	Skipped  []table2.SkippedEncoder `json:"skipped"`
-	Setup    string                  `json:"setup,omitempty"`
+	Setup    string                  `json:"setup"`
 	Backend  string                  `json:"backend"`
 	Notes    []string                `json:"notes"`
 	OutDir   string                  `json:"out_dir"`
@@ -199,7 +199,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		return reproPrintPlan(e, plan, *f.asJSON)
 	}
 	out := *f.out
-	ckpt := filepath.Join(out, "checkpoints")
+	ckpt := filepath.Join(out, strings.TrimSuffix(reproCheckpoints, "/"))
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -222,6 +222,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	}
 	m := plan.Manifest(res, append([]string{"roleprint", "reproduce"}, args...))
 	files := []string{table2.ReportMarkdown, table2.ReportCSV, table2.ReportParquet, table2.ReportJSON, table2.ManifestFile}
+	if fi, err := os.Stat(ckpt); err == nil && fi.IsDir() {
+		files = append(files, reproCheckpoints)
+	}
 	if res.Transfer != nil {
 		files = append(files, table2.TransferFiles()...)
 	}

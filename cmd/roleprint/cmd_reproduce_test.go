@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -326,4 +327,54 @@ func TestReproduceReportsSkippedRows(t *testing.T) {
 	if m.Backend != "xla:cpu" || len(m.Config.Selection.Rows) != 6 || len(m.Skipped) != 6 || m.Skipped[0].Setup != "roleprint setup glove" {
 		t.Errorf("manifest: backend %q selection %+v skipped %+v", m.Backend, m.Config.Selection, m.Skipped)
 	}
+}
+
+// TestReproduceRerunLeavesOnlyManifestOutputs: every file a reproduce run
+// leaves in --out, checkpoints included, is one its manifest lists (a file,
+// or under a listed "DIR/" folder), after the first run and after a rerun
+// into the same --out; the rerun keeps the checkpoints and resumes from them.
+func TestReproduceRerunLeavesOnlyManifestOutputs(t *testing.T) {
+	in := reproFixture(t)
+	out := t.TempDir()
+	args := []string{"reproduce", "--rounds", "1", "--encoders", "liwc", "--mixed", "none", "--figures", "none",
+		"--pair-set", "unseen_per_dataset=3;dev_per_dataset=2;unseen_divisor=2;allow_empty_splits=true", "--out", out, in}
+	check := func(run string) {
+		t.Helper()
+		var m struct {
+			Outputs []string `json:"outputs"`
+		}
+		readManifest(t, out, &m)
+		if !slices.Contains(m.Outputs, "checkpoints/") {
+			t.Errorf("%s: manifest outputs %v lack checkpoints/", run, m.Outputs)
+		}
+		err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(out, path)
+			rel = filepath.ToSlash(rel)
+			for _, o := range m.Outputs {
+				if rel == o || strings.HasSuffix(o, "/") && strings.HasPrefix(rel, o) {
+					return nil
+				}
+			}
+			t.Errorf("%s: %s is in --out but not among the manifest's outputs %v", run, rel, m.Outputs)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(out, "checkpoints", "round-1", "liwc.json")); err != nil {
+			t.Errorf("%s: %v", run, err)
+		}
+	}
+	if code, _, stderr := reproRun(args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	check("first run")
+	code, _, stderr := reproRun(args...)
+	if code != 0 || !strings.Contains(stderr, "liwc resumed from checkpoint") {
+		t.Fatalf("rerun: exit %d, stderr lacks the resume note:\n%s", code, stderr)
+	}
+	check("rerun")
 }

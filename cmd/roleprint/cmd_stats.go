@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/corpus"
@@ -24,8 +25,8 @@ func init() {
 type statsOutput struct {
 	Inputs []string `json:"inputs"`
 	// Imports says, per input file, how it was imported (format,
-	// settings, the conversation rule) when the file records it; only the
-	// file for a file without the record.
+	// settings, the conversation rule) when the file records it; empty
+	// fields for a file without the record.
 	Imports []statsImport `json:"imports"`
 	*corpusstats.Stats
 	// Suspicious counts likely import defects, with examples naming
@@ -68,7 +69,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		imports = append(imports, statsImport{File: p, ImportInfo: info})
+		imports = append(imports, newStatsImport(p, info))
 		row := 0
 		// Rows are read without Validate: the suspicious-content report
 		// names the rows that fail it instead of the first one stopping
@@ -93,11 +94,11 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return e.JSON(statsOutput{Inputs: inputs, Imports: imports, Stats: st, Suspicious: sus.Result()})
+		return e.JSON(statsOutput{Inputs: inputs, Imports: nonNil(imports), Stats: st, Suspicious: sus.Result()})
 	}
 	fmt.Fprintf(e.Stdout(), "corpus: %v\n", inputs)
 	for _, im := range imports {
-		if im.ImportInfo != nil && im.ConversationRule != "" {
+		if im.ConversationRule != "" {
 			fmt.Fprintf(e.Stdout(), "conversations of %s (import --format %s): %s\n", im.File, im.Format, im.ConversationRule)
 		}
 	}
@@ -110,8 +111,27 @@ func runStats(ctx context.Context, e *env, args []string) error {
 }
 
 // statsImport is one input's import record in `stats --json` (key
-// "imports"): the file and, inlined, its data.ImportInfo.
+// "imports"): the file and the fields of its data.ImportInfo, every key
+// present in every row (format "", empty settings and columns, scene_lines
+// 0 for a file without the record).
 type statsImport struct {
-	File string `json:"file"`
-	*data.ImportInfo
+	File             string            `json:"file"`
+	Format           string            `json:"format"`
+	Settings         map[string]string `json:"settings"`
+	Columns          map[string]string `json:"columns"`
+	ConversationRule string            `json:"conversation_rule"`
+	SceneLines       int               `json:"scene_lines"`
+}
+
+// newStatsImport returns file's row of "imports" from its record (nil
+// when the file has none).
+func newStatsImport(file string, info *data.ImportInfo) statsImport {
+	im := statsImport{File: file, Settings: map[string]string{}, Columns: map[string]string{}}
+	if info == nil {
+		return im
+	}
+	im.Format, im.ConversationRule, im.SceneLines = info.Format, info.ConversationRule, info.SceneLines
+	maps.Copy(im.Settings, info.Settings)
+	maps.Copy(im.Columns, info.Columns)
+	return im
 }

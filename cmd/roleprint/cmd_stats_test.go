@@ -1,8 +1,10 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +96,43 @@ func TestStatsErrors(t *testing.T) {
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
+	}
+}
+
+// TestStatsImportsKeys: every row of `stats --json`'s imports has the same
+// keys, for a file with an import record that sets neither columns nor
+// windows and for a file without the record, and the record's values.
+func TestStatsImportsKeys(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.parquet"), filepath.Join(dir, "b.parquet")
+	utts := []data.Utterance{{Source: "tbbt", ConversationID: "c1", Speaker: "Sheldon", Text: "Bazinga"}}
+	if err := data.WriteUtterancesInfo(a, utts, &data.ImportInfo{Format: "lines", ConversationRule: "the whole file"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := data.WriteUtterances(b, utts); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runImportCLI(t, "stats", "--json", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Imports []map[string]any `json:"imports"`
+	}
+	decodeOneJSON(t, stdout, &got)
+	want := []string{"columns", "conversation_rule", "file", "format", "scene_lines", "settings"}
+	if len(got.Imports) != 2 {
+		t.Fatalf("imports %v, want a row per file", got.Imports)
+	}
+	for _, row := range got.Imports {
+		if keys := slices.Sorted(maps.Keys(row)); !slices.Equal(keys, want) {
+			t.Errorf("imports row %v: keys %v, want %v", row, keys, want)
+		}
+	}
+	if r := got.Imports[0]; r["format"] != "lines" || r["conversation_rule"] != "the whole file" || r["scene_lines"] != 0.0 {
+		t.Errorf("imports[0] %v, want the record", r)
+	}
+	if r := got.Imports[1]; r["file"] != b || r["format"] != "" {
+		t.Errorf("imports[1] %v, want the file and no format", r)
 	}
 }

@@ -37,9 +37,11 @@ type verifyOutput struct {
 	// (verifier.Verifier.Nearest; null when the bundle records none).
 	NearestA []verifier.Neighbor `json:"nearest_a"`
 	NearestB []verifier.Neighbor `json:"nearest_b"`
-	// SpeakersSpace says what their similarity is (absent without them).
-	SpeakersSpace string `json:"nearest_space,omitempty"`
-	Demonstration string `json:"demonstration,omitempty"`
+	// SpeakersSpace says what their similarity is ("" without them).
+	SpeakersSpace string `json:"nearest_space"`
+	// Demonstration is the bundle's demonstration label ("" for a
+	// verifier of a corpus file).
+	Demonstration string `json:"demonstration"`
 }
 
 // runVerify loads the bundle of --verifier and scores the two utterance

@@ -9,8 +9,9 @@ import (
 
 // TestVerifyOutputKeys pins the keys of `roleprint verify --json` and
 // their order, with in_domain present as null when the bundle records no
-// domain (domain_a, domain_b and demonstration are absent then), and
-// nearest_a and nearest_b as null when it records no training speakers.
+// domain (domain_a and domain_b are absent then), nearest_a and nearest_b
+// as null when it records no training speakers, and nearest_space and
+// demonstration present (empty) without speakers or label.
 func TestVerifyOutputKeys(t *testing.T) {
 	cos := 0.5
 	out := verifyOutput{Verifier: "v", Name: "n", A: "a.txt", B: "b.txt", Corpora: []string{}}
@@ -38,7 +39,8 @@ func TestVerifyOutputKeys(t *testing.T) {
 		}
 	}
 	want := []string{"verifier", "name", "a", "b", "utterances_a", "utterances_b", "score", "cosine", "probability",
-		"threshold", "score_threshold", "same", "scoring", "calibration_source", "calibration_scoring", "in_domain", "corpora", "nearest_a", "nearest_b"}
+		"threshold", "score_threshold", "same", "scoring", "calibration_source", "calibration_scoring", "in_domain", "corpora", "nearest_a", "nearest_b",
+		"nearest_space", "demonstration"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}

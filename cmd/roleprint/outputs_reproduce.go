@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/roleprint/roleprint/data/corpus"
@@ -61,11 +62,17 @@ func reproWriteOutputs(e *env, o *outputFlags, res *table2.Result, m *table2.Man
 	if _, err := o.finish(w, page); err != nil {
 		return nil, err
 	}
-	if err := removeStale(e, dir, previous, out); err != nil {
+	// The checkpoints make a rerun resume: never stale, whatever this run lists.
+	if err := removeStale(e, dir, previous, append(slices.Clone(out), reproCheckpoints)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// reproCheckpoints is the manifest entry of the folder of --out that keeps
+// each (round, encoder) result, so that a rerun resumes (table2's
+// CheckpointDir): listed among the outputs, never removed as stale.
+const reproCheckpoints = "checkpoints/"
 
 // reproWritesVerifier reports whether reproSaveVerifier will write the
 // OUT/verifier bundle: the last round has a mixed_ft row with its parts.
