@@ -84,7 +84,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	reps := fs.Int("bootstrap", 0, "paired bootstrap replicates of the AUC differences (0: 2000)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts and encoders (go, onnx, xla:cuda); default: automatic")
 	adapt := fs.String("adapt", evaluate.EvalAdaptAuto, "adapt the bundle, without labels, to each evaluated corpus before scoring it: auto (the corpora it was not trained on), all, or none (the bundle as saved)")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, adapt, adapted, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, bootstrap_replicates, confidence, adapt, adapted, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
