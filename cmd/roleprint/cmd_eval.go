@@ -13,6 +13,7 @@ import (
 	"github.com/roleprint/roleprint/data"
 	"github.com/roleprint/roleprint/data/pairs"
 	"github.com/roleprint/roleprint/sv/evaluate"
+	"github.com/roleprint/roleprint/sv/table2"
 	"github.com/roleprint/roleprint/sv/verifier"
 )
 
@@ -35,15 +36,22 @@ type evalOutput struct {
 
 // evalManifest is OUT/manifest.json of `roleprint eval`.
 type evalManifest struct {
-	Format   string          `json:"format"`
-	Command  []string        `json:"command"`
-	Started  time.Time       `json:"started"`
-	Seconds  float64         `json:"seconds"`
-	Verifier string          `json:"verifier"`
-	Spec     verifier.Spec   `json:"spec"`
-	Inputs   []evalInputFile `json:"inputs"`
-	Software softwareInfo    `json:"software"`
-	Outputs  []string        `json:"outputs"`
+	Format   string        `json:"format"`
+	Command  []string      `json:"command"`
+	Started  time.Time     `json:"started"`
+	Seconds  float64       `json:"seconds"`
+	Verifier string        `json:"verifier"`
+	Spec     verifier.Spec `json:"spec"`
+	// Seeds, Vs, Replicates, Confidence and Adapt are the resolved
+	// evaluation options.
+	Seeds      []int64         `json:"seeds"`
+	Vs         []string        `json:"vs"`
+	Replicates int             `json:"bootstrap_replicates"`
+	Confidence float64         `json:"confidence"`
+	Adapt      string          `json:"adapt"`
+	Inputs     []evalInputFile `json:"inputs"`
+	Software   softwareInfo    `json:"software"`
+	Outputs    []string        `json:"outputs"`
 }
 
 // evalInputFile is one corpus file evaluated.
@@ -76,7 +84,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	reps := fs.Int("bootstrap", 0, "paired bootstrap replicates of the AUC differences (0: 2000)")
 	backend := fs.String("backend", "", "compute backend for GoMLX parts and encoders (go, onnx, xla:cuda); default: automatic")
 	adapt := fs.String("adapt", evaluate.EvalAdaptAuto, "adapt the bundle, without labels, to each evaluated corpus before scoring it: auto (the corpora it was not trained on), all, or none (the bundle as saved)")
-	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, adapt, adapted, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
+	asJSON := fs.Bool("json", false, "print one JSON object {verifier, name, trained_on, corpora, seeds, vs, bootstrap_replicates, confidence, adapt, adapted, rows[{encoder, corpus, level, auc_mean, auc_std, acc_mean, f1_mean, acc_best_mean, eer_mean, ece, rule, pairs, rounds}], comparisons, domain, notes, out_dir, files, ...}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -109,6 +117,14 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if vsList == nil {
 		vsList = []string{}
 	}
+	if *reps < 0 {
+		return usagef("--bootstrap %d: want ≥ 0 (0: %d)", *reps, table2.CompareReplicates)
+	}
+	cfg := pairs.DefaultPairConfig()
+	cfg.MaxTestPairs = *maxPairs
+	// The options are resolved here, once: the report and the manifest
+	// record the values the evaluation ran with.
+	opts := evaluate.EvalOptions{Seeds: seedList, Pairs: &cfg, Vs: vsList, Replicates: *reps, Adapt: *adapt, Backend: *backend}.Resolve()
 	files := fs.Args()
 	if err := verifier.CheckInputHashes(*dir, files); err != nil {
 		return err
@@ -133,8 +149,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer v.Close()
-	cfg := pairs.DefaultPairConfig()
-	cfg.MaxTestPairs = *maxPairs
 	bars := map[string]func(int, int){}
 	progress := func(stage string, done, total int) {
 		bar, ok := bars[stage]
@@ -150,8 +164,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		}
 		bar(done, total)
 	}
-	rep, err := evaluate.Evaluate(ctx, v, utts, evaluate.EvalOptions{Seeds: seedList, Pairs: &cfg, Vs: vsList, Replicates: *reps,
-		Adapt: *adapt, Backend: *backend, Logf: e.Logf, Progress: progress})
+	opts.Logf, opts.Progress = e.Logf, progress
+	rep, err := evaluate.Evaluate(ctx, v, utts, opts)
 	if err != nil {
 		return err
 	}
@@ -174,7 +188,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	o := evalOutput{EvalReport: rep, OutDir: *out, Files: []string{}}
 	if *out != "" {
 		m := evalManifest{Format: "roleprint-eval", Command: append([]string{"roleprint", "eval"}, args...), Started: start.UTC(),
-			Seconds: time.Since(start).Seconds(), Verifier: *dir, Spec: v.Spec, Inputs: inputs, Software: buildSoftware(), Outputs: evaluate.EvalFiles}
+			Seconds: time.Since(start).Seconds(), Verifier: *dir, Spec: v.Spec,
+			Seeds: opts.Seeds, Vs: opts.Vs, Replicates: opts.Replicates, Confidence: opts.Confidence, Adapt: opts.Adapt, Inputs: inputs, Software: buildSoftware(), Outputs: evaluate.EvalFiles}
 		if err := rep.WriteFiles(*out, m); err != nil {
 			return err
 		}

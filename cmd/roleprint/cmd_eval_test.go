@@ -69,10 +69,18 @@ func checkEval(t *testing.T, dir string) {
 			Corpus   string `json:"corpus"`
 			InDomain bool   `json:"in_domain"`
 		} `json:"domain"`
-		Files []string `json:"files"`
+		Files      []string `json:"files"`
+		Seeds      []int64  `json:"seeds"`
+		Vs         []string `json:"vs"`
+		Replicates int      `json:"bootstrap_replicates"`
+		Confidence float64  `json:"confidence"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
+	}
+	// The resolved options are recorded: those given and the defaults.
+	if rep.Replicates != 100 || rep.Confidence != 0.95 || len(rep.Seeds) != 2 || len(rep.Vs) != 1 || rep.Vs[0] != "tfidf" {
+		t.Fatalf("eval JSON records %d replicates, confidence %g, seeds %v, vs %v: want 100, 0.95, [1 2], [tfidf]", rep.Replicates, rep.Confidence, rep.Seeds, rep.Vs)
 	}
 	if len(rep.Rows) != 4 || len(rep.Comparisons) != 2 || len(rep.Files) != 4 {
 		t.Fatalf("eval: %d rows, %d comparisons, files %v: want transformer_ft and tfidf on sitcom hard and harder", len(rep.Rows), len(rep.Comparisons), rep.Files)
@@ -95,10 +103,17 @@ func checkEval(t *testing.T, dir string) {
 		Inputs []struct {
 			Import *data.ImportInfo `json:"import"`
 		} `json:"inputs"`
+		Seeds      []int64 `json:"seeds"`
+		Replicates int     `json:"bootstrap_replicates"`
+		Confidence float64 `json:"confidence"`
+		Adapt      string  `json:"adapt"`
 	}
 	if b, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || json.Unmarshal(b, &man) != nil ||
 		len(man.Inputs) != 1 || man.Inputs[0].Import == nil || man.Inputs[0].Import.SceneLines != 18 {
 		t.Errorf("manifest inputs %+v (%v): want the import record with scene_lines 18", man.Inputs, err)
+	}
+	if man.Replicates != 100 || man.Confidence != 0.95 || len(man.Seeds) != 2 || man.Adapt != "auto" {
+		t.Errorf("manifest records %d replicates, confidence %g, seeds %v, adapt %q: want 100, 0.95, [1 2], auto", man.Replicates, man.Confidence, man.Seeds, man.Adapt)
 	}
 
 	shakespeare := filepath.Join(t.TempDir(), "shakespeare.parquet")

@@ -91,11 +91,11 @@ func TestEvaluateAdapts(t *testing.T) {
 		t.Fatalf("no bundle row %s-%s in %+v", corpus, level, rep.Rows)
 		return 0
 	}
-	frozen, err := Evaluate(ctx, load(), utts, EvalOptions{Seeds: []int64{1}, Replicates: 100, Adapt: EvalAdaptNone})
+	frozen, err := Evaluate(ctx, load(), utts, EvalOptions{Seeds: []int64{1}, Replicates: 100, Adapt: EvalAdaptNone}.Resolve())
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapted, err := Evaluate(ctx, load(), utts, EvalOptions{Seeds: []int64{1}, Replicates: 100})
+	adapted, err := Evaluate(ctx, load(), utts, EvalOptions{Seeds: []int64{1}, Replicates: 100}.Resolve())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestEvaluateAdapts(t *testing.T) {
 
 	// A corpus of the training show (new texts) under auto and all.
 	same := append(evalCorpus(5, "old", 1, 4, 8, oldRegister), utts...)
-	rep, err := Evaluate(ctx, load(), same, EvalOptions{Seeds: []int64{1}, Replicates: 100})
+	rep, err := Evaluate(ctx, load(), same, EvalOptions{Seeds: []int64{1}, Replicates: 100}.Resolve())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,14 +122,14 @@ func TestEvaluateAdapts(t *testing.T) {
 	if !hasBase {
 		t.Fatalf("rows %+v: want a Base level across the two corpora", rep.Rows)
 	}
-	rep, err = Evaluate(ctx, load(), same, EvalOptions{Seeds: []int64{1}, Replicates: 100, Adapt: EvalAdaptAll})
+	rep, err = Evaluate(ctx, load(), same, EvalOptions{Seeds: []int64{1}, Replicates: 100, Adapt: EvalAdaptAll}.Resolve())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(rep.Adapted, []string{"new", "old"}) && !slices.Equal(rep.Adapted, []string{"old", "new"}) {
 		t.Fatalf("all adapted to %v; want both corpora", rep.Adapted)
 	}
-	if _, err := Evaluate(ctx, load(), utts, EvalOptions{Seeds: []int64{1}, Adapt: "sometimes"}); err == nil || !strings.Contains(err.Error(), "sometimes") {
+	if _, err := Evaluate(ctx, load(), utts, EvalOptions{Seeds: []int64{1}, Adapt: "sometimes"}.Resolve()); err == nil || !strings.Contains(err.Error(), "sometimes") {
 		t.Fatalf("unknown mode: %v", err)
 	}
 }

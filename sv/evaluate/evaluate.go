@@ -41,9 +41,15 @@ const (
 	RuleCrossFit = "2-fold cross-fitted P ≥ 0.5"
 )
 
-// EvalOptions configure Evaluate; the zero value is the default.
+// EvalDefaultSeeds are the pair-sampling seeds of an evaluation by
+// default, one round each.
+func EvalDefaultSeeds() []int64 { return []int64{1, 2, 3} }
+
+// EvalOptions configure Evaluate. Resolve fills in the defaults of the
+// fields left zero; Evaluate refuses options that are not resolved.
 type EvalOptions struct {
-	// Seeds are the pair-sampling seeds, one round each (default 1, 2, 3).
+	// Seeds are the pair-sampling seeds, one round each (default
+	// EvalDefaultSeeds).
 	Seeds []int64
 	// Pairs is the pair protocol (filters, caps; default
 	// pairs.DefaultPairConfig()).
@@ -61,7 +67,7 @@ type EvalOptions struct {
 	// "ENCODER embed").
 	Backend   string
 	BatchSize int
-	// Adapt is the adaptation mode (EvalAdaptAuto when empty; see
+	// Adapt is the adaptation mode (default EvalAdaptAuto; see
 	// eval_adapt.go): which evaluated corpora the bundle is adapted to,
 	// without labels, before it scores their pairs.
 	Adapt string
@@ -148,6 +154,10 @@ type EvalReport struct {
 	Corpora []string `json:"corpora"`
 	Seeds   []int64  `json:"seeds"`
 	Vs      []string `json:"vs"`
+	// Replicates and Confidence are the paired bootstrap's replicates and
+	// confidence level (EvalOptions).
+	Replicates int     `json:"bootstrap_replicates"`
+	Confidence float64 `json:"confidence"`
 	// Rows has one row per (encoder, test set); Comparisons the
 	// verifier against each Vs encoder on every test set.
 	Rows        []EvalRow        `json:"rows"`
@@ -191,36 +201,70 @@ type EvalScores struct {
 	Positive []bool    `json:"positive"`
 }
 
+// Resolve returns o with the defaults filled in where a field is zero:
+// Seeds EvalDefaultSeeds, Pairs pairs.DefaultPairConfig(), Vs (when nil)
+// EvalDefaultVs, Replicates table2.CompareReplicates, Confidence
+// table2.CompareConfidence and Adapt EvalAdaptAuto. A caller resolves its
+// options once, before Evaluate, and records what Resolve returned.
+func (o EvalOptions) Resolve() EvalOptions {
+	if len(o.Seeds) == 0 {
+		o.Seeds = EvalDefaultSeeds()
+	}
+	if o.Pairs == nil {
+		cfg := pairs.DefaultPairConfig()
+		o.Pairs = &cfg
+	}
+	if o.Vs == nil {
+		o.Vs = []string{EvalDefaultVs}
+	}
+	if o.Replicates == 0 {
+		o.Replicates = table2.CompareReplicates
+	}
+	if o.Confidence == 0 {
+		o.Confidence = table2.CompareConfidence
+	}
+	if o.Adapt == "" {
+		o.Adapt = EvalAdaptAuto
+	}
+	return o
+}
+
+// check refuses options Resolve has not resolved, or resolved out of
+// range, saying which field and what Evaluate expects.
+func (o EvalOptions) check() error {
+	switch {
+	case len(o.Seeds) == 0:
+		return fmt.Errorf("eval: no pair-sampling seeds (EvalOptions.Seeds; resolve the options with EvalOptions.Resolve)")
+	case o.Pairs == nil:
+		return fmt.Errorf("eval: no pair protocol (EvalOptions.Pairs; resolve the options with EvalOptions.Resolve)")
+	case o.Vs == nil:
+		return fmt.Errorf("eval: no compared encoders (EvalOptions.Vs nil; an empty slice compares with none; resolve the options with EvalOptions.Resolve)")
+	case o.Replicates <= 0:
+		return fmt.Errorf("eval: bootstrap replicates %d: want ≥ 1 (EvalOptions.Replicates; resolve the options with EvalOptions.Resolve)", o.Replicates)
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return fmt.Errorf("eval: bootstrap confidence %g: want a level in (0, 1) (EvalOptions.Confidence; resolve the options with EvalOptions.Resolve)", o.Confidence)
+	case o.Adapt == "":
+		return fmt.Errorf("eval: no adaptation mode (EvalOptions.Adapt; want one of %s; resolve the options with EvalOptions.Resolve)", strings.Join(EvalAdaptModes(), ", "))
+	}
+	return nil
+}
+
 // Evaluate scores the pairs of the evaluated utterances (every speaker
 // unseen; pairs.BuildEvalPairs) with the verifier v (adapted to the
 // corpora o.Adapt picks, which leaves v adapted to the last of them) and
 // with each Vs encoder fitted on the evaluated texts, and compares them on
 // the same pairs. It refuses utterances that share texts with the
-// bundle's training data (CheckOverlap).
+// bundle's training data (CheckOverlap), and options not resolved
+// (EvalOptions.Resolve): it fills in no default itself.
 func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, o EvalOptions) (*EvalReport, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	logf := o.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	seeds := o.Seeds
-	if len(seeds) == 0 {
-		seeds = []int64{1, 2, 3}
-	}
-	cfg := pairs.DefaultPairConfig()
-	if o.Pairs != nil {
-		cfg = *o.Pairs
-	}
-	vs := o.Vs
-	if vs == nil {
-		vs = []string{EvalDefaultVs}
-	}
-	reps, conf := o.Replicates, o.Confidence
-	if reps == 0 {
-		reps = table2.CompareReplicates
-	}
-	if conf == 0 {
-		conf = table2.CompareConfidence
-	}
+	seeds, cfg, vs, reps, conf := o.Seeds, *o.Pairs, o.Vs, o.Replicates, o.Confidence
 	name := v.Spec.Name
 	if slices.Contains(vs, name) {
 		return nil, fmt.Errorf("eval: --vs %s has the verifier's own row name; compare with other encoders", name)
@@ -242,7 +286,7 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 		sets[i] = ep.Sets[id]
 	}
 	rep := &EvalReport{Verifier: v.Dir, Name: name, TrainedOn: []string{}, Demonstration: v.Spec.Demonstration,
-		Corpora: ep.Corpora, Seeds: seeds, Vs: vs, Pairs: ep.Config, Input: ep.Input, Notes: append([]string{}, ep.Notes...),
+		Corpora: ep.Corpora, Seeds: seeds, Vs: vs, Replicates: reps, Confidence: conf, Pairs: ep.Config, Input: ep.Input, Notes: append([]string{}, ep.Notes...),
 		Rows: []EvalRow{}, Comparisons: []EvalComparison{}, Domain: []EvalDomain{}, Calibrations: []verifier.ModeCalibration{}}
 	if v.Domain != nil {
 		rep.TrainedOn = v.Domain.CorpusNames()
@@ -262,9 +306,6 @@ func Evaluate(ctx context.Context, v *verifier.Verifier, utts []data.Utterance, 
 	logf("eval: %s on %d sets of %s (%d rounds)", name, len(sets), strings.Join(ep.Corpora, ", "), len(seeds))
 	scorers := map[string]func(a, b string) float64{}
 	adaptMode := o.Adapt
-	if adaptMode == "" {
-		adaptMode = EvalAdaptAuto
-	}
 	adapt, err := evalAdaptCorpora(v, adaptMode, ep.Corpora)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/roleprint/roleprint/stats"
 	"github.com/roleprint/roleprint/sv"
 	_ "github.com/roleprint/roleprint/sv/baseline" // registers tfidf, the comparison row
+	"github.com/roleprint/roleprint/sv/table2"
 	"github.com/roleprint/roleprint/sv/verifier"
 )
 
@@ -145,14 +146,32 @@ func TestEvaluate(t *testing.T) {
 	}
 
 	// The bundle's own training text is refused, naming the overlap.
-	if _, err := Evaluate(ctx, v, train, EvalOptions{Seeds: []int64{1}}); err == nil || !strings.Contains(err.Error(), "the verifier was trained on this text") {
+	if _, err := Evaluate(ctx, v, train, EvalOptions{Seeds: []int64{1}}.Resolve()); err == nil || !strings.Contains(err.Error(), "the verifier was trained on this text") {
 		t.Fatalf("evaluating the training corpus: %v, want a refusal naming the shared texts", err)
 	}
 
 	utts := append(evalCorpus(2, "new", 1, 5, 10, newRegister), evalCorpus(3, "mix", 1, 4, 10, mixRegister)...)
-	rep, err := Evaluate(ctx, v, utts, EvalOptions{Seeds: []int64{1, 2}, Replicates: 200})
+	// Options not resolved are refused, naming the field: Evaluate fills
+	// in no default while it runs.
+	resolved := EvalOptions{Seeds: []int64{1, 2}, Replicates: 200}.Resolve()
+	for field, o := range map[string]EvalOptions{
+		"Replicates": func() EvalOptions { o := resolved; o.Replicates = 0; return o }(),
+		"Confidence": func() EvalOptions { o := resolved; o.Confidence = 0; return o }(),
+		"Seeds":      func() EvalOptions { o := resolved; o.Seeds = nil; return o }(),
+		"Vs":         func() EvalOptions { o := resolved; o.Vs = nil; return o }(),
+		"Pairs":      func() EvalOptions { o := resolved; o.Pairs = nil; return o }(),
+		"Adapt":      func() EvalOptions { o := resolved; o.Adapt = ""; return o }(),
+	} {
+		if _, err := Evaluate(ctx, v, utts, o); err == nil || !strings.Contains(err.Error(), "EvalOptions."+field) {
+			t.Fatalf("%s unresolved: %v, want a refusal naming EvalOptions.%s", field, err, field)
+		}
+	}
+	rep, err := Evaluate(ctx, v, utts, resolved)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if rep.Replicates != 200 || rep.Confidence != table2.CompareConfidence || !slices.Equal(rep.Seeds, []int64{1, 2}) {
+		t.Fatalf("report records %d replicates, confidence %g, seeds %v: want the resolved 200, %g, [1 2]", rep.Replicates, rep.Confidence, rep.Seeds, table2.CompareConfidence)
 	}
 	var cells []string
 	for _, r := range rep.Rows {
@@ -326,5 +345,26 @@ func TestEvalCrossFit(t *testing.T) {
 	}
 	if a := acc(evalCrossFit(down, labels)); a != 0.5 {
 		t.Fatalf("falling score: accuracy %v, want 0.5 (a flat rule, not the score read backwards)", a)
+	}
+}
+
+// TestEvalOptionsResolve: Resolve fills in `roleprint eval`'s defaults
+// where a field is zero and keeps what a caller set (an empty non-nil Vs
+// compares with none).
+func TestEvalOptionsResolve(t *testing.T) {
+	o := EvalOptions{}.Resolve()
+	if !slices.Equal(o.Seeds, []int64{1, 2, 3}) || !slices.Equal(o.Vs, []string{EvalDefaultVs}) || o.Replicates != 2000 ||
+		o.Confidence != 0.95 || o.Adapt != EvalAdaptAuto || o.Pairs == nil || o.Pairs.MaxTestPairs != pairs.DefaultPairConfig().MaxTestPairs {
+		t.Fatalf("resolved zero options %+v: want seeds 1,2,3, vs tfidf, 2000 replicates, confidence 0.95, adapt auto, the default pairs", o)
+	}
+	if err := o.check(); err != nil {
+		t.Fatalf("resolved options refused: %v", err)
+	}
+	set := EvalOptions{Seeds: []int64{7}, Vs: []string{}, Replicates: 50, Confidence: 0.9, Adapt: EvalAdaptNone}.Resolve()
+	if !slices.Equal(set.Seeds, []int64{7}) || set.Vs == nil || len(set.Vs) != 0 || set.Replicates != 50 || set.Confidence != 0.9 || set.Adapt != EvalAdaptNone {
+		t.Fatalf("resolved set options %+v: want them kept", set)
+	}
+	if err := (EvalOptions{}).check(); err == nil {
+		t.Fatal("zero options accepted by Evaluate's check")
 	}
 }

@@ -23,7 +23,7 @@ func ExampleEvaluate() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := evaluate.Evaluate(ctx, v, utts, evaluate.EvalOptions{}) // seeds 1, 2, 3; --vs tfidf
+	rep, err := evaluate.Evaluate(ctx, v, utts, evaluate.EvalOptions{}.Resolve()) // seeds 1, 2, 3; --vs tfidf; 2000 bootstrap replicates
 	if err != nil {
 		log.Fatal(err) // a corpus the bundle was trained on is refused here
 	}

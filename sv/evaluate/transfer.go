@@ -14,8 +14,8 @@ import (
 // `roleprint eval` does; table2 cannot import this package (it imports
 // table2), so Evaluate is registered there.
 func init() {
-	table2.RegisterHeldOutEvaluator(table2.HeldOutEvaluator{Eval: evalHeldOut, Seeds: []int64{1, 2, 3}, Vs: []string{EvalDefaultVs},
-		Adapt: EvalAdaptAuto, AsSaved: EvalAdaptNone, ECEBins: ECEBins})
+	table2.RegisterHeldOutEvaluator(table2.HeldOutEvaluator{Eval: evalHeldOut, Seeds: EvalDefaultSeeds(), Vs: []string{EvalDefaultVs},
+		Replicates: table2.CompareReplicates, Confidence: table2.CompareConfidence, Adapt: EvalAdaptAuto, AsSaved: EvalAdaptNone, ECEBins: ECEBins})
 }
 
 // evalHeldOut loads the bundle in dir, evaluates it on utts (Evaluate,
@@ -26,7 +26,8 @@ func evalHeldOut(ctx context.Context, dir string, utts []data.Utterance, o table
 		return nil, err
 	}
 	defer v.Close()
-	rep, err := Evaluate(ctx, v, utts, EvalOptions{Seeds: slices.Clone(o.Seeds), Pairs: o.Pairs, Vs: slices.Clone(o.Vs), Adapt: o.Adapt,
+	rep, err := Evaluate(ctx, v, utts, EvalOptions{Seeds: slices.Clone(o.Seeds), Pairs: o.Pairs, Vs: slices.Clone(o.Vs), Replicates: o.Replicates,
+		Confidence: o.Confidence, Adapt: o.Adapt,
 		Backend: o.Backend, BatchSize: o.BatchSize, KeepScores: true, Logf: o.Logf, Progress: o.Progress})
 	if err != nil {
 		return nil, err

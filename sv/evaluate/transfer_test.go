@@ -110,6 +110,11 @@ func TestTransferPlanAndRun(t *testing.T) {
 		tp.Adapt != EvalAdaptAuto || len(tp.EvalSeeds) != 3 {
 		t.Fatalf("the plan or its estimate lacks the folds' settings: %+v", tp)
 	}
+	// The evaluation's bootstrap is resolved in the plan (`roleprint
+	// eval`'s defaults), not filled in while the folds run.
+	if want := (EvalOptions{}).Resolve(); tp.Replicates != want.Replicates || tp.Confidence != want.Confidence || tp.Replicates != 2000 {
+		t.Fatalf("transfer plan bootstrap %d replicates, confidence %g: want eval's %d, %g", tp.Replicates, tp.Confidence, want.Replicates, want.Confidence)
+	}
 	for i, f := range tp.Folds {
 		if f.HeldOut != tp.Corpora[i] || slices.Contains(f.TrainedOn, f.HeldOut) || len(f.TrainedOn) != 2 || f.HeldOutUtterances == 0 ||
 			f.HeldOutUtterances+f.TrainUtterances != len(in.Utterances) {
@@ -261,7 +266,7 @@ func TestTransferPlanAndRun(t *testing.T) {
 		adapt, scoring string
 		cal            verifier.Calibration
 	}{{EvalAdaptAuto, verifier.ScoringAdapted, *calA}, {EvalAdaptNone, verifier.ScoringAsSaved, *cal}} {
-		rep, err := Evaluate(ctx, v, other, EvalOptions{Seeds: []int64{1, 2}, KeepScores: true, Replicates: 100, Adapt: m.adapt})
+		rep, err := Evaluate(ctx, v, other, EvalOptions{Seeds: []int64{1, 2}, KeepScores: true, Replicates: 100, Adapt: m.adapt}.Resolve())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,15 +33,18 @@ import (
 type HeldOutEvaluator struct {
 	// Eval evaluates the bundle in dir on utts.
 	Eval func(ctx context.Context, dir string, utts []data.Utterance, o HeldOutOptions) (*HeldOutEval, error)
-	// Seeds, Vs and Adapt are the evaluator's defaults (`roleprint
-	// eval`'s): the pair-sampling seeds, the encoders compared and the
-	// adaptation mode. AsSaved is its mode that scores the bundle as
+	// Seeds, Vs, Replicates, Confidence and Adapt are the evaluator's
+	// defaults (`roleprint eval`'s): the pair-sampling seeds, the encoders
+	// compared, the paired bootstrap's replicates and confidence level and
+	// the adaptation mode. AsSaved is its mode that scores the bundle as
 	// saved (`eval --adapt none`). ECEBins is its ECE's number of bins.
-	Seeds   []int64
-	Vs      []string
-	Adapt   string
-	AsSaved string
-	ECEBins int
+	Seeds      []int64
+	Vs         []string
+	Replicates int
+	Confidence float64
+	Adapt      string
+	AsSaved    string
+	ECEBins    int
 }
 
 // HeldOutOptions are what a transfer fold asks of the evaluator: every
@@ -49,7 +52,10 @@ type HeldOutEvaluator struct {
 type HeldOutOptions struct {
 	Seeds []int64
 	Vs    []string
-	Adapt string
+	// Replicates and Confidence are the paired bootstrap's.
+	Replicates int
+	Confidence float64
+	Adapt      string
 	// Pairs is the pair protocol (the plan's: its filters and caps).
 	Pairs *pairs.PairConfig
 	// Backend and BatchSize build the bundle's GoMLX parts and the Vs
@@ -152,16 +158,19 @@ type TransferPlan struct {
 	// pairs, built with the plan's pair settings).
 	Seed int64 `json:"seed"`
 	// EvalSeeds, Vs and Adapt are the evaluation's pair-sampling seeds,
-	// compared encoders and adaptation mode (`roleprint eval`'s defaults);
-	// ECEBins the bins of its ECE. AsSaved is the evaluator's mode that
+	// compared encoders and adaptation mode, Replicates and Confidence its
+	// paired bootstrap's replicates and confidence level (`roleprint
+	// eval`'s defaults); ECEBins the bins of its ECE. AsSaved is the evaluator's mode that
 	// scores the bundle as saved: every fold also scores the very same
 	// held-out pairs that way (without the Vs encoders), so that the
 	// bundle carries a calibration of each kind of score.
-	EvalSeeds []int64  `json:"eval_seeds"`
-	Vs        []string `json:"vs"`
-	Adapt     string   `json:"adapt"`
-	AsSaved   string   `json:"as_saved"`
-	ECEBins   int      `json:"ece_bins"`
+	EvalSeeds  []int64  `json:"eval_seeds"`
+	Vs         []string `json:"vs"`
+	Replicates int      `json:"bootstrap_replicates"`
+	Confidence float64  `json:"confidence"`
+	Adapt      string   `json:"adapt"`
+	AsSaved    string   `json:"as_saved"`
+	ECEBins    int      `json:"ece_bins"`
 	// CalibrationLevel is the level whose pooled held-out scores
 	// calibrate the bundle (TransferCalibrationLevel); every held-out pair
 	// weighs the same in the fit (a corpus by its pairs: measured against
@@ -177,8 +186,10 @@ type TransferPlan struct {
 	// EstimatedSeconds is the folds' expected cost (in the plan's
 	// Estimate): the rows' per-round estimates scaled by each fold's
 	// share of the utterances, for training on the other corpora and
-	// for evaluating on the held-out one (rough: the evaluation's seeds
-	// and adaptation are not calibrated).
+	// for evaluating on the held-out one, once per evaluation seed and
+	// pass (adapted, and as saved), with the Vs encoders in the adapted
+	// pass (foldSeconds; rough: the evaluation is not calibrated on its
+	// own).
 	EstimatedSeconds float64 `json:"estimated_seconds"`
 }
 
@@ -249,18 +260,29 @@ func resolveTransfer(cfg Config, run []string, in Inputs, pc pairs.PairConfig, e
 	if len(ev.Seeds) == 0 {
 		return nil, fmt.Errorf("transfer: the held-out evaluator has no pair-sampling seeds")
 	}
+	if ev.Replicates <= 0 || !(ev.Confidence > 0 && ev.Confidence < 1) {
+		return nil, fmt.Errorf("transfer: the held-out evaluator's bootstrap (%d replicates, confidence %g) is not resolved: want ≥ 1 replicate and a level in (0, 1)", ev.Replicates, ev.Confidence)
+	}
 	tp := &TransferPlan{Corpora: names, Rows: rows, Seed: cfg.Seed, EvalSeeds: slices.Clone(ev.Seeds), Vs: slices.Clone(ev.Vs),
-		Adapt: ev.Adapt, AsSaved: ev.AsSaved, ECEBins: ev.ECEBins, CalibrationLevel: TransferCalibrationLevel}
+		Replicates: ev.Replicates, Confidence: ev.Confidence, Adapt: ev.Adapt, AsSaved: ev.AsSaved, ECEBins: ev.ECEBins, CalibrationLevel: TransferCalibrationLevel}
 	if tp.AsSaved == "" {
 		return nil, fmt.Errorf("transfer: the held-out evaluator names no mode that scores a bundle as saved")
 	}
-	// Per-round cost of the trained rows (and the evaluated rows' Vs
-	// encoders are cheap untuned fits, left in the rough share below).
-	var perRound float64
+	// Per-round cost of the trained rows and of the compared (Vs)
+	// encoders that are rows of the plan (a Vs encoder the plan does not
+	// run has no estimate and is not counted).
+	var perRound, vsPerRound float64
 	for _, e := range est.Estimates {
 		if slices.Contains(rows, e.Row) {
 			perRound += e.Seconds
 		}
+		if slices.Contains(tp.Vs, e.Row) {
+			vsPerRound += e.Seconds
+		}
+	}
+	passes := 2 // the adapted evaluation and the as-saved one
+	if tp.AsSaved == tp.Adapt {
+		passes = 1
 	}
 	total := float64(len(in.Utterances))
 	for _, c := range names {
@@ -276,7 +298,7 @@ func resolveTransfer(cfg Config, run []string, in Inputs, pc pairs.PairConfig, e
 			}
 		}
 		if total > 0 {
-			f.EstimatedSeconds = (perRound+est.Workload.PairsSeconds)*(total-held)/total + perRound*float64(len(tp.EvalSeeds))*held/total
+			f.EstimatedSeconds = foldSeconds(perRound, vsPerRound, est.Workload.PairsSeconds, held/total, len(tp.EvalSeeds), passes)
 		}
 		tp.EstimatedSeconds += f.EstimatedSeconds
 		tp.Folds = append(tp.Folds, f)
@@ -285,4 +307,24 @@ func resolveTransfer(cfg Config, run []string, in Inputs, pc pairs.PairConfig, e
 		return nil, fmt.Errorf("transfer: no corpus of %s forms evaluation pairs under the pair settings: %s", strings.Join(names, ", "), strings.Join(tp.Notes, "; "))
 	}
 	return tp, nil
+}
+
+// foldSeconds is the estimate of one transfer fold whose held-out corpus
+// holds the share heldShare of the utterances, from the per-round Table
+// 2 estimates of the trained rows (perRound), of the compared encoders
+// (vsPerRound) and of building the pairs (pairsSeconds). Training is one
+// round on the other corpora: (perRound + pairsSeconds) × (1 −
+// heldShare). Evaluation runs passes passes over the held-out pairs
+// (adapted, and as saved), each one round per evaluation seed, every
+// round costing the trained rows' per-round estimate scaled by the held
+// share; the compared encoders are fitted and score the same pairs in
+// the first (adapted) pass only: heldShare × seeds × (passes × perRound
+// + vsPerRound). A round's cost is a Table 2 round's scaled by the share
+// of utterances, which the evaluation's embedding, adaptation and
+// bootstrap are assumed to follow (rough: none of them is calibrated on
+// its own).
+func foldSeconds(perRound, vsPerRound, pairsSeconds, heldShare float64, seeds, passes int) float64 {
+	train := (perRound + pairsSeconds) * (1 - heldShare)
+	eval := heldShare * float64(seeds) * (float64(passes)*perRound + vsPerRound)
+	return train + eval
 }

@@ -305,7 +305,8 @@ func (f *transferFoldRun) row(ctx context.Context, name string) (*EncoderRound, 
 
 // key fingerprints bundle b of the fold evaluated with adapt and vs: the
 // fold's pairs, its parts' encoder keys and weights, the held-out
-// utterances and the evaluation's options.
+// utterances and the evaluation's options (seeds, compared encoders,
+// adaptation, bootstrap replicates and confidence).
 func (f *transferFoldRun) key(ctx context.Context, b transferBundle, adapt string, vs []string) (string, error) {
 	rr, err := f.runner(ctx)
 	if err != nil {
@@ -320,7 +321,7 @@ func (f *transferFoldRun) key(ctx context.Context, b transferBundle, adapt strin
 	}
 	tp := f.p.Transfer
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%v %v %s %s\n", f.heldKey, b.Name, tp.EvalSeeds, vs, adapt, f.p.Config.Criterion)
+	fmt.Fprintf(h, "%s\n%s\n%v %v %s %s %d %g\n", f.heldKey, b.Name, tp.EvalSeeds, vs, adapt, f.p.Config.Criterion, tp.Replicates, tp.Confidence)
 	pj, _ := json.Marshal(f.p.Pairs)
 	h.Write(pj)
 	for i, part := range b.Parts {
@@ -349,7 +350,7 @@ func (f *transferFoldRun) evaluate(ctx context.Context, b transferBundle, adapt 
 	}
 	tp := f.p.Transfer
 	f.logf("%s: evaluating %s (trained on %s) on %s, --adapt %s", f.prefix, b.Name, strings.Join(f.fold.TrainedOn, " + "), f.fold.HeldOut, adapt)
-	e, err := f.ev.Eval(ctx, dir, f.held, HeldOutOptions{Seeds: tp.EvalSeeds, Vs: vs, Adapt: adapt, Pairs: &f.p.Pairs,
+	e, err := f.ev.Eval(ctx, dir, f.held, HeldOutOptions{Seeds: tp.EvalSeeds, Vs: vs, Replicates: tp.Replicates, Confidence: tp.Confidence, Adapt: adapt, Pairs: &f.p.Pairs,
 		Backend: f.p.Config.Backend, BatchSize: f.p.Config.BatchSize, Logf: f.p.Config.Logf, Progress: f.prefixed()})
 	if err != nil {
 		return nil, err

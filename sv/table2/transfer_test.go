@@ -209,3 +209,29 @@ func mustCal(t *testing.T, evs map[string]*HeldOutEval, except string) verifier.
 	}
 	return cal
 }
+
+// TestTransferFoldEstimate: a fold's estimate counts training on the
+// other corpora once and the evaluation once per seed and per pass
+// (adapted, as saved), with the compared encoders in one pass: it grows
+// with each, and training shrinks as the held-out share grows.
+func TestTransferFoldEstimate(t *testing.T) {
+	const perRound, vs, pairsS, share = 40.0, 8.0, 0.5, 0.25
+	base := foldSeconds(perRound, vs, pairsS, share, 1, 1)
+	if want := (perRound+pairsS)*(1-share) + share*(perRound+vs); math.Abs(base-want) > 1e-9 {
+		t.Fatalf("1 seed, 1 pass: %v, want %v", base, want)
+	}
+	seeds3 := foldSeconds(perRound, vs, pairsS, share, 3, 1)
+	passes2 := foldSeconds(perRound, vs, pairsS, share, 3, 2)
+	noVs := foldSeconds(perRound, 0, pairsS, share, 3, 2)
+	if !(seeds3 > base && passes2 > seeds3 && passes2 > noVs) {
+		t.Fatalf("estimates 1 seed %v, 3 seeds %v, 3 seeds × 2 passes %v (without Vs %v): want each to grow", base, seeds3, passes2, noVs)
+	}
+	// Each added seed adds one round of the held share per pass, plus
+	// the compared encoders.
+	if d, want := passes2-foldSeconds(perRound, vs, pairsS, share, 2, 2), share*(2*perRound+vs); math.Abs(d-want) > 1e-9 {
+		t.Fatalf("a third seed adds %v, want %v", d, want)
+	}
+	if d, want := passes2-seeds3, share*3*perRound; math.Abs(d-want) > 1e-9 {
+		t.Fatalf("the as-saved pass adds %v, want %v", d, want)
+	}
+}
