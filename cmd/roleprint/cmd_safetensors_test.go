@@ -75,26 +75,14 @@ func TestSafetensorsModelEndToEnd(t *testing.T) {
 	}
 	h.Close() // from here on, the cache alone
 
-	var ref struct {
-		Tokenization []struct{ Text string } `json:"tokenization"`
-		Embeddings   [][]float64             `json:"sentence_embeddings"`
-	}
-	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
-	if err != nil || json.Unmarshal(b, &ref) != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, x := range ref.Tokenization {
-		lines = append(lines, x.Text)
-	}
-	txt := filepath.Join(t.TempDir(), "sentences.txt")
-	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	lines, refEmbeddings := fixtureReference(t, fixture)
+	txt := writeLines(t, lines)
 	const row = "hf:test/st-roberta"
 	code, stdout, stderr = neuralRun("embed", "--encoder", row, "--backend", "go", txt)
 	if code != 0 {
 		t.Fatalf("embed: exit %d: %s", code, stderr)
 	}
-	if d := embedVectors(t, stdout, ref.Embeddings); d > 1e-5 {
+	if d := embedVectors(t, stdout, refEmbeddings); d > 1e-5 {
 		t.Fatalf("embed differs from PyTorch by %g", d)
 	}
 
@@ -227,25 +215,13 @@ func TestRobertaPresetFetchesSafetensors(t *testing.T) {
 	}
 	h.Close()
 
-	var ref struct {
-		Tokenization []struct{ Text string } `json:"tokenization"`
-		Embeddings   [][]float64             `json:"sentence_embeddings"`
-	}
-	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
-	if err != nil || json.Unmarshal(b, &ref) != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, x := range ref.Tokenization {
-		lines = append(lines, x.Text)
-	}
-	txt := filepath.Join(t.TempDir(), "sentences.txt")
-	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	lines, refEmbeddings := fixtureReference(t, fixture)
+	txt := writeLines(t, lines)
 	code, stdout, stderr = neuralRun("embed", "--encoder", "roberta", "--backend", "go", txt)
 	if code != 0 {
 		t.Fatalf("embed --encoder roberta: exit %d: %s", code, stderr)
 	}
-	if d := embedVectors(t, stdout, ref.Embeddings); d > 1e-5 {
+	if d := embedVectors(t, stdout, refEmbeddings); d > 1e-5 {
 		t.Fatalf("roberta from the cache differs from PyTorch by %g", d)
 	}
 }
@@ -263,19 +239,8 @@ func pytorchFixtureFiles(t *testing.T, fixture string) (map[string][]byte, []str
 	if files["pytorch_model.bin"], err = os.ReadFile(filepath.Join("..", "..", "sv", "neural", "testdata", "pytorch", fixture+".bin")); err != nil {
 		t.Fatal(err)
 	}
-	var ref struct {
-		Tokenization []struct{ Text string } `json:"tokenization"`
-		Embeddings   [][]float64             `json:"sentence_embeddings"`
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "reference.json"))
-	if err != nil || json.Unmarshal(b, &ref) != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, x := range ref.Tokenization {
-		lines = append(lines, x.Text)
-	}
-	return files, lines, ref.Embeddings
+	lines, refEmbeddings := fixtureReference(t, dir)
+	return files, lines, refEmbeddings
 }
 
 // TestPyTorchModelEndToEnd publishes the tiny BERT with only
@@ -303,8 +268,7 @@ func TestPyTorchModelEndToEnd(t *testing.T) {
 		t.Fatalf("setup fetched %s", got)
 	}
 	h.Close() // from here on, the cache alone
-	txt := filepath.Join(t.TempDir(), "sentences.txt")
-	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	txt := writeLines(t, lines)
 	code, stdout, stderr = neuralRun("embed", "--encoder", "hf:test/pt-bert", "--backend", "go", txt)
 	if code != 0 {
 		t.Fatalf("embed: exit %d: %s", code, stderr)
@@ -338,8 +302,7 @@ func TestStelPresetFromPyTorch(t *testing.T) {
 		t.Fatalf("setup --model stel: exit %d: %s\n%s", code, stderr, stdout)
 	}
 	h.Close()
-	txt := filepath.Join(t.TempDir(), "sentences.txt")
-	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	txt := writeLines(t, lines)
 	code, stdout, stderr = neuralRun("embed", "--encoder", "stel", "--backend", "go", txt)
 	if code != 0 {
 		t.Fatalf("embed --encoder stel: exit %d: %s", code, stderr)
@@ -368,3 +331,37 @@ func TestStelPresetFromPyTorch(t *testing.T) {
 
 // stdoutOf returns the standard output of a neuralRun.
 func stdoutOf(_ int, stdout, _ string) string { return stdout }
+
+// fixtureReference reads a model fixture's reference.json (written by the
+// fixture scripts from PyTorch): the sentences it embedded and PyTorch's
+// sentence vectors for them.
+func fixtureReference(t *testing.T, dir string) ([]string, [][]float64) {
+	t.Helper()
+	var ref struct {
+		Tokenization []struct{ Text string } `json:"tokenization"`
+		Embeddings   [][]float64             `json:"sentence_embeddings"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "reference.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatalf("%s: %v", filepath.Join(dir, "reference.json"), err)
+	}
+	lines := make([]string, len(ref.Tokenization))
+	for i, x := range ref.Tokenization {
+		lines[i] = x.Text
+	}
+	return lines, ref.Embeddings
+}
+
+// writeLines writes lines, one per line, to a file in a test folder and
+// returns its path.
+func writeLines(t *testing.T, lines []string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "sentences.txt")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -47,33 +47,21 @@ func TestHubModelEndToEnd(t *testing.T) {
 	h.Close() // from here on, the cache alone
 
 	// embed: PyTorch's sentence vectors.
-	var ref struct {
-		Tokenization []struct{ Text string } `json:"tokenization"`
-		Embeddings   [][]float64             `json:"sentence_embeddings"`
-	}
-	b, err := os.ReadFile(filepath.Join(fixture, "reference.json"))
-	if err != nil || json.Unmarshal(b, &ref) != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, x := range ref.Tokenization {
-		lines = append(lines, x.Text)
-	}
-	txt := filepath.Join(t.TempDir(), "sentences.txt")
-	os.WriteFile(txt, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	lines, refEmbeddings := fixtureReference(t, fixture)
+	txt := writeLines(t, lines)
 	code, stdout, stderr = neuralRun("embed", "--encoder", "hf:test/tiny-bert", "--backend", "go", txt)
 	if code != 0 {
 		t.Fatalf("embed: exit %d: %s", code, stderr)
 	}
 	var worst float64
 	rows := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(rows) != len(ref.Embeddings) {
-		t.Fatalf("embed printed %d vectors, want %d", len(rows), len(ref.Embeddings))
+	if len(rows) != len(refEmbeddings) {
+		t.Fatalf("embed printed %d vectors, want %d", len(rows), len(refEmbeddings))
 	}
 	for i, row := range rows {
 		for j, f := range strings.Fields(row) {
 			x, _ := strconv.ParseFloat(f, 64)
-			worst = math.Max(worst, math.Abs(x-ref.Embeddings[i][j]))
+			worst = math.Max(worst, math.Abs(x-refEmbeddings[i][j]))
 		}
 	}
 	if worst > 1e-5 {
@@ -186,19 +174,8 @@ func TestHubRevisionAndTokenFromCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ref struct {
-			Tokenization []struct{ Text string } `json:"tokenization"`
-			Embeddings   [][]float64             `json:"sentence_embeddings"`
-		}
-		b, err := os.ReadFile(filepath.Join(dir, "reference.json"))
-		if err != nil || json.Unmarshal(b, &ref) != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for _, x := range ref.Tokenization {
-			lines = append(lines, x.Text)
-		}
-		return files, ref.Embeddings, strings.Join(lines, "\n") + "\n"
+		lines, refEmbeddings := fixtureReference(t, dir)
+		return files, refEmbeddings, strings.Join(lines, "\n") + "\n"
 	}
 	bert, bertRef, text := read("bert")
 	roberta, robertaRef, text2 := read("roberta")
