@@ -17,8 +17,8 @@ import (
 func TransferTable(t *table2.TransferResult) *Table {
 	vs := strings.Join(t.Plan.Vs, ", ")
 	tab := &Table{Name: "transfer", Title: "Transfer to unseen corpora (leave one corpus out).",
-		Caption: fmt.Sprintf("Each row is trained on every corpus but the held-out one and evaluated on it with every speaker unseen (AUC, ACC, EER ×100, mean over seeds %v; ECE with the bundle's own calibration and cross-fitted on the other held-out corpora; the bundle scores adapted without labels to the held-out corpus, and the same pairs as saved, as verify scores, with a calibration cross-fitted on as-saved scores), against %s fitted on the held-out corpus alone on the same pairs; Δ AUC is the paired bootstrap difference with its 95 %% interval.",
-			t.Plan.EvalSeeds, vs),
+		Caption: fmt.Sprintf("Each row is trained on every corpus but the held-out one and evaluated on it with every speaker unseen (AUC, ACC, EER ×100, mean over seeds %s; ECE with the bundle's own calibration and cross-fitted on the other held-out corpora; the bundle scores adapted without labels to the held-out corpus, and the same pairs as saved, as verify scores, with a calibration cross-fitted on as-saved scores), against %s fitted on the held-out corpus alone on the same pairs; Δ AUC is the paired bootstrap difference with its 95 %% interval.",
+			strings.Trim(strings.Join(strings.Fields(fmt.Sprint(t.Plan.EvalSeeds)), ", "), "[]"), vs),
 		Columns: []string{"Held out", "Level", "AUC", "ACC", "EER", "ECE", "ECE cross-fit", "AUC as saved", "ECE cross-fit as saved", vs + " AUC", "Δ AUC"},
 		Best:    []Best{BestNone, BestNone, BestNone, BestNone, BestNone, BestNone, BestNone, BestNone, BestNone, BestNone, BestNone},
 		Wide:    true}

@@ -37,4 +37,12 @@ func TestTransferTable(t *testing.T) {
 	if !strings.Contains(tab.LaTeX(), `\label{tab:transfer}`) || !strings.Contains(tab.HTML(), "Transfer to unseen corpora") {
 		t.Errorf("LaTeX or HTML lacks the label or title")
 	}
+	// Every character of the headers and caption has a LaTeX form: TeX
+	// writes "?" for one pdflatex cannot typeset.
+	if tex := tab.LaTeX(); strings.Contains(tex, "?") || !strings.Contains(tex, `$\Delta$ AUC`) {
+		t.Errorf("LaTeX has a character it cannot typeset or lacks the Δ column:\n%s", tex)
+	}
+	if !strings.Contains(tab.Caption, "mean over seeds 1, 2, 3;") {
+		t.Errorf("caption does not list the seeds as a reader writes them: %s", tab.Caption)
+	}
 }
