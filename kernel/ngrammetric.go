@@ -44,7 +44,7 @@ func (nb *Notebook) NgramMetricWeights(t *table2.Result, row string, round int) 
 		return nil, nb.Report(fmt.Errorf("%s: no round %d of row %s in this run", baseline.NameNgramMetric, round, row))
 	}
 	cfg := t.Config
-	cfg.CheckpointDir = filepath.Join(nb.table2Dir(), "checkpoints")
+	cfg.CheckpointDir = nb.table2Checkpoints()
 	w, err := baseline.ReadNgramMetricWeights(filepath.Join(cfg.EncoderWorkDir(round, row), "checkpoints"))
 	if err != nil {
 		return nil, nb.Report(fmt.Errorf("%s round %d: %w", row, round, err))

@@ -152,6 +152,18 @@ func (nb *Notebook) PlanTable2(ctx context.Context, run Table2Run) (*Table2Plan,
 // the notebooks of one output root (so 07 reuses 02's run).
 func (nb *Notebook) table2Dir() string { return filepath.Join(filepath.Dir(nb.Dir), "table2") }
 
+// table2Checkpoints is the folder RunTable2 checkpoints every (round, row)
+// in and NgramMetricWeights reads trained weights from: one per mode, as
+// Memo keeps cache and cache-quick apart, so a quick run's short training
+// (transformer_ft at 40 steps) never meets a full run's plan in one
+// folder (which the trainer refuses as a checkpoint of another plan).
+func (nb *Notebook) table2Checkpoints() string {
+	if nb.Quick {
+		return filepath.Join(nb.table2Dir(), "checkpoints-quick")
+	}
+	return filepath.Join(nb.table2Dir(), "checkpoints")
+}
+
 // RunTable2 runs the experiment run declares, once: the result is cached
 // (Memo) under the output root's table2/ folder by the resolved plan (its
 // configuration without the timings of the selection, its pairs and
@@ -175,7 +187,7 @@ func (nb *Notebook) RunTable2(ctx context.Context, run Table2Run) (*table2.Resul
 		defer bar.Done()
 		cfg := &p.Config
 		cfg.Progress = bar.Stage
-		cfg.CheckpointDir = filepath.Join(shared.Dir, "checkpoints")
+		cfg.CheckpointDir = nb.table2Checkpoints()
 		cfg.Logf = func(format string, args ...any) { nb.Note(format, args...) }
 		return table2.Run(ctx, p.Plan)
 	})

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,6 +65,14 @@ func TestRunTable2SharedAcrossNotebooks(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(root, "table2", "cache-quick", "tiny-*.json")); len(m) != 1 {
 		t.Errorf("cache files %v", m)
+	}
+	// Quick mode checkpoints apart from the full run, as it caches apart:
+	// a full run in the same root must not resume a quick run's rows.
+	if m, _ := filepath.Glob(filepath.Join(root, "table2", "checkpoints-quick", "round-1", "liwc.json")); len(m) != 1 {
+		t.Errorf("quick checkpoints %v, want round-1/liwc.json under checkpoints-quick", m)
+	}
+	if _, err := os.Stat(filepath.Join(root, "table2", "checkpoints")); !os.IsNotExist(err) {
+		t.Errorf("a quick run wrote the full run's checkpoint folder (stat: %v)", err)
 	}
 	k := pairs.TestKey{Exposure: pairs.UnseenUnseen, Level: pairs.Base}
 	if _, _, ok := second.PerRound[0].TestScores(k); !ok {
