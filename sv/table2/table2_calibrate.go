@@ -125,9 +125,15 @@ func calibrationSettings(r sv.Row, cfg *Config) map[string]string {
 
 // programVersion identifies this build for calibration keys: the main
 // module's version and VCS revision ("(devel) 0123abcd"), and, when the
-// build carries no revision (a worktree, -buildvcs=false) or comes from a
-// modified tree, the SHA-256 of the executable (the same for every `go
-// run` of one source, different after any code change).
+// build carries no revision (a worktree, -buildvcs=false, a program that
+// uses this module from a workspace) or comes from a modified tree, the
+// hash of this module's sources when the checkout it was compiled from is
+// on disk (sourceVersion), else the SHA-256 of the executable (the same
+// for every `go run` of one source, different after any code change).
+// The source hash matters for GoNB: every notebook cell is a new
+// executable, so an executable hash would calibrate the rows again in every
+// cell that plans a run, and cells of one notebook could choose different
+// rows.
 func programVersion() string {
 	versionOnce.Do(func() {
 		bi, ok := debug.ReadBuildInfo()
@@ -150,6 +156,10 @@ func programVersion() string {
 			}
 		}
 		if !rev || dirty {
+			if src := sourceVersion(); src != "" {
+				version = v + " " + src
+				return
+			}
 			if exe, err := os.Executable(); err == nil {
 				if f, err := os.Open(exe); err == nil {
 					h := sha256.New()
@@ -169,6 +179,82 @@ var (
 	versionOnce sync.Once
 	version     string
 )
+
+// modulePath is this module's path, as its go.mod declares it.
+const modulePath = "github.com/roleprint/roleprint"
+
+// sourceVersion returns "src:" and 16 hex digits of sourceHash of the
+// checkout this file was compiled from, or "" when that checkout is not on
+// disk (a binary built elsewhere or with -trimpath) or is not this module.
+func sourceVersion() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(file))) // ROOT/sv/table2/this.go
+	h, err := sourceHash(root)
+	if err != nil {
+		return ""
+	}
+	return "src:" + h[:16]
+}
+
+// sourceHash returns the hex SHA-256 of the Go module at root: go.mod,
+// go.sum and every non-test .go file (relative path and content, in
+// lexical order), skipping testdata, hidden and underscore folders,
+// node_modules and nested modules. It fails when root's go.mod does not
+// declare modulePath.
+func sourceHash(root string) (string, error) {
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	declared := ""
+	for line := range strings.Lines(string(mod)) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			declared = strings.Trim(strings.TrimSpace(rest), `"`)
+			break
+		}
+	}
+	if declared != modulePath {
+		return "", fmt.Errorf("%s: module %q, not %s", root, declared, modulePath)
+	}
+	h := sha256.New()
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path == root {
+				return nil
+			}
+			if name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		goFile := strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+		if !d.Type().IsRegular() || !(goFile || rel == "go.mod" || rel == "go.sum") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
 
 func calibrationKey(row, backend, version string, settings map[string]string) string {
 	h := sha256.New()
