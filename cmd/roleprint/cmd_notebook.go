@@ -436,10 +436,6 @@ func notebookRun(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return flagUsage(err)
 	}
-	jupyter, err := exec.LookPath("jupyter")
-	if err != nil {
-		return fmt.Errorf("jupyter is not installed; on Debian/Ubuntu: sudo apt-get install -y %s; then `roleprint notebook setup`", aptPackages)
-	}
 	var paths []string
 	if fs.NArg() == 0 {
 		nbs, err := listNotebooks()
@@ -470,9 +466,20 @@ func notebookRun(ctx context.Context, e *env, args []string) error {
 	if root == "" {
 		root = filepath.Join(kernel.RepoRoot(), "out", "notebooks")
 	}
-	root, err = filepath.Abs(root)
+	root, err := filepath.Abs(root)
 	if err != nil {
 		return err
+	}
+	code, err := notebooksCodeStamp()
+	if err != nil {
+		return err
+	}
+	if err := checkOutRoot(e, root, code, *save); err != nil {
+		return err
+	}
+	jupyter, err := exec.LookPath("jupyter")
+	if err != nil {
+		return fmt.Errorf("jupyter is not installed; on Debian/Ubuntu: sudo apt-get install -y %s; then `roleprint notebook setup`", aptPackages)
 	}
 	executedDir := filepath.Join(root, "executed")
 	if err := os.MkdirAll(executedDir, 0o755); err != nil {
