@@ -3,11 +3,12 @@ package importers
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/internal/fsx/fsxtest"
 )
 
 func TestFormatsRegistered(t *testing.T) {
@@ -43,14 +44,7 @@ func TestRegisterRejectsDuplicatesAndBadNames(t *testing.T) {
 // write creates a file under dir with the given bytes.
 func write(t *testing.T, dir, name string, content string) string {
 	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return fsxtest.WriteFile(t, dir, name, content)
 }
 
 // wantInputError checks err is an *InputError at file (and line when > 0)

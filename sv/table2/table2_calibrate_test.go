@@ -1,10 +1,10 @@
 package table2
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/internal/fsx/fsxtest"
 )
 
 // TestSourceHashFollowsTheModulesCode checks the calibration key's source
@@ -13,16 +13,7 @@ import (
 // not; a folder of another module is refused.
 func TestSourceHashFollowsTheModulesCode(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { fsxtest.WriteFile(t, root, rel, content) }
 	write("go.mod", "// a comment first\nmodule "+modulePath+"\n\ngo 1.26\n")
 	write("sv/a.go", "package sv\n")
 	write("sv/a_test.go", "package sv\n")

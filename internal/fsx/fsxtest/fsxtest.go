@@ -1,10 +1,12 @@
 // Package fsxtest is test support for readers built on fsx: the check that
 // a reader refuses what is not a regular file (an endless device, a FIFO
-// with no writer) at once, with an error naming the path.
+// with no writer) at once, with an error naming the path; and WriteFile,
+// the fixture writer tests share.
 package fsxtest
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -18,6 +20,20 @@ import (
 // reader that refuses a device or FIFO returns in microseconds, one that
 // opens a FIFO with no writer never returns.
 const Wait = 5 * time.Second
+
+// WriteFile writes content to rel under dir, making the folders on the
+// way, and returns the file's path; t fails at once on an error.
+func WriteFile(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 // FIFO makes a named pipe called name (the file name a reader expects,
 // "roles.tsv") in a fresh temporary folder and returns its path.
