@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roleprint/roleprint/internal/fsx/fsxtest"
 )
 
 // writeModule writes a tiny module: package a imports b, c is unused.
@@ -26,13 +28,7 @@ func writeModule(t *testing.T) string {
 		"c/c.go":      "package c\n",
 	}
 	for name, body := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		fsxtest.WriteFile(t, root, name, body)
 	}
 	return root
 }
