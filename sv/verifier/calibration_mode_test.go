@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/roleprint/roleprint/sv"
 )
 
 // TestCalibrationPerScoringMode: a bundle with a calibration of as-saved
@@ -19,16 +17,7 @@ import (
 // unless no part of it adapts.
 func TestCalibrationPerScoringMode(t *testing.T) {
 	ctx := context.Background()
-	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := []string{"the cat sat on the mat", "a dog ran in the park", "the cat ran on the mat", "a dog sat in the park"}
-	if err := tf.(sv.Fitter).Fit(ctx, texts); err != nil {
-		t.Fatal(err)
-	}
-	base := SaveOptions{Name: "tfidf", FitTexts: texts, Parts: []SavePart{{Row: "tfidf", Encoder: tf}}, Manifest: map[string]any{},
-		DevCosines: []float64{0.1, 0.2, 0.6, 0.8, 0.3, 0.7}, DevLabels: []bool{false, false, true, true, true, false}}
+	base := tinyTFIDFBundle(t)
 
 	// Two calibrations that disagree on every score in [0, 1]: as saved
 	// says "same" above 0.25, adapted says "different" below 0.9.
@@ -50,7 +39,7 @@ func TestCalibrationPerScoringMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := v.Verify(ctx, texts[:2], texts[2:])
+	r, err := v.Verify(ctx, base.FitTexts[:2], base.FitTexts[2:])
 	v.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -18,16 +18,7 @@ import (
 // without the key loads as before.
 func TestCalibrationSource(t *testing.T) {
 	ctx := context.Background()
-	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := []string{"the cat sat on the mat", "a dog ran in the park", "the cat ran on the mat", "a dog sat in the park"}
-	if err := tf.(sv.Fitter).Fit(ctx, texts); err != nil {
-		t.Fatal(err)
-	}
-	base := SaveOptions{Name: "tfidf", FitTexts: texts, Parts: []SavePart{{Row: "tfidf", Encoder: tf}}, Manifest: map[string]any{},
-		DevCosines: []float64{0.1, 0.2, 0.6, 0.8, 0.3, 0.7}, DevLabels: []bool{false, false, true, true, true, false}}
+	base := tinyTFIDFBundle(t)
 
 	dir := filepath.Join(t.TempDir(), "dev")
 	spec, err := Save(dir, base)
@@ -52,7 +43,7 @@ func TestCalibrationSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := v.Verify(ctx, texts[:2], texts[2:])
+	res, err := v.Verify(ctx, base.FitTexts[:2], base.FitTexts[2:])
 	v.Close()
 	if err != nil || res.Probability != held.Probability(res.Score) {
 		t.Fatalf("verify: %v, P %v, want the held-out calibration's %v", err, res.Probability, held.Probability(res.Score))
@@ -92,4 +83,21 @@ func TestCalibrationSource(t *testing.T) {
 			t.Errorf("%s \"adpated\": %v, want an error naming the key and %s", key, err, path)
 		}
 	}
+}
+
+// tinyTFIDFBundle returns the save options of a bundle of TF-IDF fitted on
+// four short texts, with six dev cosines and labels: the calibration
+// tests' starting point.
+func tinyTFIDFBundle(t *testing.T) SaveOptions {
+	t.Helper()
+	tf, err := sv.NewEncoder("tfidf", sv.EncoderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"the cat sat on the mat", "a dog ran in the park", "the cat ran on the mat", "a dog sat in the park"}
+	if err := tf.(sv.Fitter).Fit(context.Background(), texts); err != nil {
+		t.Fatal(err)
+	}
+	return SaveOptions{Name: "tfidf", FitTexts: texts, Parts: []SavePart{{Row: "tfidf", Encoder: tf}}, Manifest: map[string]any{},
+		DevCosines: []float64{0.1, 0.2, 0.6, 0.8, 0.3, 0.7}, DevLabels: []bool{false, false, true, true, true, false}}
 }
