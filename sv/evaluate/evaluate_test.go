@@ -29,7 +29,21 @@ import (
 // a vocabulary shared by the corpus (its register) and words common to
 // all corpora.
 func evalCorpus(seed uint64, corpus string, sources, speakers, convs int, register []string) []data.Utterance {
-	rng := rand.New(rand.NewPCG(seed, 3))
+	all := func(int) []int {
+		ks := make([]int, speakers)
+		for k := range ks {
+			ks[k] = k
+		}
+		return ks
+	}
+	return synthCorpus(rand.New(rand.NewPCG(seed, 3)), corpus, sources, speakers, convs, register, all)
+}
+
+// synthCorpus writes the synthetic corpora of this package's tests: in
+// each source, convs conversations in which the speakers members(c) names
+// take 6 turns each, every line 12 words drawn from the speaker's own
+// words, the corpus's register and words common to all corpora.
+func synthCorpus(rng *rand.Rand, corpus string, sources, speakers, convs int, register []string, members func(c int) []int) []data.Utterance {
 	common := strings.Fields("the a and i you is it so well oh to of in that")
 	var out []data.Utterance
 	for s := range sources {
@@ -46,7 +60,7 @@ func evalCorpus(seed uint64, corpus string, sources, speakers, convs int, regist
 		for c := range convs {
 			turn := int32(0)
 			for range 6 {
-				for k := range speakers {
+				for _, k := range members(c) {
 					w := make([]string, 12)
 					for j := range w {
 						switch rng.IntN(4) {

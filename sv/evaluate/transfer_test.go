@@ -36,41 +36,9 @@ var transferMachine = table2.Machine{
 // the conversations c with k ∈ {c, c+1, c+3} mod 8), each speaking 6 lines
 // mixing their own words, the corpus's register and common words.
 func transferCorpus(seed uint64, corpus string, register []string) []data.Utterance {
-	rng := rand.New(rand.NewPCG(seed, 5))
-	common := strings.Fields("the a and i you is it so well oh to of in that")
-	const speakers, convs = 8, 24
-	var out []data.Utterance
-	for s := range 2 {
-		src := fmt.Sprintf("%s/part%d", corpus, s)
-		own := make([][]string, speakers)
-		for k := range own {
-			for j := range 6 {
-				own[k] = append(own[k], fmt.Sprintf("%s%d%s%d", corpus[:2], s, string(rune('a'+k)), j))
-			}
-		}
-		for c := range convs {
-			turn := int32(0)
-			for range 6 {
-				for _, k := range []int{c % speakers, (c + 1) % speakers, (c + 3) % speakers} {
-					w := make([]string, 12)
-					for j := range w {
-						switch rng.IntN(4) {
-						case 0:
-							w[j] = own[k][rng.IntN(len(own[k]))]
-						case 1:
-							w[j] = register[rng.IntN(len(register))]
-						default:
-							w[j] = common[rng.IntN(len(common))]
-						}
-					}
-					out = append(out, data.Utterance{Source: src, ConversationID: fmt.Sprintf("c%02d", c), Turn: turn,
-						Speaker: fmt.Sprintf("%s-%d-%d", corpus, s, k), Text: strings.Join(w, " ")})
-					turn++
-				}
-			}
-		}
-	}
-	return out
+	const speakers = 8
+	rotation := func(c int) []int { return []int{c % speakers, (c + 1) % speakers, (c + 3) % speakers} }
+	return synthCorpus(rand.New(rand.NewPCG(seed, 5)), corpus, 2, speakers, 24, register, rotation)
 }
 
 // transferInputs are three small synthetic corpora of three registers.
