@@ -27,46 +27,15 @@ func TestNgramMetricCohortTop(t *testing.T) {
 		t.Fatal(err)
 	}
 	sets := [][]string{c.Sets["s1-c0"].Texts, c.Sets["s2-c2"].Texts, c.Sets["s4-c1"].Texts}
-	vec, err := m.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := m.encodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cohortRaw, err := m.encodeSets(ctx, m.cohort.sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cohortGroup, _ := m.groups.place(m.cohort.sets, 0, false)
-	group, _ := m.groups.place(sets, 0, false)
-	d := m.styleDim()
+	vec, _, cos := cohortCosines(t, m, sets)
 	for i := range sets {
-		var xs []float64
-		for j, cv := range cohortRaw {
-			if cohortGroup[j] == group[i] {
-				xs = append(xs, stats.Cosine(raw[i][:d], cv[:d]))
-			}
-		}
+		xs := slices.Clone(cos[i])
 		if len(xs) <= o.CohortTop {
 			t.Fatalf("set %d: %d cohort sets in its corpus, want more than cohort_top %d", i, len(xs), o.CohortTop)
 		}
 		slices.Sort(xs)
-		top := xs[len(xs)-o.CohortTop:]
-		var mu, v, muAll float64
-		for _, x := range top {
-			mu += x
-		}
-		for _, x := range xs {
-			muAll += x
-		}
-		mu /= float64(len(top))
-		muAll /= float64(len(xs))
-		for _, x := range top {
-			v += (x - mu) * (x - mu)
-		}
-		sd := math.Sqrt(v / float64(len(top)))
+		mu, sd := meanSD(xs[len(xs)-o.CohortTop:])
+		muAll, _ := meanSD(xs)
 		n := len(vec[i])
 		gotMu, gotSd := float64(vec[i][n-2])/cohortTail, float64(vec[i][n-1])/cohortTail
 		if math.Abs(gotMu-mu) > 1e-4 || math.Abs(gotSd-sd) > 1e-4 {

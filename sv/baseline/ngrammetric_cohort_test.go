@@ -54,40 +54,11 @@ func TestNgramMetricCohortScore(t *testing.T) {
 		t.Fatalf("Dim %d, want %d + 2 tail entries", m.Dim(), plainDim)
 	}
 	sets := [][]string{c.Sets["s1-c0"].Texts, c.Sets["s1-c3"].Texts, c.Sets["s2-c2"].Texts, c.Sets["s4-c1"].Texts}
-	vec, err := m.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := m.encodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cohortRaw, err := m.encodeSets(ctx, m.cohort.sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cohortGroup, _ := m.groups.place(m.cohort.sets, 0, false)
-	group, _ := m.groups.place(sets, 0, false)
+	vec, raw, cos := cohortCosines(t, m, sets)
 	d := m.styleDim()
 	// μ and σ of set i, from the cohort's vectors, independently of the
 	// encoder's cached ones.
-	moments := func(i int) (float64, float64) {
-		var xs []float64
-		for j, cv := range cohortRaw {
-			if cohortGroup[j] == group[i] {
-				xs = append(xs, stats.Cosine(raw[i][:d], cv[:d]))
-			}
-		}
-		var mu, v float64
-		for _, x := range xs {
-			mu += x
-		}
-		mu /= float64(len(xs))
-		for _, x := range xs {
-			v += (x - mu) * (x - mu)
-		}
-		return mu, math.Sqrt(v / float64(len(xs)))
-	}
+	moments := func(i int) (float64, float64) { return meanSD(cos[i]) }
 	for i := range sets {
 		if len(vec[i]) != len(raw[i])+2 {
 			t.Fatalf("set %d: %d entries, want %d + 2", i, len(vec[i]), len(raw[i]))
@@ -371,4 +342,49 @@ func TestNgramMetricCohortThinCorpus(t *testing.T) {
 			t.Errorf("set %d: μ, σ = %v, %v; want the whole cohort's %v, %v", i, gotMu, gotSd, mu, sd)
 		}
 	}
+}
+
+// cohortCosines encodes sets with m (EncodeSets, with the s-norm tail) and
+// without the tail (encodeSets), and returns both and, per set, its style
+// cosines to the cohort sets of its own predicted corpus, computed from the
+// cohort's vectors independently of the encoder's cached statistics.
+func cohortCosines(t *testing.T, m *ngramMetric, sets [][]string) (vec, raw [][]float32, cos [][]float64) {
+	t.Helper()
+	ctx := context.Background()
+	vec, err := m.EncodeSets(ctx, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, err = m.encodeSets(ctx, sets, nil); err != nil {
+		t.Fatal(err)
+	}
+	cohortRaw, err := m.encodeSets(ctx, m.cohort.sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohortGroup, _ := m.groups.place(m.cohort.sets, 0, false)
+	group, _ := m.groups.place(sets, 0, false)
+	d := m.styleDim()
+	cos = make([][]float64, len(sets))
+	for i := range sets {
+		for j, cv := range cohortRaw {
+			if cohortGroup[j] == group[i] {
+				cos[i] = append(cos[i], stats.Cosine(raw[i][:d], cv[:d]))
+			}
+		}
+	}
+	return vec, raw, cos
+}
+
+// meanSD returns the mean and the population standard deviation of xs.
+func meanSD(xs []float64) (mu, sd float64) {
+	for _, x := range xs {
+		mu += x
+	}
+	mu /= float64(len(xs))
+	var v float64
+	for _, x := range xs {
+		v += (x - mu) * (x - mu)
+	}
+	return mu, math.Sqrt(v / float64(len(xs)))
 }
