@@ -28,10 +28,7 @@ func textFixture(name string) string {
 func publishText(t *testing.T, repos map[string]string) {
 	t.Helper()
 	h := hubtest.New(t)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	for id, fixture := range repos {
 		files, err := hubtest.ReadDir(textFixture(fixture), map[string]string{"model.onnx": "onnx/model.onnx", "reference.json": ""})
 		if err != nil {

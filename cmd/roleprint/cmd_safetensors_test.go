@@ -53,10 +53,7 @@ func TestSafetensorsModelEndToEnd(t *testing.T) {
 	h := hubtest.New(t)
 	commit := h.Add("test/st-roberta", "main", files)
 	h.Add("test/pickle-only", "main", map[string][]byte{"config.json": files["config.json"], "tokenizer.json": files["tokenizer.json"], "model.pt": []byte("a pickle")})
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 
 	code, stdout, stderr := neuralRun("setup", "--model", "test/st-roberta", "--json")
 	var set struct {
@@ -126,10 +123,7 @@ func TestLUARPresetEndToEnd(t *testing.T) {
 	}
 	h := hubtest.New(t)
 	commit := h.Add("rrivera1849/LUAR-CRUD", "main", files)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
 	code, stdout, stderr := neuralRun("setup", "--model", "luar", "--json")
 	if code != 0 || !strings.Contains(stdout, commit) || !strings.Contains(stdout, `"encoder": "luar"`) {
@@ -193,10 +187,7 @@ func TestRobertaPresetFetchesSafetensors(t *testing.T) {
 	files["pytorch_model.bin"] = []byte("a pickle")
 	h := hubtest.New(t)
 	h.Add("FacebookAI/roberta-large", "main", files)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
 	code, stdout, stderr := neuralRun("setup", "--model", "roberta", "--json")
 	var set struct {
@@ -253,10 +244,7 @@ func TestPyTorchModelEndToEnd(t *testing.T) {
 	files["training_args.bin"] = []byte("a pickle of training arguments, never fetched")
 	h := hubtest.New(t)
 	h.Add("test/pt-bert", "main", files)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	code, stdout, stderr := neuralRun("setup", "--model", "test/pt-bert", "--json")
 	var set struct {
 		Models []struct{ Files []string } `json:"models"`
@@ -292,10 +280,7 @@ func TestStelPresetFromPyTorch(t *testing.T) {
 	files[".gitattributes"] = []byte("*.bin filter=lfs diff=lfs merge=lfs -text\n")
 	h := hubtest.New(t)
 	commit := h.Add("AnnaWegmann/Style-Embedding", "main", files)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
 	code, stdout, stderr := neuralRun("setup", "--model", "stel", "--json")
 	if code != 0 || !strings.Contains(stdout, commit) || !strings.Contains(stdout, "pytorch_model.bin") {

@@ -25,10 +25,7 @@ func TestHubModelEndToEnd(t *testing.T) {
 	}
 	h := hubtest.New(t)
 	commit := h.Add("test/tiny-bert", "main", files)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 
 	code, stdout, stderr := neuralRun("setup", "--model", "test/tiny-bert", "--json")
 	if code != 0 {
@@ -132,9 +129,7 @@ func TestSetupModelErrors(t *testing.T) {
 	// fetching it.
 	h.Add("rrivera1849/LUAR-CRUD", "main", map[string][]byte{"config.json": []byte(`{"model_type":"LUAR"}`), "tokenizer.json": []byte("{}"),
 		"model.pt": []byte("a pickle"), "onnx/model.onnx": []byte("an export")})
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	t.Setenv("ROLEPRINT_CACHE", t.TempDir()) // no export placed by hand
 	for _, c := range []struct{ model, want string }{
 		{"test/absent", "no such repository or revision"},
@@ -186,11 +181,7 @@ func TestHubRevisionAndTokenFromCLI(t *testing.T) {
 	h.Token = "hf_gated"
 	old := h.Add("test/moving", "main", bert)
 	h.Add("test/moving", "main", roberta) // main moves on
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_TOKEN_PATH", filepath.Join(t.TempDir(), "no-token"))
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	if code, _, stderr := neuralRun("setup", "--model", "test/moving"); code == 0 || !strings.Contains(stderr, "HF_TOKEN") {
 		t.Fatalf("setup of a gated model without a token: exit %d: %s", code, stderr)
 	}

@@ -24,10 +24,7 @@ func TestSpeakerModelEndToEnd(t *testing.T) {
 	}
 	h := hubtest.New(t)
 	h.Add("test/tiny-speaker", "main", files)
-	t.Setenv("HF_ENDPOINT", h.URL)
-	t.Setenv("HF_HUB_CACHE", t.TempDir())
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HUB_OFFLINE", "")
+	h.Use(t)
 	code, stdout, stderr := neuralRun("setup", "--model", "test/tiny-speaker", "--json")
 	if code != 0 || !strings.Contains(stdout, `"hf:test/tiny-speaker"`) || !strings.Contains(stdout, "model.onnx") {
 		t.Fatalf("setup --model: exit %d: %s\n%s", code, stderr, stdout)

@@ -53,6 +53,19 @@ func New(t testing.TB) *Hub {
 	return h
 }
 
+// Use points this test's Hub clients at h, as a user's environment would:
+// HF_ENDPOINT is h, the download cache a fresh folder, no token (HF_TOKEN
+// empty, HF_TOKEN_PATH a missing file) and not offline. A test that needs
+// a token or the offline switch sets it afterwards.
+func (h *Hub) Use(t testing.TB) {
+	t.Helper()
+	t.Setenv("HF_ENDPOINT", h.URL)
+	t.Setenv("HF_HUB_CACHE", t.TempDir())
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_TOKEN_PATH", filepath.Join(t.TempDir(), "no-token"))
+	t.Setenv("HF_HUB_OFFLINE", "")
+}
+
 // Start starts a stand-in on 127.0.0.1; the caller closes it.
 func Start() *Hub {
 	h := &Hub{repos: map[string]map[string]string{}, history: map[string]map[string]bool{}, commits: map[string]map[string][]byte{}, truncate: map[string]int{}, stall: map[string]int{}}
