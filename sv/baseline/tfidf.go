@@ -3,7 +3,9 @@ package baseline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -310,8 +312,13 @@ func (e *tfidfEncoder) sparse(t string, counts map[int32]float64, fn func(d int3
 			counts[i]++
 		}
 	})
+	// The norm is summed in index order: in map order its last bits would
+	// change from one call to the next, and with them a document's scores
+	// (a resumed run must give the table of a run in one go).
+	keys := slices.Sorted(maps.Keys(counts))
 	var norm float64
-	for i, c := range counts {
+	for _, i := range keys {
+		c := counts[i]
 		if e.opts.SublinearTF {
 			c = 1 + math.Log(c)
 		}
@@ -323,8 +330,8 @@ func (e *tfidfEncoder) sparse(t string, counts map[int32]float64, fn func(d int3
 		return
 	}
 	s := 1 / math.Sqrt(norm)
-	for i, x := range counts {
-		fn(i, x*s)
+	for _, i := range keys {
+		fn(i, counts[i]*s)
 	}
 }
 
