@@ -95,6 +95,23 @@ type NgramMetricOptions struct {
 	// (ngrammetric_adapt_cohort.go), or "cosine", the style cosine
 	// without normalisation. Default "snorm".
 	AdaptScore string `opt:"adapt_score" json:"adapt_score,omitempty"`
+	// AdaptPool is how an adapted encoder embeds a set: "mean", the mean
+	// of its texts' TF-IDF vectors (the paper's hierarchical pooling,
+	// what training uses), or "doc", its texts counted as documents of a
+	// set's size (the training cohort's mean, 12 without a cohort; a
+	// longer set is the mean of its documents' vectors), centred on the mean document of the
+	// adaptation texts cut the same way (ngrammetric_adapt_doc.go). In a
+	// document each line weighs by its length instead of a one-word reply
+	// weighing as much as a speech, which ranks the Hard pairs of shows
+	// held out of training better (docs/training.md). Default "mean".
+	AdaptPool string `opt:"adapt_pool" json:"adapt_pool,omitempty"`
+	// AdaptChannels is what an adapted encoder scores with: "all" its
+	// channels, each with its trained weight β, or "char", the character
+	// n-gram channel alone (the topic-masked and word channels then
+	// count for nothing). Documents of a show held out of training rank
+	// Hard pairs better by their character n-grams alone
+	// (docs/training.md). Default "all".
+	AdaptChannels string `opt:"adapt_channels" json:"adapt_channels,omitempty"`
 	// AdaptKeep is the share of each trained per-feature weight an
 	// adapted encoder keeps (Adapt): an n-gram's weight becomes
 	// 1 + AdaptKeep·(w − 1), so 1 keeps the trained weights and 0 scores
@@ -190,6 +207,8 @@ func DefaultNgramMetricOptions() NgramMetricOptions {
 		DescriptorBuckets: 10,
 		DescriptorFit:     descriptorFitUnion,
 		AdaptScore:        adaptScoreSNorm,
+		AdaptPool:         adaptPoolMean,
+		AdaptChannels:     adaptChannelsAll,
 	}
 }
 
@@ -286,6 +305,10 @@ func NewNgramMetric(opts NgramMetricOptions, seed int64, workDir string, logf fu
 		return nil, fmt.Errorf("%s: descriptor_fit %q: expected union or corpus", NameNgramMetric, opts.DescriptorFit)
 	case opts.AdaptScore != "" && opts.AdaptScore != adaptScoreSNorm && opts.AdaptScore != adaptScoreCosine:
 		return nil, fmt.Errorf("%s: adapt_score %q: expected snorm or cosine", NameNgramMetric, opts.AdaptScore)
+	case opts.AdaptPool != "" && opts.AdaptPool != adaptPoolMean && opts.AdaptPool != adaptPoolDoc:
+		return nil, fmt.Errorf("%s: adapt_pool %q: expected mean or doc", NameNgramMetric, opts.AdaptPool)
+	case opts.AdaptChannels != "" && opts.AdaptChannels != adaptChannelsAll && opts.AdaptChannels != adaptChannelsChar:
+		return nil, fmt.Errorf("%s: adapt_channels %q: expected all or char", NameNgramMetric, opts.AdaptChannels)
 	case opts.DescriptorFit == descriptorFitCorpus && opts.WeightBy != weightByDescriptor:
 		return nil, fmt.Errorf("%s: descriptor_fit=corpus needs weight_by=descriptor (it says what the descriptor class weights are trained on)", NameNgramMetric)
 	case opts.BalanceCorpora && opts.DescriptorFit != descriptorFitCorpus:
@@ -446,6 +469,9 @@ func (e *ngramMetric) encodeSets(ctx context.Context, sets [][]string, progress 
 		if ci > 0 {
 			p = nil
 		}
+		if e.chanBeta(ci) == 0 {
+			continue // left out while adapted: zeros below
+		}
 		if e.target != nil {
 			v, err := e.adaptedSets(ctx, ci, sets)
 			if err != nil {
@@ -496,6 +522,10 @@ func (e *ngramMetric) encodeSets(ctx context.Context, sets [][]string, progress 
 	for i := range sets {
 		v := make([]float32, 0, dim+2)
 		for ci, c := range e.chans {
+			if per[ci] == nil {
+				v = append(v, make([]float32, c.tf.Dim())...)
+				continue
+			}
 			x := per[ci][i]
 			var n float64
 			for _, f := range x {
@@ -503,7 +533,7 @@ func (e *ngramMetric) encodeSets(ctx context.Context, sets [][]string, progress 
 			}
 			s := 0.0
 			if n > 0 {
-				s = math.Sqrt(c.beta/sumBeta) / math.Sqrt(n)
+				s = math.Sqrt(e.chanBeta(ci)/sumBeta) / math.Sqrt(n)
 			}
 			for _, f := range x {
 				v = append(v, float32(float64(f)*s))
@@ -565,6 +595,12 @@ func (e *ngramMetric) Describe() string {
 		s += "; adapted: pairs scored by the cosine"
 	case e.cohort != nil:
 		s += fmt.Sprintf("; pairs scored by s-norm against a cohort of %d training sets (at most %d per predicted corpus) + %g × group dot product", len(e.cohort.sets), e.opts.Cohort, e.opts.CohortGroupWeight)
+	}
+	if e.target != nil && e.opts.AdaptChannels == adaptChannelsChar {
+		s += "; adapted: the char channel alone"
+	}
+	if e.target != nil && e.adaptDoc() {
+		s += fmt.Sprintf("; adapted sets pooled as documents of %d texts (a longer set the mean of its documents), centred on the adaptation texts' mean document", e.docChunkSize())
 	}
 	if e.trained != "" {
 		s += "; " + e.trained

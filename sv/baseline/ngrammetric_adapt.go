@@ -15,8 +15,10 @@ var _ sv.Adapter = (*ngramMetric)(nil)
 // each n-gram keeps the share adapt_keep of its trained weight's offset
 // from 1 (default 0: the untrained weight, which transfers better to a
 // show held out of training; an n-gram the training texts lacked gets 1),
-// and every set is centred on the
-// mean of texts' TF-IDF vectors whatever its predicted corpus. The group
+// and every set is centred on the mean of texts' TF-IDF vectors whatever
+// its predicted corpus (with adapt_pool=doc, each set is pooled as
+// documents of a set's size and centred on the mean document of texts;
+// with adapt_channels=char only the char channel counts). The group
 // channel (which training show a set is like) is left out: in a domain
 // the verifier never saw, every set belongs to that one new domain, and
 // the show it is nearest is noise (on ChatHaruhi it lowered the Real
@@ -61,6 +63,14 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 		}
 		kept += e.adaptWeights(ci)
 		total += len(c.w)
+		if e.adaptDoc() {
+			m, err := docTarget(ctx, c, texts, e.docChunkSize())
+			if err != nil {
+				return err
+			}
+			target[ci] = m
+			continue
+		}
 		sum := make([]float64, c.tf.Dim())
 		for i, t := range texts {
 			if i%4096 == 0 && ctx.Err() != nil {
@@ -88,7 +98,11 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 			norm = fmt.Sprintf(", pairs scored by the cosine (too few texts for an s-norm cohort of chunks of %d)", size)
 		}
 	}
-	e.logf("%s: adapted to %d texts: vocabularies refitted, %d of %d features keep a trained weight, every set centred on their mean, group channel off%s", NameNgramMetric, len(texts), kept, total, norm)
+	centre := "every set centred on their mean"
+	if e.adaptDoc() {
+		centre = fmt.Sprintf("every set pooled as documents of %d texts and centred on the mean document of them", e.docChunkSize())
+	}
+	e.logf("%s: adapted to %d texts: vocabularies refitted, %d of %d features keep a trained weight, %s, group channel off%s", NameNgramMetric, len(texts), kept, total, centre, norm)
 	return nil
 }
 
@@ -124,7 +138,11 @@ func (e *ngramMetric) adaptWeights(ci int) int {
 }
 
 // adaptedSets returns channel ci's vectors of sets centred on the
-// adaptation mean, times the channel's weights.
+// adaptation mean, times the channel's weights (pooled as documents
+// with adapt_pool=doc).
 func (e *ngramMetric) adaptedSets(ctx context.Context, ci int, sets [][]string) ([][]float32, error) {
+	if e.adaptDoc() {
+		return docSets(ctx, e.chans[ci], sets, e.target[ci], e.docChunkSize())
+	}
 	return centredSets(ctx, e.chans[ci], sets, func(int) []float64 { return e.target[ci] })
 }

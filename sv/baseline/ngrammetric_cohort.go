@@ -310,8 +310,8 @@ func (m cohortMetric) Score(a, b []float32) float64 {
 // weight gb: what each channel's share of a set vector is scaled against.
 func (e *ngramMetric) betaSum(gb float64) float64 {
 	s := gb
-	for _, c := range e.chans {
-		s += c.beta
+	for ci := range e.chans {
+		s += e.chanBeta(ci)
 	}
 	if e.proj != nil {
 		s += e.proj.beta

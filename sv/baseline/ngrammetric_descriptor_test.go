@@ -396,6 +396,8 @@ func TestNgramMetricDescriptorSettingsRefused(t *testing.T) {
 		"descriptor_buckets": func(o *NgramMetricOptions) { o.WeightBy, o.DescriptorBuckets = weightByDescriptor, 0 },
 		"descriptor_fit":     func(o *NgramMetricOptions) { o.DescriptorFit = "show" },
 		"adapt_score":        func(o *NgramMetricOptions) { o.AdaptScore = "znorm" },
+		"adapt_pool":         func(o *NgramMetricOptions) { o.AdaptPool = "max" },
+		"adapt_channels":     func(o *NgramMetricOptions) { o.AdaptChannels = "word" },
 		"cohort_top":         func(o *NgramMetricOptions) { o.CohortTop = -1 },
 		"rank":               func(o *NgramMetricOptions) { o.WeightBy, o.Rank = weightByDescriptor, 4 },
 		// Settings of the descriptor training given without it would

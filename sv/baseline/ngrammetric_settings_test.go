@@ -24,7 +24,7 @@ func TestNgramMetricSettingsReachOptions(t *testing.T) {
 		"center_by": "corpus", "group_weight": "2", "word_weight": "0.5", "global_weight": "0.25",
 		"group_temperature": "5", "cohort": "7", "cohort_group_weight": "2.5", "adapt_keep": "0.5",
 		"weight_by": "descriptor", "descriptor_buckets": "5", "descriptor_fit": "corpus", "balance_corpora": "true",
-		"cohort_top": "20", "adapt_score": "cosine",
+		"cohort_top": "20", "adapt_score": "cosine", "adapt_pool": "doc", "adapt_channels": "char",
 	}
 	got, err := NgramMetricFromSettings(sv.EncoderOptions{Settings: kv})
 	if err != nil {
@@ -36,7 +36,8 @@ func TestNgramMetricSettingsReachOptions(t *testing.T) {
 		LearningRate: 0.1, Margin: 0.7, HardWeight: 3, DevByLevel: true, Decay: 0.01, Threads: 2, Weights: "/x/w.json",
 		CenterBy: "corpus", GroupWeight: 2, WordWeight: 0.5, GlobalWeight: 0.25, GroupTemperature: 5,
 		Cohort: 7, CohortGroupWeight: 2.5, AdaptKeep: 0.5, WeightBy: "descriptor", DescriptorBuckets: 5,
-		DescriptorFit: "corpus", BalanceCorpora: true, CohortTop: 20, AdaptScore: "cosine",
+		DescriptorFit: "corpus", BalanceCorpora: true, CohortTop: 20, AdaptScore: "cosine", AdaptPool: "doc",
+		AdaptChannels: "char",
 	}
 	if got != want {
 		t.Errorf("got  %+v\nwant %+v", got, want)
