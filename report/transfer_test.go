@@ -15,11 +15,11 @@ import (
 // LaTeX, HTML and Markdown.
 func TestTransferTable(t *testing.T) {
 	tr := &table2.TransferResult{Plan: table2.TransferPlan{Vs: []string{"tfidf"}, EvalSeeds: []int64{1, 2, 3}}, Rows: []table2.TransferRow{
-		{Row: "x_ft", HeldOut: "a", Level: "hard", AUCMean: 61.5, AUCStd: 1.2, AccMean: 58, EERMean: 40, ECE: 0.12, ECECrossFit: 0.034,
+		{Row: "x_ft", HeldOut: "a", Level: "hard", LevelMetrics: table2.LevelMetrics{AUCMean: 61.5, AUCStd: 1.2, AccMean: 58, EERMean: 40, ECE: 0.12}, ECECrossFit: 0.034,
 			AUCMeanAsSaved: 57.25, ECECrossFitAsSaved: 0.071, VsAUCMean: 60, VsAUCStd: 1, AUCDiff: 0.015, AUCDiffCI: stats.Interval{0.005, 0.025}},
-		{Row: "x_ft", HeldOut: "a", Level: "harder", AUCMean: 30, ECE: 0.3, ECECrossFit: stats.Float(math.NaN()), VsAUCMean: 25, AUCDiff: 0.05,
+		{Row: "x_ft", HeldOut: "a", Level: "harder", LevelMetrics: table2.LevelMetrics{AUCMean: 30, ECE: 0.3}, ECECrossFit: stats.Float(math.NaN()), VsAUCMean: 25, AUCDiff: 0.05,
 			AUCDiffCI: stats.Interval{0.04, 0.06}},
-		{Row: "mixed_ft", HeldOut: "a", Level: "hard", AUCMean: 62, ECE: 0.1, ECECrossFit: 0.04, VsAUCMean: 60, AUCDiff: 0.02, AUCDiffCI: stats.Interval{0.01, 0.03}},
+		{Row: "mixed_ft", HeldOut: "a", Level: "hard", LevelMetrics: table2.LevelMetrics{AUCMean: 62, ECE: 0.1}, ECECrossFit: 0.04, VsAUCMean: 60, AUCDiff: 0.02, AUCDiffCI: stats.Interval{0.01, 0.03}},
 	}}
 	tab := TransferTable(tr)
 	if err := tab.Check(); err != nil {

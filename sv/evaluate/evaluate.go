@@ -92,19 +92,12 @@ type EvalRow struct {
 	Encoder string `json:"encoder"`
 	Corpus  string `json:"corpus"`
 	Level   string `json:"level"`
-	// AUCMean and AUCStd are in percent over rounds, as Table 2's cells;
-	// AccMean and F1Mean (macro-F1) the decision rule's (Rule),
-	// AccBestMean the accuracy at each round's best threshold (an
-	// optimistic bound, chosen on the test pairs), EERMean the equal
-	// error rate, all in percent; ECE is the expected calibration error
-	// of the rule's probabilities (a fraction, mean over rounds).
-	AUCMean     stats.Float `json:"auc_mean"`
-	AUCStd      stats.Float `json:"auc_std"`
-	AccMean     stats.Float `json:"acc_mean"`
-	F1Mean      stats.Float `json:"f1_mean"`
+	// LevelMetrics are over rounds, the AUC as Table 2's cells; ACC and
+	// F1 are the decision rule's (Rule), ECE that of the rule's
+	// probabilities. AccBestMean is the accuracy at each round's best
+	// threshold (an optimistic bound, chosen on the test pairs; percent).
+	table2.LevelMetrics
 	AccBestMean stats.Float `json:"acc_best_mean"`
-	EERMean     stats.Float `json:"eer_mean"`
-	ECE         stats.Float `json:"ece"`
 	Rule        string      `json:"rule"`
 	// Scoring, on the bundle's rows, is how its scores were computed
 	// (verifier.ScoringAdapted on a corpus it was adapted to and on Base

@@ -34,8 +34,7 @@ func evalHeldOut(ctx context.Context, dir string, utts []data.Utterance, o table
 	}
 	out := &table2.HeldOutEval{Adapted: rep.Adapted, Notes: rep.Notes}
 	for _, r := range rep.Rows {
-		out.Rows = append(out.Rows, table2.HeldOutRow{Encoder: r.Encoder, Level: r.Level, AUCMean: r.AUCMean, AUCStd: r.AUCStd, AccMean: r.AccMean,
-			F1Mean: r.F1Mean, EERMean: r.EERMean, ECE: r.ECE, Pairs: r.Pairs, Rounds: r.Rounds})
+		out.Rows = append(out.Rows, table2.HeldOutRow{Encoder: r.Encoder, Level: r.Level, LevelMetrics: r.LevelMetrics, Pairs: r.Pairs, Rounds: r.Rounds})
 	}
 	for _, c := range rep.Comparisons {
 		out.Comparisons = append(out.Comparisons, table2.HeldOutComparison{Level: c.Level, Comparison: c.Comparison})

@@ -78,19 +78,29 @@ type HeldOutEval struct {
 	Notes       []string            `json:"notes"`
 }
 
-// HeldOutRow is one encoder on one level of the held-out corpus, over the
-// seeds (percent, except ECE, as sv/evaluate's EvalRow).
-type HeldOutRow struct {
-	Encoder string      `json:"encoder"`
-	Level   string      `json:"level"`
+// LevelMetrics are a scorer's metrics on one level's test pairs over the
+// evaluation rounds: AUCMean and AUCStd, AccMean and F1Mean (macro-F1) of
+// its decisions, EERMean (all percent), and the mean expected
+// calibration error of its probabilities, ECE (a fraction). The rows of
+// `eval` (sv/evaluate's EvalRow), of a held-out fold (HeldOutRow) and of
+// the transfer table (TransferRow) embed it.
+type LevelMetrics struct {
 	AUCMean stats.Float `json:"auc_mean"`
 	AUCStd  stats.Float `json:"auc_std"`
 	AccMean stats.Float `json:"acc_mean"`
 	F1Mean  stats.Float `json:"f1_mean"`
 	EERMean stats.Float `json:"eer_mean"`
 	ECE     stats.Float `json:"ece"`
-	Pairs   int         `json:"pairs"`
-	Rounds  int         `json:"rounds"`
+}
+
+// HeldOutRow is one encoder on one level of the held-out corpus, over the
+// seeds (as sv/evaluate's EvalRow).
+type HeldOutRow struct {
+	Encoder string `json:"encoder"`
+	Level   string `json:"level"`
+	LevelMetrics
+	Pairs  int `json:"pairs"`
+	Rounds int `json:"rounds"`
 }
 
 // HeldOutComparison is the paired bootstrap of the bundle's AUC against

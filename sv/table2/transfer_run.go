@@ -51,16 +51,10 @@ type TransferRow struct {
 	HeldOut   string   `json:"held_out"`
 	TrainedOn []string `json:"trained_on"`
 	Level     string   `json:"level"`
-	// AUCMean and AUCStd (percent, over the evaluation seeds), AccMean,
-	// F1Mean and EERMean (percent) are the bundle's; its ACC and F1 are
-	// its verdicts P(same) ≥ 0.5 with its own calibration (the fold's dev
-	// pairs), whose expected calibration error is ECE.
-	AUCMean stats.Float `json:"auc_mean"`
-	AUCStd  stats.Float `json:"auc_std"`
-	AccMean stats.Float `json:"acc_mean"`
-	F1Mean  stats.Float `json:"f1_mean"`
-	EERMean stats.Float `json:"eer_mean"`
-	ECE     stats.Float `json:"ece"`
+	// LevelMetrics are the bundle's over the evaluation seeds; its ACC
+	// and F1 are its verdicts P(same) ≥ 0.5 with its own calibration (the
+	// fold's dev pairs), whose expected calibration error is ECE.
+	LevelMetrics
 	// ECECrossFit is the ECE of P(same) calibrated on the other folds'
 	// held-out scores only (never this corpus's): what a bundle
 	// calibrated on held-out corpora is worth on a corpus new to it. NaN
@@ -470,8 +464,8 @@ func transferTable(tp *TransferPlan, row string, evals, saved map[string]*HeldOu
 			if r.Encoder != row {
 				continue
 			}
-			tr := TransferRow{Row: row, HeldOut: fold.HeldOut, TrainedOn: fold.TrainedOn, Level: r.Level, AUCMean: r.AUCMean, AUCStd: r.AUCStd,
-				AccMean: r.AccMean, F1Mean: r.F1Mean, EERMean: r.EERMean, ECE: r.ECE, Pairs: r.Pairs, Rounds: r.Rounds, AUCMeanAsSaved: stats.NaN(),
+			tr := TransferRow{Row: row, HeldOut: fold.HeldOut, TrainedOn: fold.TrainedOn, Level: r.Level, LevelMetrics: r.LevelMetrics,
+				Pairs: r.Pairs, Rounds: r.Rounds, AUCMeanAsSaved: stats.NaN(),
 				VsAUCMean: stats.NaN(), VsAUCStd: stats.NaN(), AUCDiff: stats.NaN(), AUCDiffCI: stats.NoInterval(), ShareNotAbove: stats.NaN()}
 			if es := saved[fold.HeldOut]; es != nil {
 				for _, sr := range es.Rows {

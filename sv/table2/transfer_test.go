@@ -99,11 +99,11 @@ func TestTransferTableRows(t *testing.T) {
 		}
 		es := &HeldOutEval{Scores: heldOutScoresOf(uint64(i+11), 100, shift)}
 		for _, l := range []string{"hard", "harder"} {
-			e.Rows = append(e.Rows, HeldOutRow{Encoder: "x_ft", Level: l, AUCMean: 70, ECE: 0.2, Pairs: 300, Rounds: 3},
-				HeldOutRow{Encoder: "tfidf", Level: l, AUCMean: 60, AUCStd: 1, Pairs: 300, Rounds: 3})
+			e.Rows = append(e.Rows, HeldOutRow{Encoder: "x_ft", Level: l, LevelMetrics: LevelMetrics{AUCMean: 70, ECE: 0.2}, Pairs: 300, Rounds: 3},
+				HeldOutRow{Encoder: "tfidf", Level: l, LevelMetrics: LevelMetrics{AUCMean: 60, AUCStd: 1}, Pairs: 300, Rounds: 3})
 			e.Comparisons = append(e.Comparisons, HeldOutComparison{Level: l, Comparison: Comparison{A: "x_ft", B: "tfidf", AUCDiff: 0.1,
 				AUCDiffCI: stats.Interval{0.05, 0.15}, ShareNotAbove: 0}})
-			es.Rows = append(es.Rows, HeldOutRow{Encoder: "x_ft", Level: l, AUCMean: 66, Pairs: 300, Rounds: 3})
+			es.Rows = append(es.Rows, HeldOutRow{Encoder: "x_ft", Level: l, LevelMetrics: LevelMetrics{AUCMean: 66}, Pairs: 300, Rounds: 3})
 		}
 		evals[c], saved[c] = e, es
 	}
