@@ -55,7 +55,6 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 		}
 	}
 	target := make([][]float64, len(e.chans))
-	counts := map[int32]float64{}
 	kept, total := 0, 0
 	for ci, c := range e.chans {
 		if err := c.tf.fitTexts(ctx, texts); err != nil {
@@ -63,26 +62,11 @@ func (e *ngramMetric) Adapt(ctx context.Context, texts []string) (err error) {
 		}
 		kept += e.adaptWeights(ci)
 		total += len(c.w)
-		if e.adaptDoc() {
-			m, err := docTarget(ctx, c, texts, e.docChunkSize())
-			if err != nil {
-				return err
-			}
-			target[ci] = m
-			continue
+		m, err := docTarget(ctx, c, texts, e.poolSize())
+		if err != nil {
+			return err
 		}
-		sum := make([]float64, c.tf.Dim())
-		for i, t := range texts {
-			if i%4096 == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			c.tf.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
-		}
-		inv := 1 / float64(len(texts))
-		for d := range sum {
-			sum[d] *= inv
-		}
-		target[ci] = sum
+		target[ci] = m
 	}
 	e.target = target
 	e.adaptCohort, e.adaptG = nil, 0
@@ -141,8 +125,5 @@ func (e *ngramMetric) adaptWeights(ci int) int {
 // adaptation mean, times the channel's weights (pooled as documents
 // with adapt_pool=doc).
 func (e *ngramMetric) adaptedSets(ctx context.Context, ci int, sets [][]string) ([][]float32, error) {
-	if e.adaptDoc() {
-		return docSets(ctx, e.chans[ci], sets, e.target[ci], e.docChunkSize())
-	}
-	return centredSets(ctx, e.chans[ci], sets, func(int) []float64 { return e.target[ci] })
+	return centredSets(ctx, e.chans[ci], sets, e.poolSize(), func(int) []float64 { return e.target[ci] })
 }

@@ -45,6 +45,15 @@ func (e *ngramMetric) chanBeta(ci int) float64 {
 // documents (adapt_pool=doc).
 func (e *ngramMetric) adaptDoc() bool { return e.opts.AdaptPool == adaptPoolDoc }
 
+// poolSize is the number of texts of a document an adapted encoder pools
+// a set by: docChunkSize with adapt_pool=doc, else 1 (mean pooling).
+func (e *ngramMetric) poolSize() int {
+	if e.adaptDoc() {
+		return e.docChunkSize()
+	}
+	return 1
+}
+
 // docChunkSize is the number of texts of a document (docChunks): the
 // training cohort's mean set size, or docChunkTexts without a cohort.
 func (e *ngramMetric) docChunkSize() int {
@@ -59,7 +68,8 @@ func (e *ngramMetric) docChunkSize() int {
 func joinDoc(texts []string) string { return strings.Join(texts, "\n") }
 
 // docTarget is channel c's mean unit document vector over texts cut into
-// documents of size (docChunks).
+// documents of size (docChunks); size 1 is the mean of the texts'
+// vectors.
 func docTarget(ctx context.Context, c *metricChannel, texts []string, size int) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -99,28 +109,3 @@ func docChunks(texts []string, size int) [][]string {
 	return out
 }
 
-// docSets returns channel c's vectors of sets minus mean, times the
-// channel's weights: a set is the mean of the unit vectors of its
-// documents of size texts (docChunks). One document per set would make a
-// set's vector depend on its size: the document of a role's thousand
-// lines is dense with every n-gram of the show and lies near every other
-// long document whoever speaks, so a role-play score comparing it with a
-// conversation of a few lines (`score`'s paper grouping) ranked pairs at
-// chance on ChatHaruhi (docs/training.md).
-func docSets(ctx context.Context, c *metricChannel, sets [][]string, mean []float64, size int) ([][]float32, error) {
-	out := make([][]float32, len(sets))
-	counts := map[int32]float64{}
-	sum := make([]float64, c.tf.Dim())
-	for i, s := range sets {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		docMean(c, s, size, counts, sum)
-		v := make([]float32, len(sum))
-		for d, x := range sum {
-			v[d] = float32(x-mean[d]) * c.w[d]
-		}
-		out[i] = v
-	}
-	return out, nil
-}

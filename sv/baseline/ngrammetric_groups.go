@@ -103,12 +103,14 @@ func (e *ngramMetric) FitSources(ctx context.Context, texts, sources []string) e
 // groupedSets returns channel ci's vectors of sets centred on their
 // groups' means, times the channel's weights.
 func (e *ngramMetric) groupedSets(ctx context.Context, ci int, sets [][]string, group []int) ([][]float32, error) {
-	return centredSets(ctx, e.chans[ci], sets, func(i int) []float64 { return e.groups.means[ci][group[i]] })
+	return centredSets(ctx, e.chans[ci], sets, 1, func(i int) []float64 { return e.groups.means[ci][group[i]] })
 }
 
-// centredSets returns c's vectors of sets (the mean of the utterances'
-// TF-IDF vectors) minus mean(i) for set i, times c's weights.
-func centredSets(ctx context.Context, c *metricChannel, sets [][]string, mean func(i int) []float64) ([][]float32, error) {
+// centredSets returns c's vectors of sets minus mean(i) for set i, times
+// c's weights: a set is the mean of the unit TF-IDF vectors of its
+// documents of size texts (docMean); size 1, each text its own document,
+// is the paper's mean pooling.
+func centredSets(ctx context.Context, c *metricChannel, sets [][]string, size int, mean func(i int) []float64) ([][]float32, error) {
 	out := make([][]float32, len(sets))
 	counts := map[int32]float64{}
 	sum := make([]float64, c.tf.Dim())
@@ -116,15 +118,11 @@ func centredSets(ctx context.Context, c *metricChannel, sets [][]string, mean fu
 		if i%256 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		clear(sum)
-		for _, t := range s {
-			c.tf.sparse(t, counts, func(d int32, x float64) { sum[d] += x })
-		}
-		inv := 1 / float64(max(len(s), 1))
+		docMean(c, s, size, counts, sum)
 		m := mean(i)
 		v := make([]float32, len(sum))
 		for d, x := range sum {
-			v[d] = float32(x*inv-m[d]) * c.w[d]
+			v[d] = float32(x-m[d]) * c.w[d]
 		}
 		out[i] = v
 	}
