@@ -108,4 +108,3 @@ func docChunks(texts []string, size int) [][]string {
 	}
 	return out
 }
-
