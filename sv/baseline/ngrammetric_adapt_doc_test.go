@@ -57,23 +57,20 @@ func pairAUC(vecs [][]float32, speaker []int) float64 {
 	var pos []bool
 	for i := range vecs {
 		for j := i + 1; j < len(vecs); j++ {
-			sc, pos = append(sc, cosine32(vecs[i], vecs[j])), append(pos, speaker[i] == speaker[j])
+			sc, pos = append(sc, stats.Cosine(vecs[i], vecs[j])), append(pos, speaker[i] == speaker[j])
 		}
 	}
 	return stats.AUC(sc, pos)
 }
 
-func cosine32(a, b []float32) float64 {
-	var d, na, nb float64
-	for i := range a {
-		d += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
+// encodeSets embeds sets with e, failing the test on an error.
+func encodeSets(t *testing.T, e sv.SetEncoder, sets [][]string) [][]float32 {
+	t.Helper()
+	v, err := e.EncodeSets(context.Background(), sets, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return d / math.Sqrt(na*nb)
+	return v
 }
 
 // adaptedTo returns an untrained char-channel metric with options o
@@ -111,14 +108,8 @@ func TestNgramMetricAdaptPoolDoc(t *testing.T) {
 	o.AdaptPool = adaptPoolDoc
 	doc := adaptedTo(t, o, sets)
 
-	vm, err := mean.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vd, err := doc.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := encodeSets(t, mean, sets)
+	vd := encodeSets(t, doc, sets)
 	aucMean, aucDoc := pairAUC(vm, speaker), pairAUC(vd, speaker)
 	if aucDoc < 0.95 || aucDoc < aucMean+0.1 {
 		t.Errorf("same-speaker AUC: doc pooling %.3f, mean pooling %.3f; want doc ≥ 0.95 and 0.1 above mean", aucDoc, aucMean)
@@ -147,20 +138,14 @@ func TestNgramMetricAdaptPoolDoc(t *testing.T) {
 	if size != docChunkTexts || len(chunks) < 2 || len(texts)%size != 0 {
 		t.Fatalf("chunk size %d (want %d without a cohort), %d texts in %d chunks (want whole chunks: no remainder rule here)", size, docChunkTexts, len(texts), len(chunks))
 	}
-	cv, err := enc.EncodeSets(ctx, chunks, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cv := encodeSets(t, enc, chunks)
 	centre := make([]float64, len(cv[0]))
 	for _, v := range cv {
 		for d, x := range v {
 			centre[d] += float64(x) / float64(len(cv))
 		}
 	}
-	want, err := enc.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := encodeSets(t, enc, sets)
 	for _, v := range want {
 		for d := range v {
 			v[d] -= float32(centre[d])
@@ -168,7 +153,7 @@ func TestNgramMetricAdaptPoolDoc(t *testing.T) {
 	}
 	for i := range sets {
 		for j := i + 1; j < len(sets); j++ {
-			if got, w := cosine32(vd[i], vd[j]), cosine32(want[i], want[j]); math.Abs(got-w) > 1e-5 {
+			if got, w := stats.Cosine(vd[i], vd[j]), stats.Cosine(want[i], want[j]); math.Abs(got-w) > 1e-5 {
 				t.Fatalf("sets %d, %d: adapted cosine %.6f, documents centred on the chunks' mean %.6f", i, j, got, w)
 			}
 		}
@@ -184,14 +169,8 @@ func TestNgramMetricAdaptPoolDoc(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	va, err := a.EncodeSets(ctx, sets[:3], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vb, err := b.EncodeSets(ctx, sets[:3], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	va := encodeSets(t, a, sets[:3])
+	vb := encodeSets(t, b, sets[:3])
 	for i := range va {
 		for d := range va[i] {
 			if va[i][d] != vb[i][d] {
@@ -217,14 +196,8 @@ func TestNgramMetricAdaptChannelsChar(t *testing.T) {
 	}
 	o.TopicMask, o.WordWeight = 0, 0
 	char := adaptedTo(t, o, sets)
-	va, err := all.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vc, err := char.EncodeSets(ctx, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	va := encodeSets(t, all, sets)
+	vc := encodeSets(t, char, sets)
 	d0 := all.chans[0].tf.Dim()
 	for i := range va {
 		for d := d0; d < len(va[i]); d++ {
@@ -233,7 +206,7 @@ func TestNgramMetricAdaptChannelsChar(t *testing.T) {
 			}
 		}
 		for j := i + 1; j < len(va); j++ {
-			if got, w := cosine32(va[i], va[j]), cosine32(vc[i], vc[j]); math.Abs(got-w) > 1e-5 {
+			if got, w := stats.Cosine(va[i], va[j]), stats.Cosine(vc[i], vc[j]); math.Abs(got-w) > 1e-5 {
 				t.Fatalf("sets %d, %d: cosine %.6f with adapt_channels=char, %.6f with the char channel alone", i, j, got, w)
 			}
 		}
@@ -242,10 +215,7 @@ func TestNgramMetricAdaptChannelsChar(t *testing.T) {
 	if err := saved.Fit(ctx, trainTextsOf(styleCorpus(3))); err != nil {
 		t.Fatal(err)
 	}
-	vs, err := saved.EncodeSets(ctx, sets[:1], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vs := encodeSets(t, saved, sets[:1])
 	nonzero := 0
 	for _, x := range vs[0][saved.chans[0].tf.Dim():] {
 		if x != 0 {
@@ -299,11 +269,13 @@ func TestDocChunks(t *testing.T) {
 // with its size: the set of all of one speaker's lines is the mean of
 // its sets' vectors when each set is one document.
 func TestNgramMetricAdaptDocLongSet(t *testing.T) {
-	ctx := context.Background()
 	sets, _ := fillerDomain(3)
 	o := testMetricOptions()
 	o.TopicMask, o.AdaptPool = 0, adaptPoolDoc
 	m := adaptedTo(t, o, sets)
+	if m.poolSize() != docChunkTexts {
+		t.Fatalf("pooled by documents of %d texts, want %d (with mean pooling this test checks nothing)", m.poolSize(), docChunkTexts)
+	}
 	// Sets of docChunkTexts texts: pad each 7-text set with 5 texts of the next.
 	var docs [][]string
 	var all []string
@@ -312,10 +284,7 @@ func TestNgramMetricAdaptDocLongSet(t *testing.T) {
 		docs = append(docs, d)
 		all = append(all, d...)
 	}
-	v, err := m.EncodeSets(ctx, append([][]string{all}, docs...), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := encodeSets(t, m, append([][]string{all}, docs...))
 	for d := range v[0] {
 		var mean float64
 		for _, x := range v[1:] {
